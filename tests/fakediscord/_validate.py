@@ -1,0 +1,256 @@
+"""Discord's own limits, checked so that a bot which would fail on Discord fails here too.
+
+Real Discord answers 400 ``Invalid Form Body`` (code 50035) for these; the fake
+does the same and records the error, so a test notices instead of passing on a
+payload Discord would reject.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+NAME_RE = re.compile(r"^[-_'\w]{1,32}$", re.UNICODE)
+
+
+class FormError(Exception):
+    """One violated limit: ``path`` like ``data.components.0.components.1.label``."""
+
+    def __init__(self, path: str, message: str, *, code: int = 50035, status: int = 400):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+        self.code = code
+        self.status = status
+
+    def body(self) -> dict[str, Any]:
+        errors: dict[str, Any] = {}
+        node = errors
+        parts = [p for p in self.path.split(".") if p]
+        for p in parts:
+            node = node.setdefault(p, {})
+        node["_errors"] = [{"code": "FAKE_DISCORD_LIMIT", "message": self.message}]
+        if self.code != 50035:
+            return {"code": self.code, "message": self.message}
+        return {"code": 50035, "message": "Invalid Form Body", "errors": errors}
+
+
+def _len(value: Any) -> int:
+    return len(value) if isinstance(value, str) else 0
+
+
+def check_components(components: Any, path: str, *, flags: int = 0) -> None:
+    """Action rows of at most 5 buttons, custom_ids present, unique and <= 100 chars."""
+    if components is None:
+        return
+    if not isinstance(components, list):
+        raise FormError(path, "must be a list")
+    v2 = bool(flags & (1 << 15))
+    if not v2 and len(components) > 5:
+        raise FormError(path, "must have at most 5 action rows")
+    seen: set[str] = set()
+
+    def walk(items: list[Any], p: str, depth: int) -> None:
+        for i, c in enumerate(items):
+            cp = f"{p}.{i}"
+            if not isinstance(c, dict) or "type" not in c:
+                raise FormError(cp, "component needs a type")
+            t = c["type"]
+            if depth == 0 and not v2 and t != 1:
+                raise FormError(cp, "top-level components must be action rows")
+            if t == 1:
+                children = c.get("components", [])
+                if not 1 <= len(children) <= 5:
+                    raise FormError(f"{cp}.components", "an action row holds 1 to 5 components")
+                walk(children, f"{cp}.components", depth + 1)
+            elif t == 2:
+                style = c.get("style")
+                if style not in (1, 2, 3, 4, 5, 6):
+                    raise FormError(f"{cp}.style", f"invalid button style {style!r}")
+                if _len(c.get("label")) > 80:
+                    raise FormError(f"{cp}.label", "must be 80 or fewer in length")
+                if not c.get("label") and not c.get("emoji"):
+                    raise FormError(cp, "a button needs a label or an emoji")
+                if style == 5:
+                    if not c.get("url") or c.get("custom_id"):
+                        raise FormError(cp, "a link button has a url and no custom_id")
+                elif style != 6:
+                    _check_custom_id(c, cp, seen)
+            elif t in (3, 5, 6, 7, 8):
+                _check_custom_id(c, cp, seen)
+                if t == 3:
+                    opts = c.get("options", [])
+                    if not 1 <= len(opts) <= 25:
+                        raise FormError(f"{cp}.options", "a select menu has 1 to 25 options")
+                if _len(c.get("placeholder")) > 150:
+                    raise FormError(f"{cp}.placeholder", "must be 150 or fewer in length")
+            elif t == 4:
+                _check_custom_id(c, cp, seen)
+            else:
+                for key in ("components", "accessory"):
+                    sub = c.get(key)
+                    if isinstance(sub, list):
+                        walk(sub, f"{cp}.{key}", depth + 1)
+                    elif isinstance(sub, dict):
+                        walk([sub], f"{cp}.{key}", depth + 1)
+
+    walk(components, path, 0)
+
+
+def _check_custom_id(c: dict[str, Any], path: str, seen: set[str]) -> None:
+    cid = c.get("custom_id")
+    if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
+        raise FormError(f"{path}.custom_id", "custom_id must be 1 to 100 characters")
+    if cid in seen:
+        raise FormError(f"{path}.custom_id", "Component custom id cannot be duplicated")
+    seen.add(cid)
+
+
+def check_embeds(embeds: Any, path: str) -> None:
+    if embeds is None:
+        return
+    if not isinstance(embeds, list) or len(embeds) > 10:
+        raise FormError(path, "at most 10 embeds")
+    total = 0
+    for i, e in enumerate(embeds):
+        ep = f"{path}.{i}"
+        limits = {"title": 256, "description": 4096}
+        for key, limit in limits.items():
+            n = _len(e.get(key))
+            total += n
+            if n > limit:
+                raise FormError(f"{ep}.{key}", f"must be {limit} or fewer in length")
+        fields = e.get("fields", [])
+        if len(fields) > 25:
+            raise FormError(f"{ep}.fields", "at most 25 fields")
+        for j, f in enumerate(fields):
+            if not 1 <= _len(f.get("name")) <= 256:
+                raise FormError(f"{ep}.fields.{j}.name", "must be 1 to 256 in length")
+            if not 1 <= _len(f.get("value")) <= 1024:
+                raise FormError(f"{ep}.fields.{j}.value", "must be 1 to 1024 in length")
+            total += _len(f.get("name")) + _len(f.get("value"))
+        footer = (e.get("footer") or {}).get("text")
+        if _len(footer) > 2048:
+            raise FormError(f"{ep}.footer.text", "must be 2048 or fewer in length")
+        total += _len(footer) + _len((e.get("author") or {}).get("name"))
+    if total > 6000:
+        raise FormError(path, "embeds exceed 6000 characters in total")
+
+
+def check_message(body: dict[str, Any], path: str, *, n_files: int, creating: bool) -> None:
+    """The message limits of Create Message / Execute Webhook / callback data."""
+    content = body.get("content")
+    if content is not None and not isinstance(content, str):
+        raise FormError(f"{path}content", "must be a string")
+    if _len(content) > 2000:
+        raise FormError(f"{path}content", "Must be 2000 or fewer in length.")
+    check_embeds(body.get("embeds"), f"{path}embeds")
+    check_components(body.get("components"), f"{path}components", flags=body.get("flags") or 0)
+    if creating and not (
+        content
+        or body.get("embeds")
+        or n_files
+        or body.get("components")
+        or body.get("poll")
+        or body.get("sticker_ids")
+    ):
+        raise FormError(path.rstrip(".") or "content", "Cannot send an empty message", code=50006)
+
+
+OPTION_TYPES = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+
+
+def check_commands(commands: Any) -> None:
+    """Bulk-overwrite body: names, descriptions, option order and counts as Discord checks them."""
+    if not isinstance(commands, list):
+        raise FormError("", "body must be a list of commands")
+    if len(commands) > 100:
+        raise FormError("", "at most 100 commands")
+    names: set[tuple[int, str]] = set()
+    for i, cmd in enumerate(commands):
+        cp = str(i)
+        ctype = cmd.get("type", 1)
+        name = cmd.get("name")
+        if not isinstance(name, str):
+            raise FormError(f"{cp}.name", "required")
+        if ctype == 1:
+            if not NAME_RE.match(name) or name != name.lower():
+                raise FormError(f"{cp}.name", f"invalid chat input command name {name!r}")
+            if not 1 <= _len(cmd.get("description")) <= 100:
+                raise FormError(f"{cp}.description", "must be 1 to 100 in length")
+        if (ctype, name) in names:
+            raise FormError(f"{cp}.name", f"Application command names must be unique ({name!r})")
+        names.add((ctype, name))
+        _check_options(cmd.get("options") or [], f"{cp}.options", depth=0)
+
+
+def _check_options(options: list[dict[str, Any]], path: str, depth: int) -> None:
+    if len(options) > 25:
+        raise FormError(path, "at most 25 options")
+    seen: set[str] = set()
+    optional_seen = False
+    has_sub = any(o.get("type") in (1, 2) for o in options)
+    for i, o in enumerate(options):
+        op = f"{path}.{i}"
+        t = o.get("type")
+        if t not in OPTION_TYPES:
+            raise FormError(f"{op}.type", f"invalid option type {t!r}")
+        name = o.get("name")
+        if not isinstance(name, str) or not NAME_RE.match(name) or name != name.lower():
+            raise FormError(f"{op}.name", f"invalid option name {name!r}")
+        if name in seen:
+            raise FormError(f"{op}.name", f"duplicate option name {name!r}")
+        seen.add(name)
+        if not 1 <= _len(o.get("description")) <= 100:
+            raise FormError(f"{op}.description", "must be 1 to 100 in length")
+        if has_sub and t not in (1, 2):
+            raise FormError(op, "subcommands cannot be mixed with other options")
+        if t == 2:
+            if depth > 0:
+                raise FormError(op, "subcommand groups cannot be nested")
+            subs = o.get("options") or []
+            if any(s.get("type") != 1 for s in subs):
+                raise FormError(f"{op}.options", "a subcommand group holds only subcommands")
+            _check_options(subs, f"{op}.options", depth + 1)
+        elif t == 1:
+            _check_options(o.get("options") or [], f"{op}.options", depth + 2)
+        else:
+            if o.get("required"):
+                if optional_seen:
+                    raise FormError(
+                        op, "Required options must be placed before non-required options"
+                    )
+            else:
+                optional_seen = True
+            choices = o.get("choices")
+            if choices is not None:
+                if len(choices) > 25:
+                    raise FormError(f"{op}.choices", "at most 25 choices")
+                if o.get("autocomplete"):
+                    raise FormError(op, "autocomplete and choices are mutually exclusive")
+                for j, c in enumerate(choices):
+                    if not 1 <= _len(c.get("name")) <= 100:
+                        raise FormError(f"{op}.choices.{j}.name", "must be 1 to 100 in length")
+
+
+def check_autocomplete(data: dict[str, Any]) -> None:
+    choices = data.get("choices")
+    if not isinstance(choices, list):
+        raise FormError("data.choices", "required")
+    if len(choices) > 25:
+        raise FormError("data.choices", "Must be 25 or fewer in length.")
+    for j, c in enumerate(choices):
+        if not 1 <= _len(c.get("name")) <= 100:
+            raise FormError(f"data.choices.{j}.name", "Must be between 1 and 100 in length.")
+        v = c.get("value")
+        if isinstance(v, str) and not 1 <= len(v) <= 100:
+            raise FormError(f"data.choices.{j}.value", "Must be between 1 and 100 in length.")
+
+
+def check_modal(data: dict[str, Any]) -> None:
+    if not 1 <= _len(data.get("custom_id")) <= 100:
+        raise FormError("data.custom_id", "must be 1 to 100 in length")
+    if not 1 <= _len(data.get("title")) <= 45:
+        raise FormError("data.title", "must be 1 to 45 in length")
+    if not 1 <= len(data.get("components") or []) <= 5:
+        raise FormError("data.components", "a modal holds 1 to 5 components")

@@ -1,0 +1,1519 @@
+"""A fake Discord (REST v10 + JSON gateway) on loopback for an unmodified discord.py 2.7 client.
+
+The bot runs as a separate process pointed here through ``DISCORD_API_BASE`` and
+``DISCORD_GATEWAY_URL`` (see ``FakeDiscord.env()``); the test drives users
+through ``slash``/``click``/``autocomplete`` and reads back what the bot sent.
+Everything the bot sends is recorded; anything Discord would reject is answered
+with Discord's error *and* appended to ``errors`` so tests can assert none occurred.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import WSMsgType, web
+
+from ._model import (
+    BOT_PERMISSIONS,
+    EPHEMERAL,
+    EVERYONE_PERMISSIONS,
+    LOADING,
+    MANAGE_CHANNELS,
+    Attachment,
+    FakeChannel,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    iso_now,
+    parse_mentions,
+    snowflake,
+)
+from ._validate import FormError, check_autocomplete, check_commands, check_message, check_modal
+
+log = logging.getLogger("fakediscord")
+
+T = TypeVar("T")
+
+# Message flags a bot may set when sending: SUPPRESS_EMBEDS, EPHEMERAL,
+# SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2.
+SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 13) | (1 << 15)
+GUILD_MESSAGES_INTENT = 1 << 9
+
+
+class CommandMismatch(AssertionError):
+    """The test invoked a command or option the bot never synced (Discord would not offer it)."""
+
+
+class ProtocolTimeout(AssertionError):
+    """The bot did not do what was awaited within the timeout."""
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": discord.py compares the header verbatim and
+    # treats anything else (e.g. "; charset=utf-8") as text.
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def _no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+@dataclass(eq=False)
+class FakeInteraction:
+    """One interaction the test created, and everything the bot answered to it."""
+
+    fake: FakeDiscord
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
+    user: FakeUser
+    channel: FakeChannel
+    data: dict[str, Any]
+    message: FakeMessage | None  # the message whose component was used
+    sent_at: float
+    sent_seq: int
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    callback_at: float | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """Original response (if any) then follow-ups, excluding deleted ones."""
+        out = [self.original] if self.original is not None else []
+        out += self.followups
+        return [m for m in out if not m.deleted]
+
+    @property
+    def callback_latency(self) -> float | None:
+        return None if self.callback_at is None else self.callback_at - self.sent_at
+
+    async def response(self, timeout: float = 10.0) -> FakeInteraction:
+        """Wait for the interaction callback (any type); returns self."""
+        await self.fake.wait_until(
+            lambda: self if self.callback_type is not None else None,
+            timeout,
+            f"the bot's callback to {self.describe()}",
+        )
+        return self
+
+    async def reply(self, timeout: float = 15.0) -> FakeMessage:
+        """The first message carrying real content: the original once resolved, else a follow-up.
+
+        For a button answered with type 7 this is the updated message itself.
+        """
+
+        def found() -> FakeMessage | None:
+            if self.callback_type == 7 and self.message is not None:
+                return self.message
+            for m in self.messages:
+                if not m.loading:
+                    return m
+            return None
+
+        return await self.fake.wait_until(found, timeout, f"a reply to {self.describe()}")
+
+    async def wait(
+        self,
+        predicate: Callable[[FakeMessage], bool] = lambda m: True,
+        timeout: float = 15.0,
+        what: str = "",
+    ) -> FakeMessage:
+        """First message of this interaction (non-loading, current state) matching ``predicate``."""
+
+        def found() -> FakeMessage | None:
+            candidates = list(self.messages)
+            if self.callback_type == 7 and self.message is not None:
+                candidates.insert(0, self.message)
+            for m in candidates:
+                if not m.loading and predicate(m):
+                    return m
+            return None
+
+        return await self.fake.wait_until(
+            found, timeout, what or f"a matching reply to {self.describe()}"
+        )
+
+    def describe(self) -> str:
+        if self.type in (2, 4):
+            path = [self.data.get("name", "?")]
+            opts = self.data.get("options", [])
+            while opts and opts[0].get("type") in (1, 2):
+                path.append(opts[0]["name"])
+                opts = opts[0].get("options", [])
+            args = " ".join(f"{o['name']}:{o.get('value')!r}" for o in opts)
+            kind = "autocomplete" if self.type == 4 else "command"
+            return f"{kind} /{' '.join(path)} {args} by {self.user.name} in #{self.channel.name}"
+        if self.type == 3:
+            return f"button {self.data.get('custom_id')!r} pressed by {self.user.name}"
+        return f"interaction type {self.type} by {self.user.name}"
+
+    def __repr__(self) -> str:
+        return f"<FakeInteraction {self.describe()} callback={self.callback_type}>"
+
+
+@dataclass(eq=False)
+class _Conn:
+    ws: web.WebSocketResponse
+    query: dict[str, str]
+    seq: int = 0
+    identified: bool = False
+    intents: int = 0
+    session_id: str = field(default_factory=lambda: secrets.token_hex(16))
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class FakeDiscord:
+    """The fake: one guild, a few text channels, human members, one bot application.
+
+    >>> fake = FakeDiscord(); await fake.start()
+    >>> env = fake.env()     # DISCORD_API_BASE / DISCORD_GATEWAY_URL for the bot process
+    >>> ix = await fake.slash("alice", "games", "torres", "new", players=2)
+    >>> msg = await ix.reply()
+    """
+
+    def __init__(
+        self,
+        *,
+        members: Iterable[str] = ("alice", "bob", "carol", "dana"),
+        moderators: Iterable[str] = ("dana",),
+        channels: Iterable[str] = ("general", "games"),
+        interaction_deadline: float = 3.0,
+        token: str | None = None,
+    ) -> None:
+        self.app_id = snowflake()
+        self.bot_user = FakeUser(self.app_id, "torres-bot", bot=True)
+        self.guild_id = snowflake()
+        self.token = token
+        self.interaction_deadline = interaction_deadline
+        self.everyone_role = FakeRole(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)
+        self.mod_role = FakeRole(
+            snowflake(), "Moderator", EVERYONE_PERMISSIONS | MANAGE_CHANNELS, 1
+        )
+        self.bot_role = FakeRole(snowflake(), "torres-bot", BOT_PERMISSIONS, 2)
+        self.bot_user.roles = [self.bot_role.id]
+        mods = set(moderators)
+        self.users: dict[str, FakeUser] = {}
+        for name in members:
+            u = FakeUser(snowflake(), name)
+            if name in mods:
+                u.roles.append(self.mod_role.id)
+            self.users[name] = u
+        self.channels: dict[str, FakeChannel] = {}
+        for i, name in enumerate(channels):
+            self.channels[name] = FakeChannel(snowflake(), name, self.guild_id, i)
+        owner = next((self.users[n] for n in self.users if n in mods), None)
+        self.owner_id = owner.id if owner else None
+
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self._by_token: dict[str, FakeInteraction] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.sync_count = 0
+        self.identify_count = 0
+        self.errors: list[dict[str, Any]] = []
+        self.requests: list[tuple[str, str, int]] = []
+        self._seq = 0
+        self._conn: _Conn | None = None
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> FakeDiscord:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        r = app.router
+        r.add_get("/gateway", self._gateway)
+        api = "/api/v10"
+        r.add_get(api + "/gateway", self._get_gateway)
+        r.add_get(api + "/gateway/bot", self._get_gateway)
+        r.add_get(api + "/users/@me", self._get_me)
+        r.add_get(api + "/users/{uid}", self._get_user)
+        r.add_get(api + "/oauth2/applications/@me", self._get_app)
+        r.add_get(api + "/applications/@me", self._get_app)
+        r.add_get(api + "/applications/{app}/commands", self._get_commands)
+        r.add_put(api + "/applications/{app}/commands", self._put_commands)
+        r.add_post(api + "/applications/{app}/commands", self._post_command)
+        r.add_delete(api + "/applications/{app}/commands/{cid}", self._delete_command)
+        r.add_get(api + "/applications/{app}/guilds/{gid}/commands", self._get_commands)
+        r.add_put(api + "/applications/{app}/guilds/{gid}/commands", self._put_commands)
+        r.add_post(api + "/applications/{app}/guilds/{gid}/commands", self._post_command)
+        r.add_delete(api + "/applications/{app}/guilds/{gid}/commands/{cid}", self._delete_command)
+        r.add_get(api + "/applications/{app}/guilds/{gid}/commands/permissions", self._empty_list)
+        r.add_post(api + "/interactions/{iid}/{token}/callback", self._callback)
+        r.add_post(api + "/webhooks/{app}/{token}", self._followup)
+        r.add_get(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_get)
+        r.add_patch(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_patch)
+        r.add_delete(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_delete)
+        r.add_get(api + "/channels/{cid}", self._get_channel)
+        r.add_get(api + "/channels/{cid}/messages", self._channel_history)
+        r.add_post(api + "/channels/{cid}/messages", self._channel_post)
+        r.add_get(api + "/channels/{cid}/messages/{mid}", self._channel_get_message)
+        r.add_patch(api + "/channels/{cid}/messages/{mid}", self._channel_patch_message)
+        r.add_delete(api + "/channels/{cid}/messages/{mid}", self._channel_delete_message)
+        r.add_post(api + "/channels/{cid}/typing", self._typing)
+        r.add_get(api + "/guilds/{gid}", self._get_guild)
+        r.add_get(api + "/guilds/{gid}/channels", self._get_guild_channels)
+        r.add_get(api + "/guilds/{gid}/roles", self._get_roles)
+        r.add_get(api + "/guilds/{gid}/members/{uid}", self._get_member)
+        r.add_get("/attachments/{cid}/{aid}/{filename}", self._get_attachment)
+        r.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def stop(self) -> None:
+        if self._conn is not None and not self._conn.ws.closed:
+            await self._conn.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """Environment for a bot process: where REST and the gateway are."""
+        return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url}
+
+    @property
+    def connected(self) -> bool:
+        return self._conn is not None and self._conn.identified and not self._conn.ws.closed
+
+    # ------------------------------------------------------------------ waiting
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_until(self, cond: Callable[[], T | None], timeout: float, what: str) -> T:
+        """Poll ``cond`` each time the fake's state changes; AssertionError after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            ev = self._changed
+            value = cond()
+            if value:
+                return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ProtocolTimeout(
+                    f"timed out after {timeout:g}s waiting for {what}\n{self.diagnostics()}"
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ev.wait(), remaining)
+
+    async def wait_connected(self, timeout: float = 20.0) -> None:
+        """Until a bot has identified and received READY and GUILD_CREATE."""
+        await self.wait_until(lambda: self.connected, timeout, "the bot to connect to the gateway")
+
+    async def wait_synced(self, timeout: float = 20.0, names: Iterable[str] = ()) -> None:
+        """Until commands (optionally these names) are registered, globally or in the guild."""
+        wanted = set(names)
+
+        def ok() -> bool:
+            have = {c["name"] for c in self._all_commands()}
+            return bool(have) and wanted <= have
+
+        await self.wait_until(ok, timeout, f"a command sync containing {sorted(wanted)}")
+
+    def diagnostics(self, last: int = 12) -> str:
+        lines = [
+            f"  connected={self.connected} identifies={self.identify_count} syncs={self.sync_count}"
+        ]
+        for m in sorted(self.messages.values(), key=lambda m: m.seq)[-last:]:
+            lines.append(f"  {m!r}")
+        for e in self.errors[-5:]:
+            lines.append(f"  error: {e}")
+        return "fake discord state:\n" + "\n".join(lines)
+
+    # ------------------------------------------------------------------ queries for tests
+
+    def user(self, who: FakeUser | str) -> FakeUser:
+        return who if isinstance(who, FakeUser) else self.users[who]
+
+    def channel(self, where: FakeChannel | str) -> FakeChannel:
+        return where if isinstance(where, FakeChannel) else self.channels[where]
+
+    def channel_messages(
+        self, channel: FakeChannel | str, *, viewer: FakeUser | str | None = None, after: int = 0
+    ) -> list[FakeMessage]:
+        """Messages in a channel in order; ephemeral ones only if ``viewer`` may see them."""
+        ch = self.channel(channel)
+        v = self.user(viewer) if viewer is not None else None
+        out = []
+        for m in sorted(self.messages.values(), key=lambda m: m.seq):
+            if m.channel_id != ch.id or m.deleted or m.seq <= after:
+                continue
+            if m.viewer is not None and (v is None or v.id != m.viewer.id):
+                continue
+            out.append(m)
+        return out
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[FakeMessage], bool] = lambda m: True,
+        *,
+        channel: FakeChannel | str | None = None,
+        after: FakeInteraction | int = 0,
+        public: bool | None = None,
+        timeout: float = 15.0,
+        what: str = "",
+    ) -> FakeMessage:
+        """First non-loading, non-deleted message created after ``after`` that matches.
+
+        ``public=True`` skips ephemeral messages; ``after`` may be an interaction
+        (messages created once it was sent) or a message ``seq``.
+        """
+        ch = self.channel(channel) if channel is not None else None
+        after_seq = after.sent_seq if isinstance(after, FakeInteraction) else after
+
+        def found() -> FakeMessage | None:
+            for m in sorted(self.messages.values(), key=lambda m: m.seq):
+                if m.seq <= after_seq or m.deleted or m.loading:
+                    continue
+                if ch is not None and m.channel_id != ch.id:
+                    continue
+                if public is not None and m.ephemeral == public:
+                    continue
+                if predicate(m):
+                    return m
+            return None
+
+        return await self.wait_until(found, timeout, what or "a matching message")
+
+    def take_errors(self) -> list[dict[str, Any]]:
+        """Errors the fake answered since the last call (each one is something Discord refuses)."""
+        out, self.errors = self.errors, []
+        return out
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    def _all_commands(self) -> list[dict[str, Any]]:
+        out = list(self.global_commands)
+        for cmds in self.guild_commands.values():
+            out += cmds
+        return out
+
+    # ------------------------------------------------------------------ driving users
+
+    def _member_permissions(self, user: FakeUser) -> int:
+        perms = self.everyone_role.permissions
+        for role in (self.mod_role, self.bot_role):
+            if role.id in user.roles:
+                perms |= role.permissions
+        if user.id == self.owner_id:
+            perms = (1 << 53) - 1
+        return perms
+
+    def _member_payload(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "user": user.payload(),
+            "roles": [str(r) for r in user.roles],
+            "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "communication_disabled_until": None,
+            "avatar_decoration_data": None,
+        }
+        if with_permissions:
+            out["permissions"] = str(self._member_permissions(user))
+        return out
+
+    def _find_command(self, name: str) -> tuple[dict[str, Any], int | None]:
+        for cmd in self.guild_commands.get(self.guild_id, []):
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd, self.guild_id
+        for cmd in self.global_commands:
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd, None
+        synced = sorted(c["name"] for c in self._all_commands())
+        raise CommandMismatch(f"/{name} was never synced (synced commands: {synced})")
+
+    def _build_options(
+        self,
+        cmd: dict[str, Any],
+        path: tuple[str, ...],
+        values: dict[str, Any],
+        focused: str | None,
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The ``options`` tree for an invocation, checked against the synced schema."""
+        resolved: dict[str, Any] = {}
+        schema = cmd.get("options") or []
+        here = f"/{cmd['name']}"
+        chain: list[tuple[str, int]] = []
+        for sub in path:
+            match = next((o for o in schema if o["name"] == sub and o["type"] in (1, 2)), None)
+            if match is None:
+                subs = [o["name"] for o in schema if o["type"] in (1, 2)]
+                raise CommandMismatch(
+                    f"{here} has no subcommand {sub!r} in the last sync (has {subs})"
+                )
+            chain.append((sub, match["type"]))
+            schema = match.get("options") or []
+            here += f" {sub}"
+        if any(o["type"] in (1, 2) for o in schema):
+            subs = [o["name"] for o in schema]
+            raise CommandMismatch(f"{here} needs a subcommand (one of {subs})")
+        leaf: list[dict[str, Any]] = []
+        by_name = {o["name"]: o for o in schema}
+        for key, value in values.items():
+            opt = by_name.get(key)
+            if opt is None:
+                raise CommandMismatch(
+                    f"{here} has no option {key!r} in the last sync (has {sorted(by_name)})"
+                )
+            entry: dict[str, Any] = {"name": key, "type": opt["type"]}
+            if key == focused:
+                if not opt.get("autocomplete"):
+                    raise CommandMismatch(f"{here} option {key!r} was not synced with autocomplete")
+                entry["value"] = str(value)
+                entry["focused"] = True
+            else:
+                entry["value"] = self._option_value(here, opt, value, resolved)
+            leaf.append(entry)
+        if focused is None:
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
+            if missing:
+                raise CommandMismatch(f"{here} is missing required options {missing}")
+        elif focused not in values:
+            raise CommandMismatch(f"autocomplete needs a value for the focused option {focused!r}")
+        options = leaf
+        for sub, typ in reversed(chain):
+            options = [{"name": sub, "type": typ, "options": options}]
+        return options, resolved
+
+    def _option_value(
+        self, here: str, opt: dict[str, Any], value: Any, resolved: dict[str, Any]
+    ) -> Any:
+        t = opt["type"]
+        name = opt["name"]
+        if t == 3:
+            if not isinstance(value, str):
+                raise CommandMismatch(f"{here} {name}: expected a string, got {value!r}")
+            if not opt.get("min_length", 0) <= len(value) <= opt.get("max_length", 6000):
+                raise CommandMismatch(
+                    f"{here} {name}: length {len(value)} outside the synced bounds"
+                )
+        elif t in (4, 10):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or (t == 4 and not isinstance(value, int))
+            ):
+                raise CommandMismatch(f"{here} {name}: expected a number, got {value!r}")
+            if "min_value" in opt and value < opt["min_value"]:
+                raise CommandMismatch(f"{here} {name}: {value} < min_value {opt['min_value']}")
+            if "max_value" in opt and value > opt["max_value"]:
+                raise CommandMismatch(f"{here} {name}: {value} > max_value {opt['max_value']}")
+        elif t == 5:
+            if not isinstance(value, bool):
+                raise CommandMismatch(f"{here} {name}: expected a boolean, got {value!r}")
+        elif t in (6, 9):
+            user = self.user(value)
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            member = self._member_payload(user, with_permissions=True)
+            member.pop("user")
+            resolved.setdefault("members", {})[str(user.id)] = member
+            return str(user.id)
+        elif t == 7:
+            ch = self.channel(value)
+            payload = ch.payload()
+            payload["permissions"] = str(EVERYONE_PERMISSIONS)
+            resolved.setdefault("channels", {})[str(ch.id)] = payload
+            return str(ch.id)
+        else:
+            raise CommandMismatch(f"{here} {name}: option type {t} is not supported by the fake")
+        choices = opt.get("choices")
+        if choices is not None and value not in [c["value"] for c in choices]:
+            allowed = [c["value"] for c in choices]
+            raise CommandMismatch(
+                f"{here} {name}: {value!r} is not one of the synced choices {allowed}"
+            )
+        return value
+
+    async def slash(
+        self,
+        user: FakeUser | str,
+        channel: FakeChannel | str,
+        command: str,
+        *path: str,
+        **options: Any,
+    ) -> FakeInteraction:
+        """A user runs ``/command path... option:value``; returns at once (await ``.reply()``).
+
+        Raises ``CommandMismatch`` if the command, subcommand or an option was not
+        in the bot's last sync, as the Discord client would not offer it.
+        """
+        cmd, gid = self._find_command(command)
+        opts, resolved = self._build_options(cmd, path, options, None)
+        data: dict[str, Any] = {"id": cmd["id"], "name": command, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        if gid is not None:
+            data["guild_id"] = str(gid)
+        return await self._send_interaction(2, self.user(user), self.channel(channel), data)
+
+    async def autocomplete(
+        self,
+        user: FakeUser | str,
+        channel: FakeChannel | str,
+        command: str,
+        *path: str,
+        focused: str,
+        timeout: float = 10.0,
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while ``user`` types into option ``focused``."""
+        cmd, gid = self._find_command(command)
+        opts, resolved = self._build_options(cmd, path, options, focused)
+        data: dict[str, Any] = {"id": cmd["id"], "name": command, "type": 1, "options": opts}
+        if gid is not None:
+            data["guild_id"] = str(gid)
+        ix = await self._send_interaction(4, self.user(user), self.channel(channel), data)
+        await ix.response(timeout)
+        if ix.callback_type != 8 or ix.choices is None:
+            raise AssertionError(
+                f"autocomplete answered with callback type {ix.callback_type}, not 8"
+            )
+        return ix.choices
+
+    async def click(
+        self,
+        user: FakeUser | str,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+    ) -> FakeInteraction:
+        """``user`` presses the component ``custom_id`` on ``message`` as it is now.
+
+        Like the Discord client, refuses disabled or absent components and
+        messages the user cannot see.
+        """
+        u = self.user(user)
+        if not message.visible_to(u):
+            raise AssertionError(f"{u.name} cannot see {message!r}")
+        comp = self._find_component(message.components, custom_id)
+        if comp is None:
+            ids = [b.custom_id for b in message.buttons]
+            raise AssertionError(f"{message!r} has no component {custom_id!r} (has {ids})")
+        if comp.get("disabled"):
+            raise AssertionError(f"component {custom_id!r} on {message!r} is disabled")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": comp["type"]}
+        if comp["type"] != 2:
+            data["values"] = list(values or [])
+        channel = next(c for c in self.channels.values() if c.id == message.channel_id)
+        return await self._send_interaction(3, u, channel, data, message=message)
+
+    def _find_component(self, items: list[dict[str, Any]], custom_id: str) -> dict[str, Any] | None:
+        for c in items:
+            if c.get("custom_id") == custom_id and c.get("type") in (2, 3, 5, 6, 7, 8):
+                return c
+            for key in ("components", "accessory"):
+                sub = c.get(key)
+                subs = sub if isinstance(sub, list) else [sub] if isinstance(sub, dict) else []
+                hit = self._find_component(subs, custom_id)
+                if hit is not None:
+                    return hit
+        return None
+
+    async def _send_interaction(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+        timeout: float = 20.0,
+    ) -> FakeInteraction:
+        await self.wait_connected(timeout)
+        ix = FakeInteraction(
+            fake=self,
+            id=snowflake(),
+            token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
+            type=itype,
+            user=user,
+            channel=channel,
+            data=data,
+            message=message,
+            sent_at=time.monotonic(),
+            sent_seq=self._seq,
+        )
+        self.interactions[ix.id] = ix
+        self._by_token[ix.token] = ix
+        ch_payload = channel.payload()
+        ch_payload["permissions"] = str(self._member_permissions(user))
+        payload: dict[str, Any] = {
+            "id": str(ix.id),
+            "application_id": str(self.app_id),
+            "type": itype,
+            "data": data,
+            "guild_id": str(self.guild_id),
+            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "channel_id": str(channel.id),
+            "channel": ch_payload,
+            "member": self._member_payload(user, with_permissions=True),
+            "token": ix.token,
+            "version": 1,
+            "app_permissions": str(BOT_PERMISSIONS),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message.payload(self.base_url, self.app_id)
+        await self._dispatch("INTERACTION_CREATE", payload)
+        ix.sent_at = time.monotonic()
+        return ix
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        conn = _Conn(ws=ws, query=dict(request.query))
+        try:
+            await self._send(
+                conn, {"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}
+            )
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    if msg.type == WSMsgType.ERROR:
+                        break
+                    continue
+                try:
+                    payload = json.loads(msg.data)
+                except ValueError:
+                    self._error("GATEWAY", "/gateway", 4002, "Error while decoding payload")
+                    await ws.close(code=4002)
+                    break
+                await self._on_gateway(conn, payload)
+        finally:
+            if self._conn is conn:
+                self._conn = None
+            self._notify()
+        return ws
+
+    async def _send(self, conn: _Conn, payload: dict[str, Any]) -> None:
+        async with conn.lock:
+            if not conn.ws.closed:
+                await conn.ws.send_str(json.dumps(payload))
+
+    async def _dispatch(self, event: str, data: dict[str, Any], conn: _Conn | None = None) -> None:
+        conn = conn or self._conn
+        if conn is None:
+            raise AssertionError(f"no bot connected to receive {event}")
+        async with conn.lock:
+            conn.seq += 1
+            if not conn.ws.closed:
+                await conn.ws.send_str(json.dumps({"op": 0, "s": conn.seq, "t": event, "d": data}))
+
+    async def _on_gateway(self, conn: _Conn, payload: dict[str, Any]) -> None:
+        op = payload.get("op")
+        d = payload.get("d")
+        if op == 1:
+            await self._send(conn, {"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:
+            if not isinstance(d, dict) or not d.get("token"):
+                await conn.ws.close(code=4004)
+                return
+            if self.token is not None and d["token"] != self.token:
+                await conn.ws.close(code=4004)
+                return
+            conn.intents = int(d.get("intents", 0))
+            self.identify_count += 1
+            ready = {
+                "v": 10,
+                "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": conn.session_id,
+                "resume_gateway_url": self.gateway_url,
+                "application": {"id": str(self.app_id), "flags": 0},
+                "shard": [0, 1],
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+            }
+            await self._dispatch("READY", ready, conn)
+            await self._dispatch("GUILD_CREATE", self._guild_payload(full=True), conn)
+            old = self._conn
+            self._conn = conn
+            conn.identified = True
+            if old is not None and old is not conn and not old.ws.closed:
+                await old.ws.close(code=4000)
+            self._notify()
+        elif op == 6:
+            # No session resumption: tell the client to identify afresh.
+            await self._send(conn, {"op": 9, "d": False, "s": None, "t": None})
+        elif op == 8:
+            members = [self._member_payload(u) for u in self._all_members()]
+            await self._dispatch(
+                "GUILD_MEMBERS_CHUNK",
+                {
+                    "guild_id": str(self.guild_id),
+                    "members": members,
+                    "chunk_index": 0,
+                    "chunk_count": 1,
+                    "not_found": [],
+                    "presences": [],
+                    "nonce": (d or {}).get("nonce"),
+                },
+                conn,
+            )
+        elif op in (3, 4):
+            pass  # presence / voice state updates: accepted, nothing to do
+        else:
+            self._error("GATEWAY", "/gateway", 4001, f"Unknown opcode {op}")
+
+    def _all_members(self) -> list[FakeUser]:
+        return [*self.users.values(), self.bot_user]
+
+    def _guild_payload(self, *, full: bool) -> dict[str, Any]:
+        g: dict[str, Any] = {
+            "id": str(self.guild_id),
+            "name": "Torres Test Server",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id) if self.owner_id else str(self.bot_user.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in (self.everyone_role, self.mod_role, self.bot_role)],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "nsfw": False,
+            "premium_progress_bar_enabled": False,
+            "max_members": 500000,
+            "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50,
+            "incidents_data": None,
+            "widget_enabled": False,
+            "widget_channel_id": None,
+        }
+        if full:
+            g.update(
+                {
+                    "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                    "large": False,
+                    "unavailable": False,
+                    "member_count": len(self._all_members()),
+                    "voice_states": [],
+                    "members": [self._member_payload(u) for u in self._all_members()],
+                    "channels": [c.payload() for c in self.channels.values()],
+                    "threads": [],
+                    "presences": [],
+                    "stage_instances": [],
+                    "guild_scheduled_events": [],
+                    "soundboard_sounds": [],
+                }
+            )
+        return g
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        path = request.path
+        needs_auth = path.startswith("/api/v10/") and not (
+            path.startswith("/api/v10/interactions/") or path.startswith("/api/v10/webhooks/")
+        )
+        try:
+            if needs_auth:
+                auth = request.headers.get("Authorization", "")
+                if not auth.startswith("Bot ") or (
+                    self.token is not None and auth != f"Bot {self.token}"
+                ):
+                    raise FormError("", "401: Unauthorized", code=0, status=401)
+            resp = await handler(request)
+        except FormError as e:
+            self._error(request.method, path, e.status, str(e), code=e.code)
+            resp = _json(e.body(), e.status)
+        except web.HTTPException:
+            raise
+        except Exception as e:  # a bug in the fake: make it loud, never hang the bot
+            log.exception("fake discord crashed on %s %s", request.method, path)
+            self._error(request.method, path, 500, f"fake crashed: {e!r}")
+            resp = _json({"code": 0, "message": f"fake discord crashed: {e!r}"}, 500)
+        self.requests.append((request.method, path, resp.status))
+        return resp
+
+    def _error(self, method: str, path: str, status: int, message: str, *, code: int = 0) -> None:
+        self.errors.append(
+            {"method": method, "path": path, "status": status, "code": code, "message": message}
+        )
+        self._notify()
+
+    async def _read_body(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], dict[int, Attachment]]:
+        """JSON body, or multipart ``payload_json`` + ``files[n]``; files keyed by n."""
+        files: dict[int, Attachment] = {}
+        ctype = request.headers.get("Content-Type", "")
+        if ctype.startswith("multipart/"):
+            body: dict[str, Any] = {}
+            reader = await request.multipart()
+            async for part in reader:
+                name = part.name or ""
+                if name == "payload_json":
+                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                elif name.startswith("files[") and name.endswith("]"):
+                    idx = int(name[6:-1])
+                    data = await part.read(decode=False)  # type: ignore[union-attr]
+                    files[idx] = Attachment(
+                        id=idx,
+                        filename=part.filename or f"file{idx}",
+                        data=bytes(data),
+                        content_type=part.headers.get("Content-Type"),
+                    )
+                else:
+                    raise FormError(name, f"unexpected multipart field {name!r}")
+            return body, files
+        raw = await request.read()
+        if not raw:
+            return {}, files
+        if ctype.split(";")[0].strip() != "application/json":
+            raise FormError("", f"unexpected content type {ctype!r}", code=50035)
+        try:
+            return json.loads(raw), files
+        except ValueError as e:
+            raise FormError("", "The request body contains invalid JSON.", code=50109) from e
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        raise FormError(
+            "", f"404: Not Found ({request.method} {request.path} is not faked)", code=0, status=404
+        )
+
+    async def _empty_list(self, request: web.Request) -> web.Response:
+        return _json([])
+
+    # ------------------------------------------------------------------ REST: identity
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return _json(
+            {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
+        )
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        uid = int(request.match_info["uid"])
+        for u in self._all_members():
+            if u.id == uid:
+                return _json(u.payload())
+        raise FormError("", "Unknown User", code=10013, status=404)
+
+    async def _get_app(self, request: web.Request) -> web.Response:
+        owner = self.users[next(iter(self.users))] if self.users else self.bot_user
+        return _json(
+            {
+                "id": str(self.app_id),
+                "name": "Torres",
+                "icon": None,
+                "description": "Torres for Discord (fake)",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": owner.payload(),
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "guild_id": None,
+                "flags": 0,
+                "tags": [],
+                "install_params": None,
+                "custom_install_url": None,
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "role_connections_verification_url": None,
+                "approximate_guild_count": 1,
+                "approximate_user_install_count": 0,
+                "bot": {**self.bot_user.payload()},
+                "integration_types_config": {},
+                "cover_image": None,
+                "terms_of_service_url": None,
+                "privacy_policy_url": None,
+            }
+        )
+
+    # ------------------------------------------------------------------ REST: commands
+
+    def _check_app(self, request: web.Request) -> None:
+        if request.match_info.get("app") != str(self.app_id):
+            raise FormError("", "Unknown Application", code=10002, status=404)
+
+    def _command_list(self, request: web.Request) -> list[dict[str, Any]]:
+        gid = request.match_info.get("gid")
+        if gid is None:
+            return self.global_commands
+        if int(gid) != self.guild_id:
+            raise FormError("", "Missing Access", code=50001, status=403)
+        return self.guild_commands.setdefault(int(gid), [])
+
+    def _registered(
+        self, cmd: dict[str, Any], gid: str | None, old: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        out = {
+            "type": 1,
+            "options": [],
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "name_localizations": None,
+            "description_localizations": None,
+            "contexts": None,
+            "integration_types": [0],
+            **cmd,
+        }
+        same = old is not None and all(old.get(k) == out.get(k) for k in cmd)
+        out["id"] = old["id"] if old is not None else str(snowflake())
+        out["application_id"] = str(self.app_id)
+        out["version"] = old["version"] if same and old is not None else str(snowflake())
+        if gid is not None:
+            out["guild_id"] = gid
+        return out
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        return _json(self._command_list(request))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        current = self._command_list(request)
+        body, _ = await self._read_body(request)
+        check_commands(body)
+        gid = request.match_info.get("gid")
+        olds = {(c.get("type", 1), c["name"]): c for c in current}
+        new = [self._registered(c, gid, olds.get((c.get("type", 1), c["name"]))) for c in body]
+        current[:] = new
+        self.sync_count += 1
+        self._notify()
+        return _json(new)
+
+    async def _post_command(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        current = self._command_list(request)
+        body, _ = await self._read_body(request)
+        check_commands([body])
+        key = (body.get("type", 1), body["name"])
+        old = next((c for c in current if (c.get("type", 1), c["name"]) == key), None)
+        cmd = self._registered(body, request.match_info.get("gid"), old)
+        if old is not None:
+            current[current.index(old)] = cmd
+        else:
+            current.append(cmd)
+        self.sync_count += 1
+        self._notify()
+        return _json(cmd, 200 if old is not None else 201)
+
+    async def _delete_command(self, request: web.Request) -> web.Response:
+        self._check_app(request)
+        current = self._command_list(request)
+        cid = request.match_info["cid"]
+        before = len(current)
+        current[:] = [c for c in current if c["id"] != cid]
+        if len(current) == before:
+            raise FormError("", "Unknown application command", code=10063, status=404)
+        self.sync_count += 1
+        self._notify()
+        return _no_content()
+
+    # ------------------------------------------------------------------ messages
+
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _attachments_for(
+        self,
+        body: dict[str, Any],
+        files: dict[int, Attachment],
+        existing: list[Attachment],
+        *,
+        creating: bool,
+    ) -> list[Attachment]:
+        """Resolve ``attachments`` entries to uploaded ``files[n]`` or kept existing ones."""
+        limit = 10 * 1024 * 1024
+        for f in files.values():
+            if len(f.data) > limit:
+                raise FormError("", "Request entity too large", code=40005, status=413)
+        if "attachments" not in body or body["attachments"] is None:
+            kept = [] if creating else list(existing)
+            new = []
+            for idx in sorted(files):
+                att = files[idx]
+                att.id = snowflake()
+                new.append(att)
+            return kept + new
+        out: list[Attachment] = []
+        used: set[int] = set()
+        by_id = {a.id: a for a in existing}
+        for i, entry in enumerate(body["attachments"]):
+            aid = int(entry["id"])
+            if aid in files and aid not in used:
+                att = files[aid]
+                used.add(aid)
+                if entry.get("filename"):
+                    att.filename = entry["filename"]
+                att.description = entry.get("description")
+                att.id = snowflake()
+                out.append(att)
+            elif aid in by_id:
+                out.append(by_id[aid])
+            else:
+                raise FormError(
+                    f"attachments.{i}.id",
+                    f"attachment {aid} matches no upload and no existing file",
+                )
+        unused = set(files) - used
+        if unused:
+            raise FormError(
+                "attachments", f"uploaded files {sorted(unused)} are not listed in attachments"
+            )
+        return out
+
+    def _new_message(
+        self,
+        body: dict[str, Any],
+        files: dict[int, Attachment],
+        *,
+        channel_id: int,
+        kind: str,
+        interaction: FakeInteraction | None,
+        path: str,
+        flags_extra: int = 0,
+        force_ephemeral: bool | None = None,
+    ) -> FakeMessage:
+        check_message(body, path, n_files=len(files), creating=True)
+        flags = int(body.get("flags") or 0)
+        if flags & ~SETTABLE_FLAGS:
+            raise FormError(f"{path}flags", f"flags {flags} include bits a bot cannot set")
+        if force_ephemeral is not None:
+            flags = (flags | EPHEMERAL) if force_ephemeral else (flags & ~EPHEMERAL)
+        flags |= flags_extra
+        content = body.get("content") or ""
+        members = {u.id: u for u in self._all_members()}
+        mentioned, pinged = parse_mentions(content, body.get("allowed_mentions"), members)
+        msg = FakeMessage(
+            id=snowflake(),
+            seq=self._next_seq(),
+            channel_id=channel_id,
+            guild_id=self.guild_id,
+            author=self.bot_user,
+            kind=kind,
+            content=content,
+            flags=flags,
+            components=body.get("components") or [],
+            embeds=body.get("embeds") or [],
+            attachments=self._attachments_for(body, files, [], creating=True),
+            mentioned_ids=mentioned,
+            pinged_ids=[] if flags & EPHEMERAL else pinged,
+            interaction=interaction,
+            viewer=interaction.user if interaction is not None and flags & EPHEMERAL else None,
+        )
+        if not msg.loading:
+            msg.resolved_at = msg.created_at
+        self.messages[msg.id] = msg
+        return msg
+
+    def _edit_message(
+        self, msg: FakeMessage, body: dict[str, Any], files: dict[int, Attachment], path: str
+    ) -> None:
+        if msg.deleted:
+            raise FormError("", "Unknown Message", code=10008, status=404)
+        check_message(body, path, n_files=len(files), creating=False)
+        msg.history.append(msg.snapshot())
+        if "content" in body:
+            msg.content = body["content"] or ""
+            members = {u.id: u for u in self._all_members()}
+            mentioned, pinged = parse_mentions(msg.content, body.get("allowed_mentions"), members)
+            msg.mentioned_ids = mentioned
+            # An edit never pings; keep who the original pinged.
+        if "embeds" in body:
+            msg.embeds = body["embeds"] or []
+        if "components" in body:
+            msg.components = body["components"] or []
+        if "flags" in body and body["flags"] is not None:
+            wanted = int(body["flags"])
+            # Ephemerality and the V2 flag cannot change on edit; SUPPRESS_EMBEDS can.
+            msg.flags = (msg.flags & ~(1 << 2)) | (wanted & (1 << 2))
+        msg.attachments = self._attachments_for(body, files, msg.attachments, creating=False)
+        if msg.loading:
+            msg.flags &= ~LOADING
+            msg.resolved_at = time.monotonic()
+        else:
+            msg.edits += 1
+            msg.edited_at = time.monotonic()
+        if not (msg.content or msg.embeds or msg.attachments or msg.components):
+            raise FormError(path or "content", "Cannot send an empty message", code=50006)
+
+    def _message_json(self, msg: FakeMessage) -> web.Response:
+        return _json(msg.payload(self.base_url, self.app_id))
+
+    async def _announce(self, msg: FakeMessage) -> None:
+        """MESSAGE_CREATE for public messages, as Discord sends to bots with the intent."""
+        conn = self._conn
+        if conn is None or msg.ephemeral or not conn.intents & GUILD_MESSAGES_INTENT:
+            return
+        with contextlib.suppress(AssertionError, ConnectionError):
+            await self._dispatch("MESSAGE_CREATE", msg.payload(self.base_url, self.app_id), conn)
+
+    # ------------------------------------------------------------------ REST: interactions
+
+    def _interaction(self, request: web.Request) -> FakeInteraction:
+        token = request.match_info["token"]
+        ix = self._by_token.get(token)
+        if "iid" in request.match_info:
+            if ix is None or str(ix.id) != request.match_info["iid"]:
+                raise FormError("", "Unknown interaction", code=10062, status=404)
+        else:
+            if ix is None or request.match_info["app"] != str(self.app_id):
+                raise FormError("", "Unknown Webhook", code=10015, status=404)
+        return ix
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        body, files = await self._read_body(request)
+        now = time.monotonic()
+        if ix.callback_type is not None:
+            raise FormError(
+                "", "Interaction has already been acknowledged.", code=40060, status=400
+            )
+        if now - ix.sent_at > self.interaction_deadline:
+            raise FormError(
+                "",
+                f"Unknown interaction (answered after {now - ix.sent_at:.2f}s > 3s)",
+                code=10062,
+                status=404,
+            )
+        ctype = body.get("type")
+        data = body.get("data") or {}
+        allowed = {4: (2, 3, 5), 5: (2, 3, 5), 6: (3, 5), 7: (3, 5), 8: (4,), 9: (2, 3)}
+        if ctype not in allowed:
+            raise FormError("type", f"unsupported callback type {ctype!r}")
+        if ix.type not in allowed[ctype]:
+            raise FormError(
+                "type", f"callback type {ctype} is invalid for interaction type {ix.type}"
+            )
+        if ctype != 4 and files:
+            raise FormError("", f"callback type {ctype} cannot carry files")
+        resource: dict[str, Any] = {"type": ctype}
+        info: dict[str, Any] = {
+            "id": str(ix.id),
+            "type": ix.type,
+            "activity_instance_id": None,
+            "response_message_loading": False,
+            "response_message_ephemeral": False,
+        }
+        if ctype in (4, 5):
+            if ctype == 4:
+                msg = self._new_message(
+                    data,
+                    files,
+                    channel_id=ix.channel.id,
+                    kind="callback",
+                    interaction=ix,
+                    path="data.",
+                )
+            else:
+                msg = self._loading_message(ix, data)
+            ix.original = msg
+            info["response_message_id"] = str(msg.id)
+            info["response_message_loading"] = msg.loading
+            info["response_message_ephemeral"] = msg.ephemeral
+            resource["message"] = msg.payload(self.base_url, self.app_id)
+        elif ctype == 7:
+            assert ix.message is not None
+            self._edit_message(ix.message, data, files, "data.")
+            info["response_message_id"] = str(ix.message.id)
+            resource["message"] = ix.message.payload(self.base_url, self.app_id)
+        elif ctype == 8:
+            check_autocomplete(data)
+            ix.choices = data["choices"]
+        elif ctype == 9:
+            check_modal(data)
+            ix.modal = data
+        ix.callback_type = ctype
+        ix.callback_data = data
+        ix.callback_at = now
+        self._notify()
+        if ix.original is not None and ctype == 4:
+            await self._announce(ix.original)
+        if ctype in (6, 8, 9):
+            return _json({"interaction": info})
+        return _json({"interaction": info, "resource": resource})
+
+    def _loading_message(self, ix: FakeInteraction, data: dict[str, Any]) -> FakeMessage:
+        flags = int(data.get("flags") or 0)
+        msg = FakeMessage(
+            id=snowflake(),
+            seq=self._next_seq(),
+            channel_id=ix.channel.id,
+            guild_id=self.guild_id,
+            author=self.bot_user,
+            kind="callback",
+            flags=LOADING | (flags & EPHEMERAL),
+            interaction=ix,
+            viewer=ix.user if flags & EPHEMERAL else None,
+        )
+        self.messages[msg.id] = msg
+        return msg
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        if ix.callback_type is None:
+            raise FormError(
+                "",
+                "Unknown Webhook (follow-up before the interaction was acknowledged)",
+                code=10015,
+                status=404,
+            )
+        if ix.callback_type in (8, 9):
+            raise FormError(
+                "",
+                "Unknown Webhook (no follow-ups after autocomplete or modal)",
+                code=10015,
+                status=404,
+            )
+        body, files = await self._read_body(request)
+        orig = ix.original
+        if orig is not None and orig.loading and not orig.deleted:
+            # Discord: the first follow-up after a deferral resolves the loading
+            # message, keeping the deferral's visibility whatever its own flags say.
+            check_message(body, "", n_files=len(files), creating=True)
+            body = {k: v for k, v in body.items() if k != "flags"}
+            self._edit_message(orig, body, files, "")
+            msg = orig
+        else:
+            msg = self._new_message(
+                body, files, channel_id=ix.channel.id, kind="followup", interaction=ix, path=""
+            )
+            ix.followups.append(msg)
+        self._notify()
+        await self._announce(msg)
+        if request.query.get("wait") in ("1", "true", "True"):
+            return self._message_json(msg)
+        return _no_content()
+
+    def _webhook_message(self, ix: FakeInteraction, mid: str) -> FakeMessage:
+        if mid == "@original":
+            msg = ix.original
+            if msg is None and ix.callback_type in (6, 7):
+                msg = ix.message
+        else:
+            msg = next(
+                (m for m in [ix.original, *ix.followups] if m is not None and str(m.id) == mid),
+                None,
+            )
+        if msg is None or msg.deleted:
+            raise FormError("", "Unknown Message", code=10008, status=404)
+        return msg
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        return self._message_json(self._webhook_message(ix, request.match_info["mid"]))
+
+    async def _webhook_patch(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        msg = self._webhook_message(ix, request.match_info["mid"])
+        body, files = await self._read_body(request)
+        self._edit_message(msg, body, files, "")
+        self._notify()
+        return self._message_json(msg)
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        ix = self._interaction(request)
+        msg = self._webhook_message(ix, request.match_info["mid"])
+        msg.deleted = True
+        self._notify()
+        return _no_content()
+
+    # ------------------------------------------------------------------ REST: channels & guild
+
+    def _channel_by_id(self, request: web.Request) -> FakeChannel:
+        cid = request.match_info["cid"]
+        ch = next((c for c in self.channels.values() if str(c.id) == cid), None)
+        if ch is None:
+            raise FormError("", "Unknown Channel", code=10003, status=404)
+        return ch
+
+    def _channel_message(self, request: web.Request) -> FakeMessage:
+        ch = self._channel_by_id(request)
+        msg = self.messages.get(int(request.match_info["mid"]))
+        if msg is None or msg.channel_id != ch.id or msg.deleted or msg.ephemeral:
+            raise FormError("", "Unknown Message", code=10008, status=404)
+        return msg
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return _json(self._channel_by_id(request).payload())
+
+    async def _channel_post(self, request: web.Request) -> web.Response:
+        ch = self._channel_by_id(request)
+        body, files = await self._read_body(request)
+        if int(body.get("flags") or 0) & EPHEMERAL:
+            raise FormError("flags", "a channel message cannot be ephemeral")
+        msg = self._new_message(
+            body, files, channel_id=ch.id, kind="channel", interaction=None, path=""
+        )
+        self._notify()
+        await self._announce(msg)
+        return self._message_json(msg)
+
+    async def _channel_history(self, request: web.Request) -> web.Response:
+        ch = self._channel_by_id(request)
+        limit = int(request.query.get("limit", 50))
+        before = int(request.query["before"]) if "before" in request.query else None
+        after = int(request.query["after"]) if "after" in request.query else None
+        msgs = [
+            m
+            for m in self.channel_messages(ch)
+            if (before is None or m.id < before) and (after is None or m.id > after)
+        ]
+        msgs.sort(key=lambda m: m.id, reverse=True)
+        if after is not None and before is None:
+            msgs = sorted(msgs, key=lambda m: m.id)[:limit]
+            msgs.reverse()
+        return _json([m.payload(self.base_url, self.app_id) for m in msgs[:limit]])
+
+    async def _channel_get_message(self, request: web.Request) -> web.Response:
+        return self._message_json(self._channel_message(request))
+
+    async def _channel_patch_message(self, request: web.Request) -> web.Response:
+        msg = self._channel_message(request)
+        body, files = await self._read_body(request)
+        self._edit_message(msg, body, files, "")
+        self._notify()
+        return self._message_json(msg)
+
+    async def _channel_delete_message(self, request: web.Request) -> web.Response:
+        msg = self._channel_message(request)
+        msg.deleted = True
+        self._notify()
+        return _no_content()
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._channel_by_id(request)
+        return _no_content()
+
+    def _check_guild(self, request: web.Request) -> None:
+        if request.match_info["gid"] != str(self.guild_id):
+            raise FormError("", "Unknown Guild", code=10004, status=404)
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        return _json(self._guild_payload(full=False))
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        return _json([c.payload() for c in self.channels.values()])
+
+    async def _get_roles(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        return _json([r.payload() for r in (self.everyone_role, self.mod_role, self.bot_role)])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        self._check_guild(request)
+        uid = request.match_info["uid"]
+        for u in self._all_members():
+            if str(u.id) == uid:
+                return _json(self._member_payload(u))
+        raise FormError("", "Unknown Member", code=10007, status=404)
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        aid = int(request.match_info["aid"])
+        for m in self.messages.values():
+            for a in m.attachments:
+                if a.id == aid:
+                    return web.Response(
+                        body=a.data,
+                        headers={"Content-Type": a.content_type or "application/octet-stream"},
+                    )
+        raise web.HTTPNotFound()
+
+
+__all__ = [
+    "CommandMismatch",
+    "FakeDiscord",
+    "FakeInteraction",
+    "ProtocolTimeout",
+    "iso_now",
+]

@@ -1,0 +1,298 @@
+"""The fake Discord, validated against an unmodified discord.py 2.7 client in its own process.
+
+The client is ``minibot.py`` (not our bot), so a failure here is the fake's fault.
+One fake and one minibot serve the whole module; each test consumes the errors
+it provokes so that unexpected ones fail the test that caused them.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from tests.fakediscord import BotProcess, CommandMismatch, FakeDiscord, ProtocolTimeout
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+PNG_SIG = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from IHDR, after checking the signature and the CRCs of every chunk."""
+    assert data[:8] == PNG_SIG
+    pos, size = 8, None
+    while pos < len(data):
+        length = int.from_bytes(data[pos : pos + 4], "big")
+        tag = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
+        crc = int.from_bytes(data[pos + 8 + length : pos + 12 + length], "big")
+        assert zlib.crc32(tag + body) == crc, f"bad CRC in {tag!r}"
+        if tag == b"IHDR":
+            size = (int.from_bytes(body[:4], "big"), int.from_bytes(body[4:8], "big"))
+        pos += 12 + length
+    assert size is not None
+    return size
+
+
+class Harness:
+    def __init__(self, fake: FakeDiscord, bot: BotProcess, log: Path) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.log = log
+
+    async def restart(self, *, kill: bool) -> None:
+        await (self.bot.kill() if kill else self.bot.stop())
+        env = {**self.fake.env(), "DISCORD_TOKEN": "fake-token"}
+        self.bot = await BotProcess(
+            ["-m", "tests.fakediscord.minibot"], env=env, log_path=self.log
+        ).start()
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def h(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Harness]:
+    log = tmp_path_factory.mktemp("minibot") / "minibot.log"
+    fake = await FakeDiscord().start()
+    env = {**fake.env(), "DISCORD_TOKEN": "fake-token"}
+    bot = await BotProcess(["-m", "tests.fakediscord.minibot"], env=env, log_path=log).start()
+    harness = Harness(fake, bot, log)
+    try:
+        await fake.wait_connected(30)
+        await fake.wait_synced(30, names=["probe"])
+        yield harness
+    finally:
+        await harness.bot.stop()
+        await fake.stop()
+        print(harness.bot.log_text())
+
+
+@pytest.fixture
+def fake(h: Harness) -> FakeDiscord:
+    h.fake.take_errors()
+    return h.fake
+
+
+def codes(errors: list[dict]) -> list[int]:
+    return [e["code"] for e in errors]
+
+
+async def test_rest_replies_have_exact_json_content_type(fake: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as s:
+        async with s.get(fake.api_base + "/users/@me", headers={"Authorization": "Bot x"}) as r:
+            assert r.headers["Content-Type"] == "application/json"
+            assert (await r.json())["id"] == str(fake.bot_user.id)
+        async with s.get(fake.api_base + "/users/@me") as r:
+            assert r.status == 401
+    assert codes(fake.take_errors()) == [0]
+
+
+async def test_gateway_handshake_and_command_sync(fake: FakeDiscord) -> None:
+    assert fake.connected and fake.identify_count >= 1
+    [cmd] = fake.global_commands
+    assert cmd["name"] == "probe" and cmd["application_id"] == str(fake.app_id)
+    assert cmd["id"].isdigit() and cmd["version"].isdigit()
+    subs = {o["name"] for o in cmd["options"]}
+    assert {"echo", "picture", "buttons", "typed"} <= subs
+
+
+async def test_resync_keeps_ids_and_bumps_version_only_on_change(fake: FakeDiscord) -> None:
+    url = f"{fake.api_base}/applications/{fake.app_id}/guilds/{fake.guild_id}/commands"
+    hdr = {"Authorization": "Bot x", "Content-Type": "application/json"}
+    body = [{"name": "extra", "description": "one", "type": 1}]
+    async with aiohttp.ClientSession() as s:
+        async with s.put(url, data=json.dumps(body), headers=hdr) as r:
+            first = (await r.json())[0]
+        async with s.put(url, data=json.dumps(body), headers=hdr) as r:
+            same = (await r.json())[0]
+        body[0]["description"] = "two"
+        async with s.put(url, data=json.dumps(body), headers=hdr) as r:
+            changed = (await r.json())[0]
+        bad = [{"name": "Bad Name", "description": "x"}]
+        async with s.put(url, data=json.dumps(bad), headers=hdr) as r:
+            assert r.status == 400
+            assert (await r.json())["code"] == 50035
+        async with s.put(url, data="[]", headers=hdr) as r:
+            assert await r.json() == []
+    assert first["id"] == same["id"] == changed["id"]
+    assert first["version"] == same["version"] != changed["version"]
+    assert first["guild_id"] == str(fake.guild_id)
+    assert codes(fake.take_errors()) == [50035]
+
+
+async def test_public_reply(fake: FakeDiscord) -> None:
+    ix = await fake.slash("alice", "games", "probe", "echo", text="hello <@1>")
+    msg = await ix.reply()
+    assert ix.callback_type == 4 and msg.kind == "callback" and not msg.ephemeral
+    assert msg.content == "hello <@1>" and msg.channel_id == fake.channels["games"].id
+    assert msg in fake.channel_messages("games")
+    assert ix.callback_latency is not None and 0 <= ix.callback_latency < 3
+    assert not fake.take_errors()
+
+
+async def test_ephemeral_reply_is_seen_only_by_its_user(fake: FakeDiscord) -> None:
+    ix = await fake.slash("bob", "general", "probe", "secret", text="x")
+    msg = await ix.reply()
+    assert msg.ephemeral and msg.viewer is fake.users["bob"]
+    assert msg.visible_to(fake.users["bob"]) and not msg.visible_to(fake.users["alice"])
+    assert msg not in fake.channel_messages("general")
+    assert msg in fake.channel_messages("general", viewer="bob")
+    assert msg not in fake.channel_messages("general", viewer="alice")
+
+
+async def test_defer_then_file_follow_up_resolves_the_loading_message(fake: FakeDiscord) -> None:
+    ix = await fake.slash("alice", "games", "probe", "picture")
+    second = await ix.wait(lambda m: "second" in m.content)
+    assert ix.callback_type == 5
+    original = ix.original
+    assert original is not None and not original.loading and original.resolved_at is not None
+    assert original.content == "here" and [a.filename for a in original.attachments] == [
+        "board.png"
+    ]
+    assert png_size(original.attachments[0].data) == (3, 2)
+    assert ix.followups == [second] and second.ephemeral
+    assert not fake.take_errors()
+
+
+async def test_first_follow_up_after_public_defer_stays_public(fake: FakeDiscord) -> None:
+    # Discord ignores the follow-up's ephemeral flag when it resolves a deferral.
+    ix = await fake.slash("carol", "games", "probe", "leak")
+    msg = await ix.reply()
+    assert msg is ix.original and msg.content == "meant to be private" and not msg.ephemeral
+
+
+async def test_private_defer_resolved_by_editing_original(fake: FakeDiscord) -> None:
+    ix = await fake.slash("carol", "games", "probe", "privedit")
+    msg = await ix.reply()
+    assert (
+        msg.content == "resolved privately" and msg.ephemeral and msg.viewer is fake.users["carol"]
+    )
+
+
+async def test_edit_read_back_and_delete(fake: FakeDiscord) -> None:
+    ix = await fake.slash("alice", "games", "probe", "edit")
+    await ix.wait(lambda m: m.content == "after delete")
+    assert ix.original is not None and ix.original.content == "second" and ix.original.edits == 1
+    assert ix.original.history[0]["content"] == "first"
+    assert len(ix.original.attachments) == 1  # an edit without `attachments` keeps them
+    deleted = [m for m in fake.messages.values() if m.deleted and m.interaction is ix]
+    assert [m.content for m in deleted] == ["read back: second 1"]
+    assert [m.content for m in ix.messages] == ["second", "after delete"]
+
+
+async def test_buttons_update_in_place_and_defer_update(fake: FakeDiscord) -> None:
+    ix = await fake.slash("bob", "games", "probe", "buttons")
+    msg = await ix.reply()
+    assert [b.custom_id for b in msg.buttons] == ["probe:count:0", "probe:whisper"]
+    click = await fake.click("carol", msg, "probe:count:0")
+    updated = await click.reply()
+    assert click.callback_type == 7 and updated is msg and msg.content == "count 1"
+    assert msg.button("Count").custom_id == "probe:count:1"
+    with pytest.raises(AssertionError, match="no component"):
+        await fake.click("carol", msg, "probe:count:0")  # gone from the message now
+    whisper = await fake.click("dana", msg, "probe:whisper")
+    private = await whisper.reply()
+    assert whisper.callback_type == 6 and private.ephemeral and private.viewer is fake.users["dana"]
+    assert private.content == "psst dana"
+    assert not fake.take_errors()
+
+
+async def test_autocomplete(fake: FakeDiscord) -> None:
+    choices = await fake.autocomplete(
+        "alice", "games", "probe", "typed", focused="color", n=1, color="b"
+    )
+    assert [c["value"] for c in choices] == ["banana", "blueberry"]
+    with pytest.raises(CommandMismatch, match="autocomplete"):
+        await fake.autocomplete("alice", "games", "probe", "typed", focused="n", n=1)
+
+
+async def test_options_are_checked_against_the_sync(fake: FakeDiscord) -> None:
+    with pytest.raises(CommandMismatch, match="max_value"):
+        await fake.slash("alice", "games", "probe", "typed", n=9)
+    with pytest.raises(CommandMismatch, match="no option 'nn'"):
+        await fake.slash("alice", "games", "probe", "typed", n=1, nn=2)
+    with pytest.raises(CommandMismatch, match="missing required"):
+        await fake.slash("alice", "games", "probe", "typed")
+    with pytest.raises(CommandMismatch, match="no subcommand 'nope'"):
+        await fake.slash("alice", "games", "probe", "nope")
+    with pytest.raises(CommandMismatch, match="never synced"):
+        await fake.slash("alice", "games", "torres", "new")
+
+
+async def test_typed_options_resolved_members_and_permissions(fake: FakeDiscord) -> None:
+    ix = await fake.slash("dana", "games", "probe", "typed", n=3, flag=True, who="bob")
+    assert (await ix.reply()).content == "n=3 flag=True who=bob color=red manage=True"
+    ix = await fake.slash("alice", "games", "probe", "typed", n=1)
+    assert (await ix.reply()).content == "n=1 flag=False who=- color=red manage=False"
+
+
+async def test_channel_post_mentions_and_history(fake: FakeDiscord) -> None:
+    alice = fake.users["alice"]
+    ix = await fake.slash("alice", "general", "probe", "post")
+    msg = await fake.wait_for_message(lambda m: "edited" in m.content, after=ix, channel="general")
+    assert msg.kind == "channel" and msg.pinged_ids == [alice.id] and msg.history
+    assert png_size(msg.attachments[0].data) == (5, 5)
+    ix = await fake.slash("alice", "general", "probe", "post", quiet=True)
+    quiet = await fake.wait_for_message(
+        lambda m: "edited" in m.content, after=ix, channel="general"
+    )
+    assert quiet.mentioned_ids == [alice.id] and quiet.pinged_ids == []
+    async with aiohttp.ClientSession() as s:
+        url = f"{fake.api_base}/channels/{fake.channels['general'].id}/messages?limit=2"
+        async with s.get(url, headers={"Authorization": "Bot x"}) as r:
+            history = await r.json()
+        att = msg.attachments[0]
+        async with s.get(
+            f"{fake.base_url}/attachments/{msg.channel_id}/{att.id}/{att.filename}"
+        ) as r:
+            assert await r.read() == att.data
+    assert [m["id"] for m in history] == [str(quiet.id), str(msg.id)]
+    assert not fake.take_errors()
+
+
+async def test_discord_refusals_are_answered_and_recorded(fake: FakeDiscord) -> None:
+    ix = await fake.slash("alice", "games", "probe", "twice")
+    refused = await ix.wait(lambda m: "refused" in m.content)
+    assert refused.content == "second callback refused: 40060"
+    assert codes(fake.take_errors()) == [40060]
+    ix = await fake.slash("alice", "games", "probe", "empty")
+    await fake.wait_until(lambda: fake.errors, 10, "the empty message to be refused")
+    assert codes(fake.take_errors()) == [50006] and ix.callback_type is None
+
+
+async def test_late_callback_is_unknown_interaction(fake: FakeDiscord) -> None:
+    ix = await fake.slash("alice", "games", "probe", "slow")
+    await fake.wait_until(lambda: fake.errors, 10, "the late callback")
+    [err] = fake.take_errors()
+    assert err["code"] == 10062 and "answered after" in err["message"]
+    assert ix.callback_type is None
+    with pytest.raises(ProtocolTimeout, match="callback"):
+        await ix.response(timeout=0.2)
+
+
+async def test_unknown_route_is_recorded(fake: FakeDiscord) -> None:
+    async with (
+        aiohttp.ClientSession() as s,
+        s.get(fake.api_base + "/nowhere", headers={"Authorization": "Bot x"}) as r,
+    ):
+        assert r.status == 404 and r.headers["Content-Type"] == "application/json"
+    [err] = fake.take_errors()
+    assert "not faked" in err["message"]
+
+
+async def test_persistent_button_survives_sigkill_restart(h: Harness, fake: FakeDiscord) -> None:
+    ix = await fake.slash("bob", "games", "probe", "buttons")
+    msg = await ix.reply()
+    before = fake.identify_count
+    await h.restart(kill=True)
+    await fake.wait_until(
+        lambda: fake.identify_count > before and fake.connected, 30, "the bot to reconnect"
+    )
+    click = await fake.click("alice", msg, "probe:count:0")
+    await click.reply()
+    assert msg.content == "count 1"
+    assert not fake.take_errors()
