@@ -1,0 +1,186 @@
+"""The Discord client: command tree, persistent buttons, posting, background work."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cog import TorresGroup, report_error
+from bot.config import BotConfig
+from bot.service import GameService, Outcome, Post
+from bot.store import Store
+from bot.views import TurnButton, turn_view
+
+log = logging.getLogger(__name__)
+
+_SYNC_KEY = "commands_hash"
+_MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
+
+
+class TorresTree(app_commands.CommandTree):
+    """A command tree whose errors all go through one handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class TorresBot(discord.Client):
+    """The bot. The store and service are built by the caller and passed in."""
+
+    def __init__(self, *, config: BotConfig, store: Store, service: GameService) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            intents=intents,
+            chunk_guilds_at_startup=False,
+            guild_ready_timeout=config.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.config = config
+        self.store = store
+        self.service = service
+        self.tree = TorresTree(self)
+        self.tree.add_command(TorresGroup(self, service))
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._background: asyncio.Task[None] | None = None
+        self._render_board: Any = None
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(TurnButton)
+        await self.sync_commands()
+        self._background = asyncio.create_task(self._background_loop(), name="torres-background")
+
+    async def close(self) -> None:
+        if self._background is not None:
+            self._background.cancel()
+        for task in list(self._ai_tasks.values()):
+            task.cancel()
+        await asyncio.gather(
+            *(t for t in [self._background, *self._ai_tasks.values()] if t is not None),
+            return_exceptions=True,
+        )
+        await super().close()
+
+    # -- command sync -----------------------------------------------------------------
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        return [command.to_dict(self.tree) for command in self.tree.get_commands()]
+
+    async def sync_commands(self) -> bool:
+        """Sync the command tree if its payload changed since the last sync; True if synced."""
+        guild = self.config.sync_guild
+        payload = json.dumps(self.command_payload(), sort_keys=True)
+        key = f"{self.application_id}:{guild or 'global'}:{payload}"
+        digest = hashlib.sha256(key.encode()).hexdigest()
+        if await self.store.get_meta(_SYNC_KEY) == digest:
+            log.info("slash commands unchanged; not syncing")
+            return False
+        if guild is not None:
+            target = discord.Object(id=guild)
+            self.tree.copy_global_to(guild=target)
+            await self.tree.sync(guild=target)
+        else:
+            await self.tree.sync()
+        await self.store.set_meta(_SYNC_KEY, digest)
+        log.info("slash commands synced (%s)", f"guild {guild}" if guild else "global")
+        return True
+
+    # -- sending ----------------------------------------------------------------------
+
+    async def render(
+        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+    ) -> io.BytesIO:
+        """The board picture, drawn in a worker thread."""
+        if self._render_board is None:
+            from renderer import render_board
+
+            self._render_board = render_board
+        png = await asyncio.to_thread(self._render_board, position, viewer, sorted(highlight))
+        return io.BytesIO(png)
+
+    async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
+        """Send an outcome: the private reply, then the public posts, then let computers move."""
+        if outcome.reply:
+            await interaction.followup.send(outcome.reply, ephemeral=True)
+        failed = False
+        for post in outcome.posts:
+            failed |= not await self.send_post(post)
+        if failed:
+            await interaction.followup.send(
+                "Your command was carried out, but I could not post in this channel. "
+                "I need the Send Messages, Attach Files and Embed Links permissions here.",
+                ephemeral=True,
+            )
+        if outcome.ai_game is not None:
+            self.kick_ai(outcome.ai_game)
+
+    async def send_post(self, post: Post) -> bool:
+        """Post publicly in the game's channel; False (logged) if Discord refused."""
+        channel = self.get_channel(post.channel_id) or self.get_partial_messageable(post.channel_id)
+        kwargs: dict[str, Any] = {
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=u) for u in post.mentions]
+            )
+        }
+        try:
+            if post.position is not None:
+                png = await self.render(post.position, None, post.highlight)
+                kwargs["file"] = discord.File(png, filename="board.png")
+            if post.buttons and post.turn is not None:
+                kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
+            await channel.send(post.text[:2000], **kwargs)  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
+            return False
+        return True
+
+    # -- computer players and reminders ------------------------------------------------
+
+    def kick_ai(self, game_id: int) -> None:
+        """Let the computer players of a game move, unless they are already at it."""
+        task = self._ai_tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        self._ai_tasks[game_id] = asyncio.create_task(
+            self._run_ai(game_id), name=f"torres-ai-{game_id}"
+        )
+
+    async def _run_ai(self, game_id: int) -> None:
+        try:
+            for _ in range(_MAX_AI_STEPS):
+                outcome = await self.service.ai_step(game_id)
+                if outcome is None:
+                    return
+                for post in outcome.posts:
+                    await self.send_post(post)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed in game %s", game_id)
+        finally:
+            self._ai_tasks.pop(game_id, None)
+
+    async def _background_loop(self) -> None:
+        """Resume computer turns (e.g. after a restart) and send due reminders."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                for game_id in await self.service.games_awaiting_ai():
+                    self.kick_ai(game_id)
+                for post in await self.service.due_reminders():
+                    await self.send_post(post)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("background loop failed; retrying")
+            await asyncio.sleep(self.config.reminder_check_seconds)

@@ -1,0 +1,239 @@
+"""The ``/torres`` slash commands and the turn buttons: a thin layer over the service.
+
+Every handler defers first (privately), calls the service, then sends the
+private reply as a follow-up and the public posts to the channel. Refusals
+and unexpected errors go through :func:`report_error`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+
+from bot.errors import ServiceError
+from bot.rules import TOPICS, rules_text
+from bot.service import GameService, Outcome, User
+
+if TYPE_CHECKING:
+    from bot.app import TorresBot
+
+log = logging.getLogger(__name__)
+
+APOLOGY = (
+    "Sorry, something went wrong on my side; nothing was changed. "
+    "The error has been logged for the bot's operator."
+)
+
+
+def _user(interaction: discord.Interaction) -> User:
+    return User(interaction.user.id, interaction.user.display_name)
+
+
+async def send_private(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, whether or not the interaction was already deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Refusals: their message, privately. Anything else: logged, and a short apology."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if interaction.type is discord.InteractionType.autocomplete:
+        log.exception("autocomplete failed", exc_info=error)
+        return
+    if isinstance(error, ServiceError):
+        text = error.message
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        text = "Torres games live in server channels and threads, not in direct messages."
+    elif isinstance(error, app_commands.CheckFailure):
+        text = "You can't use this command here."
+    else:
+        command = interaction.command.qualified_name if interaction.command else "a button"
+        log.error(
+            "unexpected error in %s (user %s, channel %s)",
+            command,
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        text = APOLOGY
+    try:
+        await send_private(interaction, text)
+    except discord.HTTPException:
+        log.exception("could not tell user %s about an error", interaction.user.id)
+
+
+async def handle_button(
+    interaction: discord.Interaction[TorresBot], game_id: int, turn: int, action: str
+) -> None:
+    """A press of End turn / Undo / My hand on a turn message."""
+    bot = interaction.client
+    service = bot.service
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = _user(interaction)
+        if action == "hand":
+            text = await service.hand(game_id=game_id, turn=turn, user=user)
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        if action == "undo":
+            outcome = await service.undo(game_id=game_id, turn=turn, user=user)
+        else:
+            outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
+        await bot.deliver(interaction, outcome)
+    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
+        await report_error(interaction, exc)
+
+
+@app_commands.guild_only()
+class TorresGroup(app_commands.Group, name="torres", description="Play Torres, turn by turn"):
+    """The ``/torres`` command group."""
+
+    def __init__(self, bot: TorresBot, service: GameService) -> None:
+        super().__init__()
+        self.bot = bot
+        self.service = service
+
+    async def _run(self, interaction: discord.Interaction, outcome_coro) -> None:
+        outcome: Outcome = await outcome_coro
+        await self.bot.deliver(interaction, outcome)
+
+    @app_commands.command(description="Open a game in this channel; you take the first seat")
+    @app_commands.describe(
+        players="How many players, computer players included (2-4, default 2)",
+        variant="common deck (default), personal decks, or the master version",
+        bots="How many of the seats the computer plays (0-3, default 0)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 4] = 2,
+        variant: Literal["common", "personal", "master"] = "common",
+        bots: app_commands.Range[int, 0, 3] = 0,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.new(
+                guild_id=interaction.guild_id,
+                channel_id=_channel(interaction),
+                user=_user(interaction),
+                players=players,
+                variant=variant,
+                bots=bots,
+            ),
+        )
+
+    @app_commands.command(description="Join the open game in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.join(channel_id=_channel(interaction), user=_user(interaction)),
+        )
+
+    @app_commands.command(description="Leave the open game before it starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.leave(channel_id=_channel(interaction), user=_user(interaction)),
+        )
+
+    @app_commands.command(description="Start the game (its author only); seats in join order")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.start(channel_id=_channel(interaction), user=_user(interaction)),
+        )
+
+    @app_commands.command(description="Play one or more actions, e.g. move c3 d3; build e4; end")
+    @app_commands.describe(actions="Actions separated by ';' (all or nothing); pick from the list")
+    async def play(self, interaction: discord.Interaction, actions: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.play(
+                channel_id=_channel(interaction), user=_user(interaction), text=actions
+            ),
+        )
+
+    @play.autocomplete("actions")
+    async def play_actions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            pairs = await self.service.suggest(
+                channel_id=_channel(interaction), user_id=interaction.user.id, typed=current
+            )
+        except Exception:  # autocomplete must answer; an empty list is the safe answer
+            log.exception("autocomplete for %r failed", current)
+            return []
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs[:25]]
+
+    @app_commands.command(description="Take back your last action of this turn")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.undo(channel_id=_channel(interaction), user=_user(interaction)),
+        )
+
+    @app_commands.command(description="Show the current board (only to you)")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
+        png = await self.bot.render(view.position, view.viewer, view.highlight)
+        await interaction.followup.send(
+            view.text, file=discord.File(png, filename="board.png"), ephemeral=True
+        )
+
+    @app_commands.command(description="Show your cards (only to you)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await self.service.hand(channel_id=_channel(interaction), user=_user(interaction))
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(description="The rules in brief")
+    @app_commands.describe(topic="What to explain (default: an overview)")
+    @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in TOPICS])
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        await interaction.response.send_message(rules_text(topic), ephemeral=True)
+
+    @app_commands.command(
+        description="Leave a running game (the computer takes your seat, if it plays one)"
+    )
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.resign(channel_id=_channel(interaction), user=_user(interaction)),
+        )
+
+    @app_commands.command(
+        description="End this channel's game (its author; channel managers once it is idle)"
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction,
+            self.service.cancel(
+                channel_id=_channel(interaction),
+                user=_user(interaction),
+                can_manage_channel=interaction.permissions.manage_channels,
+            ),
+        )
+
+
+def _channel(interaction: discord.Interaction) -> int:
+    channel_id = interaction.channel_id
+    if channel_id is None:  # pragma: no cover - guild_only commands always have a channel
+        raise app_commands.NoPrivateMessage()
+    return channel_id

@@ -1,0 +1,82 @@
+"""Settings from the environment (documented in docs/bot.md)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(ValueError):
+    """An environment variable is missing or malformed; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotConfig:
+    token: str
+    db_path: str = "./torres.db"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    ai_seconds: float = 1.0
+    reminder_seconds: float = 24 * 3600.0
+    reminder_count: int = 3
+    idle_cancel_seconds: float = 14 * 24 * 3600.0
+    reminder_check_seconds: float = 60.0
+    guild_ready_timeout: float = 2.0
+    sync_guild: int | None = None
+    seed: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> BotConfig:
+        """Read the settings; :raises ConfigError: naming the first bad variable."""
+        env = os.environ if env is None else env
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: put the bot token from the Discord developer "
+                "portal in the DISCORD_TOKEN environment variable."
+            )
+        return cls(
+            token=token,
+            db_path=env.get("TORRES_DB") or "./torres.db",
+            api_base=env.get("DISCORD_API_BASE") or None,
+            gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
+            ai_seconds=_number(env, "TORRES_AI_SECONDS", 1.0, minimum=0.0),
+            reminder_seconds=_number(env, "TORRES_REMINDER_SECONDS", 86400.0, minimum=1.0),
+            reminder_count=int(_number(env, "TORRES_REMINDER_COUNT", 3, minimum=0, integer=True)),
+            idle_cancel_seconds=_number(env, "TORRES_IDLE_CANCEL_SECONDS", 1209600.0, minimum=0.0),
+            reminder_check_seconds=_number(
+                env, "TORRES_REMINDER_CHECK_SECONDS", 60.0, minimum=0.05
+            ),
+            guild_ready_timeout=_number(env, "TORRES_GUILD_READY_TIMEOUT", 2.0, minimum=0.0),
+            sync_guild=_optional_int(env, "TORRES_SYNC_GUILD"),
+            seed=_optional_int(env, "TORRES_SEED"),
+            log_level=(env.get("TORRES_LOG_LEVEL") or "INFO").upper(),
+        )
+
+
+def _number(
+    env: Mapping[str, str], name: str, default: float, *, minimum: float, integer: bool = False
+) -> float:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        kind = "a whole number" if integer else "a number"
+        raise ConfigError(f"{name} must be {kind}, not {raw!r}.") from None
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, not {raw!r}.")
+    return value
+
+
+def _optional_int(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}.") from None

@@ -1,0 +1,35 @@
+"""Errors the game service raises; each carries a message fit to show the player as is."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A request the service refused. ``message`` is shown privately to the user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NoGame(ServiceError):
+    """The channel (or a button's game) has no game that accepts this request."""
+
+
+class NotSeated(ServiceError):
+    """The user is not a player of the game."""
+
+
+class NotYourTurn(ServiceError):
+    """Someone other than the player to move tried to change the game."""
+
+
+class IllegalMove(ServiceError):
+    """The engine refused the actions; the game is unchanged."""
+
+
+class NotAllowed(ServiceError):
+    """The user may not do this (wrong role, wrong stage, full game ...)."""
+
+
+class StaleButton(ServiceError):
+    """A button from an earlier turn was pressed."""

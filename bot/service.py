@@ -1,0 +1,903 @@
+"""The game service: everything the bot does, without Discord.
+
+Each request takes the game's lock, loads the snapshot, applies the request
+with the engine on a copy, and commits the action log row together with the
+new snapshot before returning. Refusals raise a :class:`~bot.errors.ServiceError`
+whose message is shown to the player; the game is then unchanged. Results are
+plain objects that say what to reply privately and what to post publicly; the
+Discord layer renders and sends them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import texts
+from bot.actions import normalize, split_actions
+from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
+from bot.store import ChannelBusy, GameRow, SeatRow, Store
+from engine import Game, IllegalAction, NotationError
+
+log = logging.getLogger(__name__)
+
+COLOURS = ("red", "blue", "green", "yellow")
+VARIANTS = ("common", "personal", "master")
+_SETUP_STAGES = frozenset({"castles", "place", "king"})
+BUTTONS_ALL = ("end", "undo", "hand")
+
+ChooseActions = Callable[[Game, float], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """Who sent a request: a Discord user id and the name to show for them."""
+
+    id: int
+    display: str
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """Tunables; the defaults are the production values."""
+
+    ai_seconds: float = 1.0
+    reminder_interval: float = 24 * 3600.0
+    reminder_limit: int = 3
+    idle_cancel_after: float = 14 * 24 * 3600.0
+    seed: int | None = None  # fixed seed for every new game (tests); None = random
+
+
+@dataclass(slots=True)
+class Post:
+    """A public message for a game's channel."""
+
+    channel_id: int
+    game_id: int
+    text: str
+    position: dict[str, Any] | None = None  # render this (viewer None) as board.png
+    highlight: frozenset[str] = frozenset()
+    turn: int | None = None  # the turn the buttons belong to
+    buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
+    mentions: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a request produced: a private reply and public posts."""
+
+    reply: str
+    posts: list[Post] = field(default_factory=list)
+    ai_game: int | None = None  # a game whose computer players should now move
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """A picture request: the position as *viewer* may see it."""
+
+    text: str
+    position: dict[str, Any]
+    viewer: str | None
+    highlight: frozenset[str]
+
+
+class GameService:
+    """Torres games in channels. See the module docstring for the guarantees."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: ServiceConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        choose_actions: ChooseActions | None = None,
+    ) -> None:
+        self._store = store
+        self.config = config or ServiceConfig()
+        self._clock = clock
+        self._choose = choose_actions or _default_ai()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Game]] = {}
+
+    # -- lobby ------------------------------------------------------------------
+
+    async def new(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user: User,
+        players: int = 2,
+        variant: str = "common",
+        bots: int = 0,
+    ) -> Outcome:
+        """Open a game in a channel; its author takes the first seat."""
+        if not 2 <= players <= 4:
+            raise NotAllowed("A game has 2 to 4 players.")
+        if variant not in VARIANTS:
+            raise NotAllowed(f"Unknown variant {variant!r}: choose common, personal or master.")
+        if not 0 <= bots <= players - 1:
+            raise NotAllowed(
+                f"With {players} players there can be 0 to {players - 1} computer players "
+                "(you take one seat yourself)."
+            )
+        cfg = self.config
+        seed = cfg.seed if cfg.seed is not None else random.SystemRandom().randrange(2**31)
+        try:
+            game_id = await self._store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                author_id=user.id,
+                author_display=user.display,
+                seats_wanted=players,
+                bots=bots,
+                variant=variant,
+                seed=seed,
+                reminder_interval=cfg.reminder_interval,
+                reminder_limit=cfg.reminder_limit,
+                idle_cancel_after=cfg.idle_cancel_after,
+                now=self._clock(),
+            )
+        except ChannelBusy:
+            row = await self._store.active_game(channel_id)
+            which = f"game #{row.id}, opened by <@{row.author_id}>" if row else "another game"
+            raise NotAllowed(
+                f"This channel already has a Torres game ({which}). One game per channel: "
+                "start yours in a thread (or another channel), or finish that one first."
+            ) from None
+        humans = players - bots
+        text = texts.lobby_opened(game_id, user.id, players, variant, bots, humans)
+        return Outcome(
+            reply=f"You opened game #{game_id} and took the first seat.",
+            posts=[Post(channel_id, game_id, text)],
+        )
+
+    async def join(self, *, channel_id: int, user: User) -> Outcome:
+        """Take a seat in the channel's open game."""
+        row = await self._active(channel_id)
+        async with self._lock(row.id):
+            row = await self._fresh(row.id)
+            if row.status != "open":
+                raise NotAllowed("This game has already started; wait for the next one.")
+            seats = await self._store.seats(row.id)
+            if any(s.user_id == user.id for s in seats):
+                raise NotAllowed("You're already in this game.")
+            human_seats = row.seats_wanted - row.bots
+            if len(seats) >= human_seats:
+                raise NotAllowed(f"This game is full ({human_seats} players).")
+            await self._store.add_seat(row.id, user.id, user.display, self._clock())
+        joined = len(seats) + 1
+        text = f"{user.display} joined game #{row.id} ({joined}/{human_seats} players)."
+        if joined >= 2 or row.bots:
+            text += f" <@{row.author_id}> can start it with `/torres start`."
+        return Outcome(
+            reply=f"You joined game #{row.id} (seat {joined}).",
+            posts=[Post(channel_id, row.id, text)],
+        )
+
+    async def leave(self, *, channel_id: int, user: User) -> Outcome:
+        """Give up a seat in the channel's open game."""
+        row = await self._active(channel_id)
+        async with self._lock(row.id):
+            row = await self._fresh(row.id)
+            if row.status != "open":
+                raise NotAllowed("The game has started; to stop playing use `/torres resign`.")
+            seats = await self._store.seats(row.id)
+            if not any(s.user_id == user.id for s in seats):
+                raise NotSeated("You're not in this game.")
+            if user.id == row.author_id:
+                raise NotAllowed("You opened this game; close it with `/torres cancel` instead.")
+            await self._store.remove_seat(row.id, user.id, self._clock())
+        return Outcome(
+            reply=f"You left game #{row.id}.",
+            posts=[Post(channel_id, row.id, f"{user.display} left game #{row.id}.")],
+        )
+
+    async def start(self, *, channel_id: int, user: User) -> Outcome:
+        """Start the open game: seats in join order, then the computer players."""
+        row = await self._active(channel_id)
+        async with self._lock(row.id):
+            row = await self._fresh(row.id)
+            if row.status != "open":
+                raise NotAllowed("This game has already started.")
+            if user.id != row.author_id:
+                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can start it.")
+            humans = await self._store.seats(row.id)
+            total = len(humans) + row.bots
+            if total < 2:
+                raise NotAllowed(
+                    "A game needs at least 2 players: wait for someone to `/torres join`."
+                )
+            names = list(COLOURS[:total])
+            try:
+                game = Game.new(players=total, names=names, variant=row.variant, seed=row.seed)
+            except TypeError:  # an engine without the names keyword: default names
+                game = Game.new(players=total, variant=row.variant, seed=row.seed)
+                names = list(game.players)
+            seating: list[tuple[int | None, str, str, bool]] = [
+                (s.user_id, s.display, names[i], False) for i, s in enumerate(humans)
+            ]
+            seating += [(None, "Computer", names[i], True) for i in range(len(humans), total)]
+            initial = game.position()
+            now = self._clock()
+            await self._store.start_game(row.id, seats=seating, initial=initial, now=now)
+            row = await self._fresh(row.id)
+            self._cache[row.id] = (row.last_seq, game.copy())
+            seats = await self._store.seats(row.id)
+        lines = [f"**Game #{row.id} starts** ({texts.variant_name(row.variant)})."]
+        lines += [f"{texts.colour_dot(s.name)} {s.name}: {_who(s)}" for s in seats]
+        lines.append(self._next_line(row, game, seats))
+        post = self._board_post(row, game, seats, "\n".join(lines), frozenset())
+        return Outcome(
+            reply=f"Game #{row.id} started.", posts=[post], ai_game=self._ai_pending(game, seats)
+        )
+
+    # -- playing ------------------------------------------------------------------
+
+    async def play(self, *, channel_id: int, user: User, text: str) -> Outcome:
+        """Apply one or more actions of the player to move, all or nothing."""
+        row = await self._running(channel_id)
+        return await self._play(row.id, user, text)
+
+    async def end_turn(self, *, game_id: int, turn: int, user: User) -> Outcome:
+        """The End turn button."""
+        await self._check_button(game_id, turn)
+        return await self._play(game_id, user, "end", turn=turn)
+
+    async def undo(
+        self,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        turn: int | None = None,
+        user: User,
+    ) -> Outcome:
+        """Take back the last action of the current turn."""
+        if game_id is None:
+            assert channel_id is not None
+            game_id = (await self._running(channel_id)).id
+        if turn is not None:
+            await self._check_button(game_id, turn)
+        async with self._lock(game_id):
+            row = await self._fresh(game_id)
+            if turn is not None and row.turn_no != turn:
+                raise StaleButton(texts.STALE_BUTTON)
+            seats = await self._store.seats(game_id)
+            game = self._load(row)
+            seat = self._mover(row, game, seats, user)
+            work = game.copy()
+            if not work.undo():
+                raise NotAllowed(
+                    "Nothing to take back: this turn has no actions yet, or the last one "
+                    "was a card draw (a draw can't be undone)."
+                )
+            seq = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
+            self._cache[game_id] = (seq, work.copy())
+        return Outcome(reply="Took back your last action. " + _ap_line(work))
+
+    async def _play(
+        self, game_id: int, user: User, text: str, *, turn: int | None = None
+    ) -> Outcome:
+        async with self._lock(game_id):
+            row = await self._fresh(game_id)
+            if row.status != "running":
+                raise NoGame("This game is not running any more.")
+            if turn is not None and row.turn_no != turn:
+                raise StaleButton(texts.STALE_BUTTON)
+            seats = await self._store.seats(game_id)
+            game = self._load(row)
+            seat = self._mover(row, game, seats, user)
+            work, events, done = _apply(game, text)
+            return await self._commit(row, seats, seat, user.id, text, game, work, events, done)
+
+    async def _commit(
+        self,
+        row: GameRow,
+        seats: list[SeatRow],
+        seat: SeatRow,
+        user_id: int | None,
+        text: str,
+        before: Game,
+        work: Game,
+        events: list[dict[str, Any]],
+        done: bool,
+    ) -> Outcome:
+        """Write the accepted actions and describe them; the caller holds the lock."""
+        over = next((e for e in events if e.get("type") == "game_over"), None)
+        result = None
+        if over is not None:
+            result = {
+                "reason": "finished",
+                "scores": dict(over.get("scores", work.scores)),
+                "winners": list(over.get("winners", work.winners)),
+            }
+        seq = await self._record(
+            row, seat, user_id, "play", normalize(text), work, turn_ended=done, result=result
+        )
+        self._cache[row.id] = (seq, work.copy())
+        if not done:
+            return Outcome(reply=f"Done: `{normalize(text)}`. " + _ap_line(work))
+        new_row = await self._fresh(row.id)
+        post = await self._turn_post(row, new_row, seats, seat, before, work, events)
+        reply = "Your turn is over." if seat.user_id is not None else ""
+        if over is not None:
+            reply = "The game is over."
+        return Outcome(reply=reply, posts=[post], ai_game=self._ai_pending(work, seats))
+
+    async def ai_step(self, game_id: int) -> Outcome | None:
+        """Let the computer make one decision if a computer seat is to move.
+
+        Returns None when no computer player is to move (or the game ended).
+        The computer thinks outside the game's lock; if the game moved on in the
+        meantime the result is thrown away and an empty outcome is returned so
+        that the caller asks again.
+        """
+        row = await self._store.game(game_id)
+        if row is None or row.status != "running":
+            return None
+        seats = await self._store.seats(game_id)
+        game = self._load(row)
+        seat = self._seat_named(seats, game.to_move)
+        if seat is None or not seat.is_ai:
+            return None
+        seconds = self.config.ai_seconds
+        try:
+            actions = await asyncio.to_thread(self._choose, game.copy(), seconds)
+        except Exception:
+            log.exception("the AI failed in game %s; playing a random legal decision", game_id)
+            actions = _random_decision(game, random.Random(row.last_seq))
+        async with self._lock(game_id):
+            fresh = await self._fresh(game_id)
+            if fresh.last_seq != row.last_seq or fresh.status != "running":
+                return Outcome(reply="")
+            text = "\n".join(actions)
+            try:
+                work, events, done = _apply(game, text)
+                if not done:
+                    raise IllegalMove("the decision did not end")
+            except IllegalMove as exc:
+                log.error("the AI chose %r in game %s: %s", actions, game_id, exc.message)
+                text = "\n".join(_random_decision(game, random.Random(row.last_seq)))
+                work, events, done = _apply(game, text)
+            return await self._commit(row, seats, seat, None, text, game, work, events, done)
+
+    async def games_awaiting_ai(self) -> list[int]:
+        """Running games whose player to move is a computer (e.g. after a restart)."""
+        out = []
+        for row in await self._store.games_with_status("running"):
+            seats = await self._store.seats(row.id)
+            seat = self._seat_named(seats, (row.position or {}).get("to_move"))
+            if seat is not None and seat.is_ai:
+                out.append(row.id)
+        return out
+
+    # -- information -----------------------------------------------------------------
+
+    async def board(self, *, channel_id: int, user: User) -> BoardView:
+        """The current picture, as the asking player may see it."""
+        row = await self._active(channel_id)
+        if row.status != "running" or row.position is None:
+            raise NotAllowed("The game hasn't started yet: there is no board to show.")
+        seats = await self._store.seats(row.id)
+        game = self._load(row)
+        mine = next((s for s in seats if s.user_id == user.id), None)
+        viewer = mine.name if mine else None
+        highlight = changed_squares(row.turn_start_position or row.position, row.position)
+        return BoardView(
+            text=texts.status_line(row.id, game, seats),
+            position=game.position(viewer=viewer),
+            viewer=viewer,
+            highlight=highlight,
+        )
+
+    async def hand(
+        self,
+        *,
+        channel_id: int | None = None,
+        game_id: int | None = None,
+        turn: int | None = None,
+        user: User,
+    ) -> str:
+        """The asking player's cards; nobody else's."""
+        if game_id is None:
+            assert channel_id is not None
+            row = await self._active(channel_id)
+        else:
+            if turn is not None:
+                await self._check_button(game_id, turn)
+            row = await self._fresh(game_id)
+        if row.status != "running":
+            raise NotAllowed("The game hasn't started yet: nobody holds cards.")
+        seats = await self._store.seats(row.id)
+        mine = next((s for s in seats if s.user_id == user.id), None)
+        if mine is None or mine.name is None:
+            raise NotSeated("You're not playing in this game, so you have no hand.")
+        game = self._load(row)
+        return texts.hand(game, mine.name)
+
+    async def suggest(self, *, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
+        """Autocomplete ``(label, value)`` pairs for ``/torres play actions:`` (at most 25).
+
+        Only the player to move gets suggestions. What the user typed before
+        the last ``;`` is kept as a prefix; the suggestions continue it. If that
+        prefix is illegal the single suggestion says why.
+        """
+        row = await self._store.active_game(channel_id)
+        if row is None or row.status != "running":
+            return []
+        seats = await self._store.seats(row.id)
+        game = self._load(row)
+        seat = self._seat_named(seats, game.to_move)
+        if seat is None or seat.user_id != user_id or seat.is_ai:
+            return []
+        head, sep, partial = typed.replace("\n", ";").rpartition(";")
+        done_text = normalize(head) if sep else ""
+        partial = " ".join(partial.split()).lower()
+        work = game
+        if done_text:
+            try:
+                work, _, finished = _apply(game, done_text)
+            except IllegalMove as exc:
+                return [(_fit(f"⚠ {exc.message}"), _fit(done_text))]
+            if finished:
+                return [(_fit(done_text), _fit(done_text))]
+        legal = [a for a in work.legal() if a.startswith(partial)]
+        prefix = f"{done_text}; " if done_text else ""
+        values = [prefix + a for a in rank_actions(legal)]
+        return [(_label(v), v) for v in values if len(v) <= 100]
+
+    # -- leaving and ending ----------------------------------------------------------
+
+    async def resign(self, *, channel_id: int, user: User) -> Outcome:
+        """Leave a running game: a computer takes the seat if the game has any, else it ends."""
+        row = await self._active(channel_id)
+        if row.status != "running":
+            raise NotAllowed("The game hasn't started; use `/torres leave` to give up your seat.")
+        async with self._lock(row.id):
+            row = await self._fresh(row.id)
+            if row.status != "running":
+                raise NoGame("This game is not running any more.")
+            seats = await self._store.seats(row.id)
+            seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
+            if seat is None or seat.name is None:
+                raise NotSeated("You're not playing in this game.")
+            game = self._load(row)
+            humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
+            has_ai = any(s.is_ai for s in seats)
+            if has_ai and humans_left:
+                await self._record(
+                    row,
+                    seat,
+                    user.id,
+                    "resign",
+                    "resign",
+                    game,
+                    turn_ended=False,
+                    seat_to_ai=seat.name,
+                )
+                seats = await self._store.seats(row.id)
+                text = (
+                    f"{user.display} ({seat.name}) resigned from game #{row.id}; "
+                    "the computer plays their seat from now on."
+                )
+                return Outcome(
+                    reply="You resigned; the computer takes over your seat.",
+                    posts=[Post(row.channel_id, row.id, text)],
+                    ai_game=self._ai_pending(game, seats),
+                )
+            result = {
+                "reason": "resigned",
+                "by": seat.name,
+                "scores": dict(game.scores),
+                "winners": [],
+            }
+            await self._record(
+                row, seat, user.id, "resign", "resign", game, turn_ended=False, result=result
+            )
+            self._cache.pop(row.id, None)
+        text = (
+            f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here.\n"
+            + texts.score_table(game, seats)
+        )
+        mentions = tuple(s.user_id for s in seats if s.user_id and s.user_id != user.id)
+        return Outcome(
+            reply="You resigned; the game is over.",
+            posts=[Post(row.channel_id, row.id, text, mentions=mentions)],
+        )
+
+    async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
+        """End the channel's game: its author may; a channel manager may once it is idle."""
+        row = await self._active(channel_id)
+        async with self._lock(row.id):
+            row = await self._fresh(row.id)
+            now = self._clock()
+            idle = now - row.last_activity
+            if user.id != row.author_id:
+                if not can_manage_channel:
+                    raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+                if idle < row.idle_cancel_after:
+                    when = int(row.last_activity + row.idle_cancel_after)
+                    raise NotAllowed(
+                        f"Only the author can cancel an active game; as a channel manager you can "
+                        f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
+                        f" (<t:{when}:R>)."
+                    )
+            scores = dict((row.position or {}).get("scores") or {})
+            result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
+            if not await self._store.finish(row.id, status="cancelled", result=result, now=now):
+                raise NoGame("This game has already ended.")
+            self._cache.pop(row.id, None)
+        text = f"Game #{row.id} was cancelled by {user.display}."
+        if scores:
+            text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+        return Outcome(
+            reply=f"Game #{row.id} is cancelled.", posts=[Post(channel_id, row.id, text)]
+        )
+
+    # -- reminders -----------------------------------------------------------------
+
+    async def due_reminders(self) -> list[Post]:
+        """Reminder posts for players who have been idle too long; each is counted as sent."""
+        now = self._clock()
+        posts = []
+        for row in await self._store.games_with_status("running"):
+            if row.reminders_sent >= row.reminder_limit or row.position is None:
+                continue
+            due = row.last_activity + row.reminder_interval * (row.reminders_sent + 1)
+            if now < due:
+                continue
+            seats = await self._store.seats(row.id)
+            seat = self._seat_named(seats, row.position.get("to_move"))
+            if seat is None or seat.is_ai or seat.user_id is None:
+                continue
+            if not await self._store.note_reminder(
+                row.id, expected_sent=row.reminders_sent, expected_seq=row.last_seq
+            ):
+                continue
+            sent = row.reminders_sent + 1
+            text = texts.reminder(row, seat, sent, now)
+            posts.append(Post(row.channel_id, row.id, text, mentions=(seat.user_id,)))
+        return posts
+
+    # -- replay ---------------------------------------------------------------------
+
+    async def replay(self, game_id: int) -> Game:
+        """Rebuild a game from its starting position and action log."""
+        row = await self._store.game(game_id)
+        if row is None or row.initial is None:
+            raise NoGame(f"Game #{game_id} never started.")
+        game = Game.from_position(row.initial)
+        for entry in await self._store.actions(game_id):
+            if entry.kind == "undo":
+                if not game.undo():
+                    raise RuntimeError(f"game {game_id} log row {entry.seq}: undo failed")
+            elif entry.kind == "play":
+                game, _, _ = _apply(game, entry.action)
+        return game
+
+    # -- internals --------------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _fresh(self, game_id: int) -> GameRow:
+        row = await self._store.game(game_id)
+        if row is None:
+            raise NoGame(f"There is no game #{game_id}.")
+        return row
+
+    async def _active(self, channel_id: int) -> GameRow:
+        row = await self._store.active_game(channel_id)
+        if row is None:
+            raise NoGame("There is no Torres game in this channel. Open one with `/torres new`.")
+        return row
+
+    async def _running(self, channel_id: int) -> GameRow:
+        row = await self._active(channel_id)
+        if row.status != "running":
+            raise NotAllowed(
+                f"Game #{row.id} hasn't started yet; <@{row.author_id}> starts it with "
+                "`/torres start`."
+            )
+        return row
+
+    async def _check_button(self, game_id: int, turn: int) -> None:
+        row = await self._fresh(game_id)
+        if row.status != "running":
+            raise StaleButton("This game is over; these buttons no longer do anything.")
+        if row.turn_no != turn:
+            raise StaleButton(texts.STALE_BUTTON)
+
+    def _load(self, row: GameRow) -> Game:
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.last_seq:
+            return cached[1].copy()
+        assert row.position is not None
+        game = Game.from_position(row.position)
+        self._cache[row.id] = (row.last_seq, game.copy())
+        return game
+
+    @staticmethod
+    def _seat_named(seats: Sequence[SeatRow], name: str | None) -> SeatRow | None:
+        return next((s for s in seats if name is not None and s.name == name), None)
+
+    def _mover(self, row: GameRow, game: Game, seats: list[SeatRow], user: User) -> SeatRow:
+        mine = next((s for s in seats if s.user_id == user.id), None)
+        if mine is None:
+            raise NotSeated("You're not playing in this game.")
+        if mine.resigned:
+            raise NotSeated("You resigned from this game.")
+        if game.to_move != mine.name:
+            seat = self._seat_named(seats, game.to_move)
+            who = _who(seat) if seat else "nobody"
+            raise NotYourTurn(f"It's not your turn: {who} ({game.to_move}) is to move.")
+        return mine
+
+    async def _record(
+        self,
+        row: GameRow,
+        seat: SeatRow,
+        user_id: int | None,
+        kind: str,
+        action: str,
+        game: Game,
+        *,
+        turn_ended: bool,
+        result: dict[str, Any] | None = None,
+        seat_to_ai: str | None = None,
+    ) -> int:
+        seq = await self._store.record(
+            row.id,
+            expected_seq=row.last_seq,
+            player=seat.name or "?",
+            user_id=user_id,
+            kind=kind,
+            action=action,
+            position=game.position(),
+            turn_ended=turn_ended,
+            result=result,
+            now=self._clock(),
+            seat_to_ai=seat_to_ai,
+        )
+        if seq < 0:  # cannot happen while the game's lock is held
+            raise RuntimeError(f"game {row.id} changed under its lock")
+        return seq
+
+    def _ai_pending(self, game: Game, seats: Sequence[SeatRow]) -> int | None:
+        seat = self._seat_named(seats, game.to_move)
+        return seat.game_id if seat is not None and seat.is_ai else None
+
+    def _board_post(
+        self,
+        row: GameRow,
+        game: Game,
+        seats: Sequence[SeatRow],
+        text: str,
+        highlight: frozenset[str],
+    ) -> Post:
+        seat = self._seat_named(seats, game.to_move)
+        human_next = seat is not None and not seat.is_ai and seat.user_id is not None
+        buttons: tuple[str, ...] = ()
+        if human_next:
+            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("hand",)
+        return Post(
+            channel_id=row.channel_id,
+            game_id=row.id,
+            text=text,
+            position=game.position(viewer=None),
+            highlight=highlight,
+            turn=row.turn_no if human_next else None,
+            buttons=buttons,
+            mentions=(seat.user_id,) if human_next and seat and seat.user_id else (),
+        )
+
+    def _next_line(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> str:
+        seat = self._seat_named(seats, game.to_move)
+        if seat is None:
+            return ""
+        deadline = None
+        if not seat.is_ai:
+            deadline = int(self._clock() + row.reminder_interval)
+        return texts.next_player(game, seat, deadline)
+
+    async def _turn_post(
+        self,
+        old_row: GameRow,
+        new_row: GameRow,
+        seats: list[SeatRow],
+        seat: SeatRow,
+        before: Game,
+        after: Game,
+        events: list[dict[str, Any]],
+    ) -> Post:
+        entries = await self._store.actions(old_row.id, after_seq=old_row.turn_start_seq)
+        actions: list[str] = []
+        for entry in entries:
+            if entry.kind == "play":
+                actions.extend(split_actions(entry.action))
+            elif entry.kind == "undo" and actions:
+                actions.pop()
+        start = old_row.turn_start_position or before.position()
+        start_scores = dict(start.get("scores") or {})
+        lines = [texts.turn_header(new_row.id, seat, actions)]
+        lines.append(texts.scores_line(after.scores, start_scores, after.players))
+        for event in events:
+            if event.get("type") == "phase_scored":
+                lines.append(texts.phase_summary(event, seats))
+        over = next((e for e in events if e.get("type") == "game_over"), None)
+        if over is not None:
+            lines.append(texts.game_over(after, seats))
+        else:
+            lines.append(self._next_line(new_row, after, seats))
+        highlight = changed_squares(start, after.position())
+        post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
+        if over is not None:
+            post.buttons = ()
+            post.turn = None
+            post.mentions = tuple(s.user_id for s in seats if s.user_id and not s.is_ai)
+        return post
+
+
+# -- pure helpers ---------------------------------------------------------------------
+
+
+def decision_done(stage_before: str, events: Iterable[dict[str, Any]]) -> bool:
+    """Whether an action finished its player's decision (a turn, or a setup/king choice)."""
+    if stage_before in _SETUP_STAGES:
+        return True
+    return any(e.get("type") in ("turn_end", "game_over") for e in events)
+
+
+def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
+    """Apply *text* to a copy of *game*, one action at a time, all or nothing.
+
+    :raises IllegalMove: if any action is refused, or if the text goes on past
+        the end of the player's decision.
+    """
+    actions = split_actions(text)
+    if not actions:
+        raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
+    work = game.copy()
+    events: list[dict[str, Any]] = []
+    done = False
+    for i, action in enumerate(actions):
+        stage = work.stage
+        try:
+            caused = work.play(action)
+        except (IllegalAction, NotationError) as exc:
+            raise IllegalMove(f"{exc} Nothing was changed.") from None
+        events.extend(caused or [])
+        done = decision_done(stage, caused or [])
+        if done and i + 1 < len(actions):
+            raise IllegalMove(
+                f"`{action}` already finishes your turn, so `{actions[i + 1]}` would be "
+                "played for the next player. Nothing was changed; leave out what follows "
+                f"`{action}`."
+            )
+    return work, events, done
+
+
+_KIND_ORDER = (
+    "castle",
+    "place",
+    "king",
+    "build",
+    "move",
+    "knight",
+    "play",
+    "stack",
+    "keep",
+    "draw",
+    "score",
+    "end",
+)
+
+
+def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
+    """Pick at most *limit* actions, every kind represented, most useful kinds first.
+
+    Kinds take turns contributing one action each (so that, say, forty builds
+    cannot crowd out the moves), and ``end`` is always offered when legal.
+    """
+    groups: dict[str, list[str]] = {}
+    for action in legal:
+        groups.setdefault(action.split(" ", 1)[0], []).append(action)
+    kinds = sorted(groups, key=lambda k: _KIND_ORDER.index(k) if k in _KIND_ORDER else 99)
+    chosen: set[str] = set()
+    if "end" in groups:
+        chosen.add("end")
+    depth = 0
+    while len(chosen) < limit and any(depth < len(groups[k]) for k in kinds):
+        for k in kinds:
+            if depth < len(groups[k]) and len(chosen) < limit:
+                chosen.add(groups[k][depth])
+        depth += 1
+    order = {a: i for i, a in enumerate(legal)}
+    return sorted(
+        chosen,
+        key=lambda a: (
+            _KIND_ORDER.index(a.split(" ", 1)[0]) if a.split(" ", 1)[0] in _KIND_ORDER else 99,
+            order[a],
+        ),
+    )
+
+
+def changed_squares(before: dict[str, Any], after: dict[str, Any]) -> frozenset[str]:
+    """Squares whose height, knights or king differ between two positions."""
+    changed: set[str] = set()
+    hb, ha = before.get("heights") or {}, after.get("heights") or {}
+    changed |= {sq for sq in set(hb) | set(ha) if hb.get(sq, 0) != ha.get(sq, 0)}
+    kb, ka = before.get("knights") or {}, after.get("knights") or {}
+    for player in set(kb) | set(ka):
+        changed |= set(kb.get(player) or []) ^ set(ka.get(player) or [])
+    if before.get("king") != after.get("king"):
+        changed |= {sq for sq in (before.get("king"), after.get("king")) if sq}
+    return frozenset(changed)
+
+
+def _random_decision(game: Game, rng: random.Random) -> list[str]:
+    """A legal decision chosen at random: the safety net when the AI fails."""
+    work = game.copy()
+    out: list[str] = []
+    for _ in range(100):
+        stage = work.stage
+        legal = work.legal()
+        if not legal:
+            break
+        others = [a for a in legal if a != "end"]
+        if "end" in legal and (not others or len(out) >= 6 or rng.random() < 0.2):
+            action = "end"
+        else:
+            action = rng.choice(others or legal)
+        caused = work.play(action)
+        out.append(action)
+        if decision_done(stage, caused or []):
+            break
+    return out
+
+
+def _default_ai() -> ChooseActions:
+    try:
+        from engine.ai import choose_actions
+    except ImportError:
+        log.warning("engine.ai.choose_actions is missing: computer players play at random")
+
+        def fallback(game: Game, seconds: float) -> list[str]:
+            return _random_decision(game, random.Random())
+
+        return fallback
+
+    def search(game: Game, seconds: float) -> list[str]:
+        return list(choose_actions(game, seconds=seconds))
+
+    return search
+
+
+def _who(seat: SeatRow) -> str:
+    return "the computer" if seat.is_ai or seat.user_id is None else f"<@{seat.user_id}>"
+
+
+def _ap_line(game: Game) -> str:
+    ap = game.ap
+    if game.stage == "draw-keep":
+        return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
+    if ap is None:
+        return ""
+    return f"{ap} AP left." if ap != 1 else "1 AP left."
+
+
+def _label(value: str) -> str:
+    """Choice labels show the end of a long value, which is the part that differs."""
+    return value if len(value) <= 100 else "…" + value[-99:]
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= 100 else text[:99] + "…"

@@ -1,0 +1,531 @@
+"""SQLite persistence for games: snapshots, an append-only action log, seats, reminders.
+
+The store is a repository: it knows tables, not rules. Every write that the
+service acknowledges to a player happens inside one ``BEGIN IMMEDIATE``
+transaction, so a crash at any moment leaves either the old state or the new
+one, never half of each. The ``actions`` table is append-only (enforced by
+triggers); from the starting position stored with each game and that log any
+game can be replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+# Each migration moves the schema from version i to i + 1 (list index i).
+_MIGRATIONS: list[list[str]] = [
+    [
+        """
+        CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE games (
+            id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id            INTEGER,
+            channel_id          INTEGER NOT NULL,
+            author_id           INTEGER NOT NULL,
+            status              TEXT NOT NULL
+                                CHECK (status IN ('open', 'running', 'over', 'cancelled')),
+            seats_wanted        INTEGER NOT NULL,
+            bots                INTEGER NOT NULL,
+            variant             TEXT NOT NULL,
+            seed                INTEGER NOT NULL,
+            initial             TEXT,
+            position            TEXT,
+            turn_no             INTEGER NOT NULL DEFAULT 0,
+            turn_start_seq      INTEGER NOT NULL DEFAULT 0,
+            turn_start_position TEXT,
+            last_seq            INTEGER NOT NULL DEFAULT 0,
+            created_at          REAL NOT NULL,
+            updated_at          REAL NOT NULL,
+            last_activity       REAL NOT NULL,
+            reminder_interval   REAL NOT NULL,
+            reminder_limit      INTEGER NOT NULL,
+            reminders_sent      INTEGER NOT NULL DEFAULT 0,
+            idle_cancel_after   REAL NOT NULL,
+            result              TEXT
+        )
+        """,
+        """
+        CREATE UNIQUE INDEX games_one_active_per_channel
+            ON games (channel_id) WHERE status IN ('open', 'running')
+        """,
+        "CREATE INDEX games_status ON games (status)",
+        """
+        CREATE TABLE seats (
+            game_id   INTEGER NOT NULL REFERENCES games (id),
+            seat      INTEGER NOT NULL,
+            user_id   INTEGER,
+            display   TEXT NOT NULL,
+            name      TEXT,
+            is_ai     INTEGER NOT NULL DEFAULT 0,
+            resigned  INTEGER NOT NULL DEFAULT 0,
+            joined_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        """
+        CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games (id),
+            seq     INTEGER NOT NULL,
+            player  TEXT NOT NULL,
+            user_id INTEGER,
+            kind    TEXT NOT NULL CHECK (kind IN ('play', 'undo', 'resign')),
+            action  TEXT NOT NULL,
+            time    REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )
+        """,
+        """
+        CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the actions log is append-only'); END
+        """,
+        """
+        CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the actions log is append-only'); END
+        """,
+    ],
+]
+
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (for example it was written by a newer version)."""
+
+
+class ChannelBusy(Exception):
+    """A channel already holds an open or running game."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One row of ``games``; JSON columns are decoded."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    author_id: int
+    status: str
+    seats_wanted: int
+    bots: int
+    variant: str
+    seed: int
+    initial: dict[str, Any] | None
+    position: dict[str, Any] | None
+    turn_no: int
+    turn_start_seq: int
+    turn_start_position: dict[str, Any] | None
+    last_seq: int
+    created_at: float
+    updated_at: float
+    last_activity: float
+    reminder_interval: float
+    reminder_limit: int
+    reminders_sent: int
+    idle_cancel_after: float
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    game_id: int
+    seat: int
+    user_id: int | None
+    display: str
+    name: str | None
+    is_ai: bool
+    resigned: bool
+    joined_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    player: str
+    user_id: int | None
+    kind: str
+    action: str
+    time: float
+
+
+_JSON_COLUMNS = ("initial", "position", "turn_start_position", "result")
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    data = dict(row)
+    for key in _JSON_COLUMNS:
+        if data[key] is not None:
+            data[key] = json.loads(data[key])
+    return GameRow(**data)
+
+
+def _seat(row: aiosqlite.Row) -> SeatRow:
+    data = dict(row)
+    data["is_ai"] = bool(data["is_ai"])
+    data["resigned"] = bool(data["resigned"])
+    return SeatRow(**data)
+
+
+def _dump(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    """An open database. Create with :meth:`open`; close with :meth:`close`.
+
+    One connection serves the whole bot. Writes are serialised by an asyncio
+    lock so that two coroutines never interleave statements inside one
+    transaction.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        """Open (creating if needed) and migrate the database at *path*.
+
+        :raises StoreError: if the database was written by a newer schema.
+        """
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on disk before the player is told it happened.
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            store = cls(conn)
+            await store._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        async with self._write_lock:
+            await self._conn.close()
+
+    # -- schema ---------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        async with self._conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
+        ) as cur:
+            if await cur.fetchone() is None:
+                return 0
+        async with self._conn.execute("SELECT version FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def _migrate(self) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
+            async with conn.execute("SELECT version FROM schema_version") as cur:
+                row = await cur.fetchone()
+            if row is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                current = 0
+            else:
+                current = int(row[0])
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the database has schema version {current}, newer than this bot's "
+                    f"{SCHEMA_VERSION}; upgrade the bot"
+                )
+            for version in range(current, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[version]:
+                    await conn.execute(statement)
+                await conn.execute("UPDATE schema_version SET version = ?", (version + 1,))
+
+    # -- transactions -----------------------------------------------------------
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolls back if the block raises."""
+        async with self._write_lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    # -- meta -------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- reads ------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _game(row)
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        """The open or running game of a channel, if any."""
+        async with self._conn.execute(
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'running')",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _game(row)
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ",".join("?" for _ in statuses)
+        async with self._conn.execute(
+            f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_game(r) for r in rows]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self._conn.execute(
+            "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_seat(r) for r in rows]
+
+    async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
+        async with self._conn.execute(
+            "SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after_seq),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [ActionRow(**dict(r)) for r in rows]
+
+    # -- writes -----------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        author_id: int,
+        author_display: str,
+        seats_wanted: int,
+        bots: int,
+        variant: str,
+        seed: int,
+        reminder_interval: float,
+        reminder_limit: int,
+        idle_cancel_after: float,
+        now: float | None = None,
+    ) -> int:
+        """Insert an open game with its author in seat 1.
+
+        :raises ChannelBusy: if the channel already has an open or running game.
+        """
+        now = time.time() if now is None else now
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, author_id, status, seats_wanted, bots,"
+                    " variant, seed, created_at, updated_at, last_activity, reminder_interval,"
+                    " reminder_limit, idle_cancel_after)"
+                    " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        author_id,
+                        seats_wanted,
+                        bots,
+                        variant,
+                        seed,
+                        now,
+                        now,
+                        now,
+                        reminder_interval,
+                        reminder_limit,
+                        idle_cancel_after,
+                    ),
+                )
+                game_id = int(cur.lastrowid or 0)
+                await conn.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, display, joined_at)"
+                    " VALUES (?, 1, ?, ?, ?)",
+                    (game_id, author_id, author_display, now),
+                )
+        except aiosqlite.IntegrityError as exc:
+            if "games.channel_id" in str(exc):
+                raise ChannelBusy(channel_id) from exc
+            raise
+        return game_id
+
+    async def add_seat(self, game_id: int, user_id: int, display: str, now: float) -> int:
+        async with self.transaction() as conn:
+            async with conn.execute(
+                "SELECT COALESCE(MAX(seat), 0) FROM seats WHERE game_id = ?", (game_id,)
+            ) as cur:
+                row = await cur.fetchone()
+            seat = int(row[0]) + 1 if row else 1
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display, joined_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, seat, user_id, display, now),
+            )
+            await conn.execute(
+                "UPDATE games SET updated_at = ?, last_activity = ? WHERE id = ?",
+                (now, now, game_id),
+            )
+        return seat
+
+    async def remove_seat(self, game_id: int, user_id: int, now: float) -> None:
+        """Remove a player from an open game and close the gap in seat numbers."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            async with conn.execute(
+                "SELECT seat FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            ) as cur:
+                seats = [int(r[0]) for r in await cur.fetchall()]
+            # Renumber through negative values so the primary key never collides.
+            for new, old in enumerate(seats, start=1):
+                await conn.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?",
+                    (-new, game_id, old),
+                )
+            await conn.execute("UPDATE seats SET seat = -seat WHERE game_id = ?", (game_id,))
+            await conn.execute(
+                "UPDATE games SET updated_at = ?, last_activity = ? WHERE id = ?",
+                (now, now, game_id),
+            )
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seats: Sequence[tuple[int | None, str, str, bool]],
+        initial: dict[str, Any],
+        now: float,
+    ) -> None:
+        """Mark a game running, seat everyone and store its starting position.
+
+        *seats* holds ``(user_id, display, engine_name, is_ai)`` in seat order
+        and replaces the seats of the open game.
+        """
+        async with self.transaction() as conn:
+            await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for number, (user_id, display, name, is_ai) in enumerate(seats, start=1):
+                await conn.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, display, name, is_ai, joined_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, number, user_id, display, name, int(is_ai), now),
+                )
+            await conn.execute(
+                "UPDATE games SET status = 'running', initial = ?, position = ?,"
+                " turn_no = 1, turn_start_seq = 0, turn_start_position = ?, last_seq = 0,"
+                " updated_at = ?, last_activity = ?, reminders_sent = 0 WHERE id = ?",
+                (_dump(initial), _dump(initial), _dump(initial), now, now, game_id),
+            )
+
+    async def record(
+        self,
+        game_id: int,
+        *,
+        expected_seq: int,
+        player: str,
+        user_id: int | None,
+        kind: str,
+        action: str,
+        position: dict[str, Any],
+        turn_ended: bool,
+        result: dict[str, Any] | None,
+        now: float,
+        seat_to_ai: str | None = None,
+    ) -> int:
+        """Append one log row and store the new snapshot, in one transaction.
+
+        *expected_seq* is the log length the caller computed against; if the
+        game moved on meanwhile the write is refused (returns -1) so that a stale
+        computation is never committed. Returns the new row's ``seq``.
+        """
+        async with self.transaction() as conn:
+            async with conn.execute(
+                "SELECT last_seq, turn_no, status FROM games WHERE id = ?", (game_id,)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None or int(row[0]) != expected_seq or row[2] != "running":
+                return -1
+            seq = expected_seq + 1
+            await conn.execute(
+                "INSERT INTO actions (game_id, seq, player, user_id, kind, action, time)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, seq, player, user_id, kind, action, now),
+            )
+            snapshot = _dump(position)
+            if seat_to_ai is not None:
+                await conn.execute(
+                    "UPDATE seats SET is_ai = 1, resigned = 1 WHERE game_id = ? AND name = ?",
+                    (game_id, seat_to_ai),
+                )
+            if turn_ended:
+                await conn.execute(
+                    "UPDATE games SET position = ?, last_seq = ?, turn_no = turn_no + 1,"
+                    " turn_start_seq = ?, turn_start_position = ?, updated_at = ?,"
+                    " last_activity = ?, reminders_sent = 0 WHERE id = ?",
+                    (snapshot, seq, seq, snapshot, now, now, game_id),
+                )
+            else:
+                await conn.execute(
+                    "UPDATE games SET position = ?, last_seq = ?, updated_at = ?,"
+                    " last_activity = ?, reminders_sent = 0 WHERE id = ?",
+                    (snapshot, seq, now, now, game_id),
+                )
+            if result is not None:
+                await conn.execute(
+                    "UPDATE games SET status = 'over', result = ? WHERE id = ?",
+                    (_dump(result), game_id),
+                )
+        return seq
+
+    async def finish(
+        self, game_id: int, *, status: str, result: dict[str, Any], now: float
+    ) -> bool:
+        """End an open or running game (``over`` or ``cancelled``); False if it already ended."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET status = ?, result = ?, updated_at = ?"
+                " WHERE id = ? AND status IN ('open', 'running')",
+                (status, _dump(result), now, game_id),
+            )
+            return cur.rowcount == 1
+
+    async def note_reminder(self, game_id: int, *, expected_sent: int, expected_seq: int) -> bool:
+        """Count one reminder as sent, unless the game moved on meanwhile."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET reminders_sent = reminders_sent + 1"
+                " WHERE id = ? AND reminders_sent = ? AND last_seq = ? AND status = 'running'",
+                (game_id, expected_sent, expected_seq),
+            )
+            return cur.rowcount == 1
