@@ -1,0 +1,113 @@
+"""Squares, neighbour tables and castles; squares are ints 0..63 internally (a1 = 0, h8 = 63)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+FILES = "abcdefgh"
+SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in FILES)
+SQUARE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARE_NAMES)}
+# Names sorted as strings, for output in a stable, readable order (a1, a2, ... h8).
+SORTED_SQUARES: tuple[int, ...] = tuple(sorted(range(64), key=lambda i: SQUARE_NAMES[i]))
+
+
+def _offsets(deltas: Iterable[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for sq in range(64):
+        f, r = sq % 8, sq // 8
+        table.append(
+            tuple((r + dr) * 8 + f + df for df, dr in deltas if 0 <= f + df < 8 and 0 <= r + dr < 8)
+        )
+    return tuple(table)
+
+
+ORTH: tuple[tuple[int, ...], ...] = _offsets(((0, 1), (1, 0), (0, -1), (-1, 0)))
+DIAG: tuple[tuple[int, ...], ...] = _offsets(((1, 1), (1, -1), (-1, -1), (-1, 1)))
+# (over, landing) pairs for a straight orthogonal jump of two squares.
+VAULTS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(
+        ((sq // 8 + dr) * 8 + sq % 8 + df, (sq // 8 + 2 * dr) * 8 + sq % 8 + 2 * df)
+        for df, dr in ((0, 1), (1, 0), (0, -1), (-1, 0))
+        if 0 <= sq % 8 + 2 * df < 8 and 0 <= sq // 8 + 2 * dr < 8
+    )
+    for sq in range(64)
+)
+EDGE: frozenset[int] = frozenset(sq for sq in range(64) if sq % 8 in (0, 7) or sq // 8 in (0, 7))
+MAIN_DIAGONALS: frozenset[int] = frozenset(
+    sq for sq in range(64) if sq % 8 == sq // 8 or sq % 8 + sq // 8 == 7
+)
+
+
+def manhattan(a: int, b: int) -> int:
+    return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
+
+
+class Castles:
+    """Connected components of a height array, with what move generation needs.
+
+    Immutable once built: the game replaces it whenever a height changes, so undo
+    snapshots may share it.
+    """
+
+    __slots__ = ("comp", "area", "height", "members", "doors", "adj", "build")
+
+    def __init__(self, h: list[int]) -> None:
+        comp = [-1] * 64
+        area: list[int] = []
+        height: list[int] = []
+        members: list[list[int]] = []
+        for start in range(64):
+            if h[start] <= 0 or comp[start] >= 0:
+                continue
+            c = len(area)
+            comp[start] = c
+            todo = [start]
+            squares = []
+            top = 0
+            while todo:
+                s = todo.pop()
+                squares.append(s)
+                if h[s] > top:
+                    top = h[s]
+                for t in ORTH[s]:
+                    if h[t] > 0 and comp[t] < 0:
+                        comp[t] = c
+                        todo.append(t)
+            area.append(len(squares))
+            height.append(top)
+            members.append(squares)
+        self.comp = comp
+        self.area = area
+        self.height = height
+        self.members = members
+        # adj[s]: the castles orthogonally next to square s (for bare squares: which
+        # castles a block there would touch).
+        self.adj: list[tuple[int, ...]] = [
+            tuple(sorted({comp[t] for t in ORTH[s] if comp[t] >= 0})) for s in range(64)
+        ]
+        # doors[c]: (v, m) for every square v next to castle c with m = the tallest
+        # square of c next to v, when h[v] < m: a knight may leave c onto v.
+        doors: list[list[tuple[int, int]]] = [[] for _ in area]
+        for v in range(64):
+            best: dict[int, int] = {}
+            for u in ORTH[v]:
+                cu = comp[u]
+                if cu >= 0 and h[u] > best.get(cu, 0):
+                    best[cu] = h[u]
+            for cu, m in best.items():
+                if h[v] < m:
+                    doors[cu].append((v, m))
+        self.doors = doors
+        self.build: list[int] | None = None  # filled by the game on first use
+
+    def __len__(self) -> int:
+        return len(self.area)
+
+
+def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:
+    """The castles of a board given as square -> height: orthogonally connected squares of height >= 1."""
+    h = [0] * 64
+    for name, value in heights.items():
+        h[SQUARE_INDEX[name]] = value
+    cs = Castles(h)
+    return [frozenset(SQUARE_NAMES[s] for s in m) for m in cs.members]

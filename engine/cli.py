@@ -1,0 +1,136 @@
+"""The command line of NOTATION.md: ``python -m engine new|legal|play``.
+
+Exit status: 0 success, 2 an illegal action (``illegal: <action>: <reason>``),
+1 malformed input.  Nothing ever prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .errors import IllegalAction, NotationError
+from .game import Game
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        if message:
+            raise _UsageError(message.strip())
+        raise SystemExit(status)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m engine", description="The Torres rules engine.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    new = sub.add_parser("new", help="print the position at the start of a new game")
+    new.add_argument("--players", type=str, default=None)
+    new.add_argument("--names", type=str, default=None)
+    new.add_argument("--variant", default="common")
+    new.add_argument("--seed", type=str, default="0")
+    new.add_argument("--viewer", default=None)
+    for name in ("legal", "play"):
+        cmd = sub.add_parser(name)
+        cmd.add_argument("--position", default=None)
+        if name == "play":
+            cmd.add_argument("--viewer", default=None)
+        cmd.add_argument("actions", nargs="?", default=None)
+    return p
+
+
+def _int_arg(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise NotationError(f"{what} must be a whole number, not '{text}'.") from None
+
+
+def _load(path: str | None) -> Game:
+    if path is None:
+        return Game.new()
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise NotationError(f"Cannot read the position file {path}: {e.strerror or e}.") from None
+    except UnicodeDecodeError:
+        raise NotationError(f"The position file {path} is not UTF-8 text.") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise NotationError(
+            f"The position is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})."
+        ) from None
+    except RecursionError:
+        raise NotationError("The position is not valid JSON (nested too deeply).") from None
+    return Game.from_position(data)
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, indent=2)
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    """Run one command; returns (exit status, stdout text, stderr text)."""
+    try:
+        args = _parser().parse_args(argv)
+    except _UsageError as e:
+        return 1, "", f"error: {e}\n"
+    except SystemExit as e:  # --help
+        return int(e.code or 0), "", ""
+    try:
+        if args.command == "new":
+            names = None
+            players = 4
+            if args.names is not None:
+                names = [x.strip() for x in args.names.split(",")]
+                if args.players is not None and _int_arg(args.players, "--players") != len(names):
+                    raise NotationError(
+                        "--players and --names disagree about the number of players."
+                    )
+            elif args.players is not None:
+                players = _int_arg(args.players, "--players")
+            game = Game.new(
+                players, names=names, variant=args.variant, seed=_int_arg(args.seed, "--seed")
+            )
+            return 0, _dump(game.position(viewer=args.viewer)) + "\n", ""
+        game = _load(args.position)
+        if args.actions is not None and args.actions.strip():
+            game.play(args.actions)
+        if args.command == "legal":
+            moves = game.legal()
+            return 0, "".join(m + "\n" for m in moves), ""
+        return 0, _dump(game.position(viewer=args.viewer)) + "\n", ""
+    except IllegalAction as e:
+        return 2, "", f"illegal: {e.action}: {e.reason}\n"
+    except NotationError as e:
+        return 1, "", f"error: {e}\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; never lets a traceback out."""
+    try:
+        code, out, err = run(sys.argv[1:] if argv is None else argv)
+    except Exception as e:  # noqa: BLE001 - the CLI must never print a traceback
+        code, out, err = 1, "", f"error: internal error ({type(e).__name__}: {e}).\n"
+    except RecursionError:
+        code, out, err = 1, "", "error: the input is nested too deeply.\n"
+    try:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+        sys.stderr.write(" ".join(err.split()) + "\n" if err else "")
+    except (BrokenPipeError, OSError):
+        pass
+    return code

@@ -1,0 +1,155 @@
+"""Reading and writing the action notation of NOTATION.md (context-free parts only).
+
+Parsing yields small tuples; the game resolves what depends on the position
+(e.g. which stack ``play lift A`` takes).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .board import SQUARE_INDEX, SQUARE_NAMES
+from .cards import CARDS
+from .errors import NotationError
+
+Action = tuple  # ("move", a, b), ("build", sq), ("play", card, *args), ...
+
+_SPLIT = re.compile(r"[;\n\r]")
+_INT = re.compile(r"[0-9]+")
+_VERBS = "castle, place, king, knight, move, stack, build, draw, keep, play, score or end"
+_TWO_SQUARE_CARDS = ("jump", "doorclimb", "diagonal", "moveblock", "relocate", "vault")
+_CACHE: dict[str, tuple[Action, ...]] = {}
+_CACHE_MAX = 100_000
+
+
+def parse_square(word: str) -> int:
+    """Square name -> index; NotationError naming the bad word."""
+    sq = SQUARE_INDEX.get(word)
+    if sq is None:
+        raise NotationError(f"'{word}' is not a square; squares run from a1 to h8.")
+    return sq
+
+
+def parse_actions(text: str) -> tuple[Action, ...]:
+    """Parse every clause of ``text``; raises NotationError on the first malformed one."""
+    cached = _CACHE.get(text)
+    if cached is not None:
+        return cached
+    if not isinstance(text, str):
+        raise NotationError("Actions must be given as text, for example 'move c3 d3; end'.")
+    out: list[Action] = []
+    for clause in _SPLIT.split(text.lower()):
+        words = clause.split()
+        if words:
+            out.extend(_parse_clause(words))
+    result = tuple(out)
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[text] = result
+    return result
+
+
+def _parse_clause(words: list[str]) -> list[Action]:
+    verb, args = words[0], words[1:]
+    clause = " ".join(words)
+    if verb in ("castle", "place", "knight"):
+        _count(clause, args, 1, f"{verb} SQ")
+        return [(verb, parse_square(args[0]))]
+    if verb == "king":
+        _count(clause, args, 1, "king SQ' or 'king pass")
+        if args[0] == "pass":
+            return [("king", -1)]
+        return [("king", parse_square(args[0]))]
+    if verb == "move":
+        if len(args) < 2:
+            raise NotationError(f"'{clause}' needs at least two squares, for example 'move c3 d3'.")
+        squares = [parse_square(a) for a in args]
+        return [("move", a, b) for a, b in zip(squares, squares[1:], strict=False)]
+    if verb == "build":
+        if not args:
+            raise NotationError(f"'{clause}' needs a square, for example 'build e4'.")
+        return [("build", parse_square(a)) for a in args]
+    if verb == "stack":
+        _count(clause, args, 1, "stack K")
+        if not _INT.fullmatch(args[0]):
+            raise NotationError(f"'{clause}': a stack is named by its size, for example 'stack 2'.")
+        return [("stack", int(args[0]))]
+    if verb in ("draw", "end"):
+        _count(clause, args, 0, verb)
+        return [(verb,)]
+    if verb == "score":
+        if not args:
+            return [("score", 1)]
+        _count(clause, args, 1, "score N")
+        if not _INT.fullmatch(args[0]) or int(args[0]) < 1:
+            raise NotationError(f"'{clause}': score takes a number of steps of 1 or more.")
+        return [("score", int(args[0]))]
+    if verb == "keep":
+        if len(args) != 2 or args[1] not in ("top", "bottom"):
+            raise NotationError(f"'{clause}' must be 'keep CARD top' or 'keep CARD bottom'.")
+        _card(args[0])
+        return [("keep", args[0], args[1])]
+    if verb == "play":
+        if not args:
+            raise NotationError(f"'{clause}' needs a card, for example 'play ap6'.")
+        card, rest = args[0], args[1:]
+        _card(card)
+        if card in _TWO_SQUARE_CARDS:
+            _count(clause, rest, 2, f"play {card} A B", offset=1)
+            return [("play", card, parse_square(rest[0]), parse_square(rest[1]))]
+        if card == "lift":
+            if len(rest) not in (1, 2):
+                raise NotationError(
+                    f"'{clause}' must be 'play lift A', 'play lift A K' or 'play lift A turn'."
+                )
+            sq = parse_square(rest[0])
+            if len(rest) == 1:
+                return [("play", "lift", sq, None)]
+            if rest[1] == "turn":
+                return [("play", "lift", sq, "turn")]
+            if not _INT.fullmatch(rest[1]):
+                raise NotationError(
+                    f"'{clause}': the block comes from a stack named by its size, or 'turn'."
+                )
+            return [("play", "lift", sq, int(rest[1]))]
+        if card == "extra":
+            _count(clause, rest, 1, "play extra SQ", offset=1)
+            return [("play", "extra", parse_square(rest[0]))]
+        _count(clause, rest, 0, f"play {card}", offset=1)
+        return [("play", card)]
+    raise NotationError(f"'{clause}' is not an action; actions start with {_VERBS}.")
+
+
+def _count(clause: str, args: list[str], n: int, form: str, offset: int = 0) -> None:
+    if len(args) != n:
+        raise NotationError(f"'{clause}' is malformed; write it as '{form}'.")
+
+
+def _card(word: str) -> None:
+    if word not in CARDS:
+        raise NotationError(f"'{word}' is not a card; the cards are {', '.join(CARDS)}.")
+
+
+def format_action(action: Action) -> str:
+    """The canonical text of one parsed single action."""
+    kind = action[0]
+    if kind in ("castle", "place", "knight", "build"):
+        return f"{kind} {SQUARE_NAMES[action[1]]}"
+    if kind == "king":
+        return "king pass" if action[1] < 0 else f"king {SQUARE_NAMES[action[1]]}"
+    if kind == "move":
+        return f"move {SQUARE_NAMES[action[1]]} {SQUARE_NAMES[action[2]]}"
+    if kind == "stack":
+        return f"stack {action[1]}"
+    if kind == "keep":
+        return f"keep {action[1]} {action[2]}"
+    if kind == "score":
+        return "score"
+    if kind == "play":
+        card = action[1]
+        if card == "lift":
+            src = action[3]
+            tail = "" if src is None else f" {src}"
+            return f"play lift {SQUARE_NAMES[action[2]]}{tail}"
+        return " ".join(["play", card, *(SQUARE_NAMES[s] for s in action[2:])])
+    return kind

@@ -1,0 +1,287 @@
+"""Reading and writing torres-position/1 dicts (NOTATION.md, "Positions")."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .board import SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
+from .cards import CARDS, MASTER_CARDS
+from .errors import NotationError
+from .game import EMPTY, KING, Game, check_names, default_decks
+from .rules import ALLOTMENT, BASE_AP, MAX_KNIGHTS, ROUNDS, STAGES, TOTAL_BLOCKS, VARIANTS
+
+FORMAT = "torres-position/1"
+HIDDEN = "hidden"
+_FIELDS = (
+    "format",
+    "variant",
+    "players",
+    "stage",
+    "phase",
+    "round",
+    "to_move",
+    "phase_starter",
+    "round_starter",
+    "heights",
+    "knights",
+    "king",
+    "scores",
+    "stacks",
+    "hands",
+    "decks",
+    "supply",
+    "master_card",
+    "seed",
+    "turn",
+)
+
+
+def write_position(g: Game, viewer: str | None, *, spectator: bool = False) -> dict[str, Any]:
+    """Every field of the position; cards ``viewer`` may not see become "hidden"."""
+    names = g._names
+    seat = g._seat(viewer) if viewer is not None else None
+    hide = spectator or viewer is not None
+
+    def cards(owner: int | None, lst: list[str]) -> list[str]:
+        if hide and (owner is None or owner != seat):
+            return [HIDDEN] * len(lst)
+        return list(lst)
+
+    decks: dict[str, list[str]] = {}
+    for key, lst in g.decks.items():
+        decks["common" if key == "common" else names[key]] = cards(None, lst)
+    in_turn = g.stage_ in ("play", "draw-keep")
+    turn = None
+    if in_turn:
+        turn = {
+            "ap": g.t_ap,
+            "stack": g.t_stack,
+            "drawn": cards(g.to_move_, g.t_drawn),
+            "played": g.t_played,
+            "revealed": cards(g.to_move_, g.t_revealed),
+        }
+    return {
+        "format": FORMAT,
+        "variant": g._variant,
+        "players": list(names),
+        "stage": g.stage_,
+        "phase": g.phase_,
+        "round": g.round_,
+        "to_move": None if g.to_move_ is None else names[g.to_move_],
+        "phase_starter": names[g.phase_starter],
+        "round_starter": names[g.round_starter],
+        "heights": {SQUARE_NAMES[s]: g.h[s] for s in SORTED_SQUARES if g.h[s] > 0},
+        "knights": {names[p]: sorted(SQUARE_NAMES[s] for s in g.kn[p]) for p in range(len(names))},
+        "king": None if g.king is None else SQUARE_NAMES[g.king],
+        "scores": {names[p]: g.scores_[p] for p in range(len(names))},
+        "stacks": {names[p]: list(g.stacks[p]) for p in range(len(names))},
+        "hands": {names[p]: cards(p, g.hands[p]) for p in range(len(names))},
+        "decks": decks,
+        "supply": g.supply,
+        "master_card": g.master,
+        "seed": None if hide else g._seed,
+        "turn": turn,
+    }
+
+
+def _bad(msg: str) -> NotationError:
+    return NotationError(f"Impossible position: {msg}")
+
+
+def _int(d: dict, key: str, default: int, lo: int = 0, hi: int | None = None) -> int:
+    v = d.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _bad(f"'{key}' must be a whole number, not {v!r}.")
+    if v < lo or (hi is not None and v > hi):
+        rng = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
+        raise _bad(f"'{key}' is {v}, but it must be {rng}.")
+    return v
+
+
+def _square(v: Any, where: str) -> int:
+    if not isinstance(v, str) or v.lower() not in SQUARE_INDEX:
+        raise _bad(f"{where}: {v!r} is not a square (a1 to h8).")
+    return SQUARE_INDEX[v.lower()]
+
+
+def _player(v: Any, names: tuple[str, ...], where: str) -> int:
+    if not isinstance(v, str) or v not in names:
+        raise _bad(f"{where}: {v!r} is not one of the players ({', '.join(names)}).")
+    return names.index(v)
+
+
+def _obj(d: dict, key: str) -> dict:
+    v = d.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise _bad(f"'{key}' must be an object.")
+    return v
+
+
+def _per_player(d: dict, key: str, names: tuple[str, ...]) -> dict[int, Any]:
+    out = {}
+    for name, v in _obj(d, key).items():
+        out[_player(name, names, f"'{key}'")] = v
+    return out
+
+
+def _cards(v: Any, where: str) -> list[str]:
+    if not isinstance(v, list):
+        raise _bad(f"{where} must be a list of card ids.")
+    for c in v:
+        if c not in CARDS:
+            raise _bad(f"{where}: {c!r} is not a card ({', '.join(CARDS)}).")
+    return list(v)
+
+
+def read_position(cls: type[Game], d: Any) -> Game:
+    """Build a game from a position dict, filling defaults; NotationError if it is impossible."""
+    if not isinstance(d, dict):
+        raise _bad("a position must be a JSON object.")
+    if d.get("format") != FORMAT:
+        raise _bad(f"'format' must be \"{FORMAT}\".")
+    if "players" not in d:
+        raise _bad("'players' is missing.")
+    try:
+        names = check_names(d["players"])
+    except NotationError as e:
+        raise _bad(str(e)[0].lower() + str(e)[1:]) from None
+    n = len(names)
+    variant = d.get("variant", "common")
+    if variant not in VARIANTS:
+        raise _bad(f"'variant' is {variant!r}; it must be common, personal or master.")
+    stage = d.get("stage", "play")
+    if stage not in STAGES:
+        raise _bad(f"'stage' is {stage!r}; it must be one of {', '.join(STAGES)}.")
+    seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
+    g = cls(names, variant, seed)
+    g.stage_ = stage
+    g.phase_ = _int(d, "phase", 1, 1, 3)
+    g.round_ = _int(d, "round", 1, 1, ROUNDS[n][g.phase_ - 1])
+    ps = d.get("phase_starter")
+    g.phase_starter = 0 if ps is None else _player(ps, names, "'phase_starter'")
+    rs = d.get("round_starter")
+    g.round_starter = g.phase_starter if rs is None else _player(rs, names, "'round_starter'")
+    tm = d.get("to_move")
+    if stage == "over":
+        g.to_move_ = None
+        if tm is not None:
+            _player(tm, names, "'to_move'")
+    else:
+        g.to_move_ = g.phase_starter if tm is None else _player(tm, names, "'to_move'")
+
+    total_on_board = 0
+    for sq, v in _obj(d, "heights").items():
+        s = _square(sq, "'heights'")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise _bad(f"the height of {sq} must be a whole number of 0 or more, not {v!r}.")
+        g.h[s] = v
+        total_on_board += v
+
+    for p, squares in _per_player(d, "knights", names).items():
+        if not isinstance(squares, list):
+            raise _bad(f"the knights of {names[p]} must be a list of squares.")
+        if len(squares) > MAX_KNIGHTS:
+            raise _bad(f"{names[p]} has {len(squares)} knights; a player has at most 6.")
+        for sq in squares:
+            s = _square(sq, f"the knights of {names[p]}")
+            if g.occ[s] != EMPTY:
+                raise _bad(
+                    f"two knights stand on {SQUARE_NAMES[s]} ({names[g.occ[s]]} and {names[p]})."
+                )
+            g.occ[s] = p
+            g.kn[p].append(s)
+    k = d.get("king")
+    if k is not None:
+        s = _square(k, "'king'")
+        if g.occ[s] != EMPTY:
+            raise _bad(f"the king and {names[g.occ[s]]}'s knight both stand on {SQUARE_NAMES[s]}.")
+        g.king = s
+        g.occ[s] = KING
+    if stage == "king" and g.king is not None and g.phase_ == 3:
+        raise _bad("the king moves after the scoring of phases 1 and 2 only, but 'phase' is 3.")
+
+    for p, v in _per_player(d, "scores", names).items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise _bad(f"the score of {names[p]} must be a whole number of 0 or more, not {v!r}.")
+        g.scores_[p] = v
+
+    in_turn = stage in ("play", "draw-keep")
+    given_stacks = _per_player(d, "stacks", names)
+    for p in range(n):
+        if p in given_stacks:
+            v = given_stacks[p]
+            if not isinstance(v, list) or any(
+                isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in v
+            ):
+                raise _bad(f"the stacks of {names[p]} must be a list of block counts.")
+            g.stacks[p] = list(v)
+        elif in_turn:
+            g.stacks[p] = list(ALLOTMENT[n][g.phase_ - 1])
+
+    for p, v in _per_player(d, "hands", names).items():
+        g.hands[p] = _cards(v, f"the hand of {names[p]}")
+
+    g.master = None
+    mc = d.get("master_card")
+    if mc is not None:
+        if mc not in MASTER_CARDS:
+            raise _bad(f"{mc!r} is not a master card ({', '.join(MASTER_CARDS)}).")
+        g.master = mc
+
+    turn = d.get("turn")
+    if turn is not None and not isinstance(turn, dict):
+        raise _bad("'turn' must be an object or null.")
+    if in_turn:
+        turn = turn or {}
+        g.t_ap = _int(turn, "ap", BASE_AP)
+        st = turn.get("stack")
+        if st is not None and (isinstance(st, bool) or not isinstance(st, int) or st < 0):
+            raise _bad(f"the turn's stack must be a number of blocks or null, not {st!r}.")
+        g.t_stack = st
+        g.t_drawn = _cards(turn.get("drawn", []), "the cards drawn this turn")
+        played = turn.get("played", False)
+        if not isinstance(played, bool):
+            raise _bad("'played' in 'turn' must be true or false.")
+        g.t_played = played
+        g.t_revealed = _cards(turn.get("revealed", []), "the revealed cards")
+        if len(g.t_revealed) > 3:
+            raise _bad("at most three cards are revealed by a draw.")
+        if stage == "draw-keep" and not g.t_revealed:
+            raise _bad("the stage is draw-keep, but no drawn cards await 'keep'.")
+        if stage == "play" and g.t_revealed:
+            raise _bad("cards await 'keep', but the stage is not draw-keep.")
+    else:
+        g.turn_clear()
+
+    decks_raw = d.get("decks")
+    if decks_raw is not None and not isinstance(decks_raw, dict):
+        raise _bad("'decks' must be an object.")
+    defaults = default_decks(g, random.Random(seed))
+    decks: dict[Any, list[str]] = {}
+    if variant == "master":
+        if decks_raw:
+            raise _bad("the master version has no decks, so 'decks' must be empty.")
+    elif variant == "common":
+        for key in decks_raw or {}:
+            if key != "common":
+                raise _bad(f"with a common deck, 'decks' has only the key \"common\", not {key!r}.")
+        if decks_raw and "common" in decks_raw:
+            decks["common"] = _cards(decks_raw["common"], "the common deck")
+        else:
+            decks["common"] = defaults["common"]
+    else:
+        given = {}
+        for key, v in (decks_raw or {}).items():
+            given[_player(key, names, "'decks'")] = _cards(v, f"the deck of {key}")
+        for p in range(n):
+            decks[p] = given[p] if p in given else defaults[p]
+    g.decks = decks
+
+    in_stacks = sum(sum(s) for s in g.stacks) + (g.t_stack or 0)
+    default_supply = max(0, TOTAL_BLOCKS - total_on_board - in_stacks)
+    g.supply = _int(d, "supply", default_supply) if d.get("supply") is not None else default_supply
+    g.cc = None
+    return g
