@@ -60,7 +60,9 @@ class Post:
     channel_id: int
     game_id: int
     text: str
-    position: dict[str, Any] | None = None  # render this (viewer None) as board.png
+    # The full position, rendered with viewer None as board.png: the renderer
+    # shows nobody's cards then (it cannot read a viewer's position with "hidden").
+    position: dict[str, Any] | None = None
     highlight: frozenset[str] = frozenset()
     turn: int | None = None  # the turn the buttons belong to
     buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
@@ -78,7 +80,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """A picture request: the position as *viewer* may see it."""
+    """A picture request: the full position, to be rendered as *viewer* may see it."""
 
     text: str
     position: dict[str, Any]
@@ -390,7 +392,7 @@ class GameService:
         highlight = changed_squares(row.turn_start_position or row.position, row.position)
         return BoardView(
             text=texts.status_line(row.id, game, seats),
-            position=game.position(viewer=viewer),
+            position=game.position(),
             viewer=viewer,
             highlight=highlight,
         )
@@ -692,7 +694,7 @@ class GameService:
             channel_id=row.channel_id,
             game_id=row.id,
             text=text,
-            position=game.position(viewer=None),
+            position=game.position(),
             highlight=highlight,
             turn=row.turn_no if human_next else None,
             buttons=buttons,

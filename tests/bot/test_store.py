@@ -1,0 +1,128 @@
+"""The SQLite store: migrations, the append-only log, one active game per channel."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import aiosqlite
+import pytest
+
+from bot.store import SCHEMA_VERSION, ChannelBusy, Store, StoreError
+
+
+async def _new_game(store: Store, channel: int = 10, author: int = 1) -> int:
+    return await store.create_game(
+        guild_id=5,
+        channel_id=channel,
+        author_id=author,
+        author_display="ann",
+        seats_wanted=2,
+        bots=0,
+        variant="common",
+        seed=3,
+        reminder_interval=60.0,
+        reminder_limit=3,
+        idle_cancel_after=600.0,
+        now=1000.0,
+    )
+
+
+async def test_migrations_from_an_empty_database(tmp_path):
+    """A fresh file is migrated to the current schema, and reopening migrates nothing."""
+    path = str(tmp_path / "t.db")
+    store = await Store.open(path)
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"schema_version", "meta", "games", "seats", "actions"} <= tables
+        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
+    store = await Store.open(path)
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.close()
+
+
+async def test_a_newer_database_is_refused(tmp_path):
+    """A database written by a newer bot is not touched."""
+    path = str(tmp_path / "t.db")
+    store = await Store.open(path)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="newer than this bot"):
+        await Store.open(path)
+
+
+async def test_one_active_game_per_channel(tmp_path):
+    """A second open game in a channel is refused; another channel is fine."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    first = await _new_game(store, channel=10)
+    with pytest.raises(ChannelBusy):
+        await _new_game(store, channel=10, author=2)
+    assert await _new_game(store, channel=11) != first
+    assert await store.finish(first, status="cancelled", result={}, now=1.0)
+    assert not await store.finish(first, status="cancelled", result={}, now=1.0)
+    await _new_game(store, channel=10, author=2)  # the channel is free again
+    await store.close()
+
+
+async def test_action_log_is_append_only(tmp_path):
+    """Updating or deleting a log row is refused by the database itself."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    game_id = await _new_game(store)
+    await store.start_game(
+        game_id, seats=[(1, "ann", "red", False), (None, "Computer", "blue", True)],
+        initial={"format": "torres-position/1", "players": ["red", "blue"]}, now=2.0,
+    )
+    seq = await store.record(
+        game_id, expected_seq=0, player="red", user_id=1, kind="play", action="place c3",
+        position={"p": 1}, turn_ended=True, result=None, now=3.0,
+    )
+    assert seq == 1
+    async with store.transaction() as conn:
+        with pytest.raises(aiosqlite.IntegrityError, match="append-only"):
+            await conn.execute("UPDATE actions SET action = 'x'")
+        with pytest.raises(aiosqlite.IntegrityError, match="append-only"):
+            await conn.execute("DELETE FROM actions")
+    rows = await store.actions(game_id)
+    assert [(r.seq, r.action, r.player) for r in rows] == [(1, "place c3", "red")]
+    await store.close()
+
+
+async def test_stale_write_is_refused(tmp_path):
+    """A write computed against an older log length is not committed."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    game_id = await _new_game(store)
+    await store.start_game(game_id, seats=[(1, "ann", "red", False)], initial={"a": 1}, now=2.0)
+    common = dict(player="red", user_id=1, kind="play", action="end", turn_ended=False,
+                  result=None, now=3.0)
+    assert await store.record(game_id, expected_seq=0, position={"b": 2}, **common) == 1
+    assert await store.record(game_id, expected_seq=0, position={"c": 3}, **common) == -1
+    row = await store.game(game_id)
+    assert row is not None and row.position == {"b": 2} and row.last_seq == 1
+    await store.close()
+
+
+async def test_failed_transaction_leaves_nothing(tmp_path):
+    """An exception inside a transaction rolls all of it back."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as conn:
+            await conn.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+            raise RuntimeError("boom")
+    assert await store.get_meta("k") is None
+    await store.set_meta("k", "v")
+    assert await store.get_meta("k") == "v"
+    await store.close()
+
+
+async def test_leaving_renumbers_seats(tmp_path):
+    """Seats stay numbered 1..n in join order after someone leaves."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    game_id = await _new_game(store)
+    await store.add_seat(game_id, 2, "bob", 5.0)
+    await store.add_seat(game_id, 3, "cy", 6.0)
+    await store.remove_seat(game_id, 2, 7.0)
+    seats = await store.seats(game_id)
+    assert [(s.seat, s.user_id) for s in seats] == [(1, 1), (2, 3)]
+    await store.close()
