@@ -1,0 +1,144 @@
+"""End-to-end harness (helpers; fixtures are in conftest.py): the real ``python -m bot`` process against the fake Discord.
+
+The bot runs unmodified in its own process (settings from docs/bot.md); the
+test plays the users through ``tests.fakediscord`` and keeps its own
+``engine.Game`` mirror of the game, replaying exactly the actions it sends, so
+it can choose legal actions and check what the bot reports.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage, FakeUser
+
+SEED = 20261129
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TIMEOUT = 20.0  # per awaited bot message: generous, the bot is usually 10-100x faster
+CUSTOM_ID = re.compile(r"^torres:(\d+):(\d+):(end|undo|hand)$")
+
+
+def check_png(data: bytes) -> tuple[int, int]:
+    """The bytes are a PNG Pillow can decode fully; returns its size."""
+    from PIL import Image
+
+    assert data[:8] == PNG_SIGNATURE, f"not a PNG: {data[:16]!r}"
+    with Image.open(io.BytesIO(data)) as img:
+        img.load()
+        assert img.format == "PNG"
+        width, height = img.size
+    assert width >= 200 and height >= 200, f"suspiciously small board picture {width}x{height}"
+    return width, height
+
+
+class BotRunner:
+    """One fake Discord and the bot process (restartable, on the same database)."""
+
+    def __init__(self, fake: FakeDiscord, db: Path, log: Path, extra_env: dict[str, str]) -> None:
+        self.fake = fake
+        self.db = db
+        self.log = log
+        self.extra_env = extra_env
+        self.proc: BotProcess | None = None
+        self.starts = 0
+
+    def env(self) -> dict[str, str]:
+        return {
+            **self.fake.env(),
+            "DISCORD_TOKEN": "e2e-fake-token",
+            "TORRES_DB": str(self.db),
+            "TORRES_GUILD_READY_TIMEOUT": "0.1",
+            "TORRES_SEED": str(SEED),
+            "TORRES_LOG_LEVEL": "INFO",
+            "TORRES_AI_SECONDS": "0.2",
+            **self.extra_env,
+        }
+
+    async def start(self) -> None:
+        before = self.fake.identify_count
+        self.proc = await BotProcess(["-m", "bot"], env=self.env(), log_path=self.log).start()
+        self.starts += 1
+        try:
+            await self.fake.wait_until(
+                lambda: self.fake.identify_count > before and self.fake.connected,
+                40,
+                "the bot to connect",
+            )
+            await self.fake.wait_synced(20, names=["torres"])
+        except AssertionError as e:
+            raise AssertionError(f"{e}\n--- bot log ---\n{self.proc.log_text()}") from None
+
+    async def kill(self) -> None:
+        assert self.proc is not None
+        await self.proc.kill()
+        await self.fake.wait_until(
+            lambda: not self.fake.connected, 10, "the gateway to notice the kill"
+        )
+
+    async def restart_after_kill(self) -> None:
+        await self.kill()
+        await self.start()
+
+    async def stop(self) -> None:
+        if self.proc is not None:
+            await self.proc.stop()
+
+    def log_text(self) -> str:
+        return self.proc.log_text(20000) if self.proc else ""
+
+    def db_row(self, sql: str, *args: Any) -> Any:
+        """Read the bot's database independently (read-only), for what docs/bot.md documents."""
+        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            return conn.execute(sql, args).fetchone()
+        finally:
+            conn.close()
+
+
+class Table:
+    """Helpers over one channel of the fake, for a game between known users."""
+
+    def __init__(self, runner: BotRunner, channel: str = "games") -> None:
+        self.runner = runner
+        self.fake = runner.fake
+        self.channel = self.fake.channels[channel]
+
+    def user(self, name: str) -> FakeUser:
+        return self.fake.users[name]
+
+    async def slash(
+        self, who: str, sub: str, **options: Any
+    ) -> tuple[FakeInteraction, FakeMessage]:
+        """Run ``/torres sub`` and return it with its private reply (checked private)."""
+        ix = await self.fake.slash(who, self.channel, "torres", sub, **options)
+        reply = await ix.reply(TIMEOUT)
+        assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
+        return ix, reply
+
+    async def click(
+        self, who: str, message: FakeMessage, action: str
+    ) -> tuple[FakeInteraction, FakeMessage]:
+        button = next(
+            b for b in message.buttons if b.custom_id and b.custom_id.endswith(":" + action)
+        )
+        ix = await self.fake.click(who, message, button.custom_id or "")
+        reply = await ix.reply(TIMEOUT)
+        assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
+        return ix, reply
+
+    async def public_after(self, ix: FakeInteraction, what: str, pred: Any = None) -> FakeMessage:
+        return await self.fake.wait_for_message(
+            pred or (lambda m: True),
+            channel=self.channel,
+            after=ix,
+            public=True,
+            timeout=TIMEOUT,
+            what=f"{what} (after {ix.describe()})",
+        )
+
+    def public_since(self, seq: int) -> list[FakeMessage]:
+        return [m for m in self.fake.channel_messages(self.channel) if m.seq > seq]

@@ -1,0 +1,36 @@
+"""Fixtures for the end-to-end tests: a fake Discord and the real bot process."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from tests.bot.e2e._harness import BotRunner
+from tests.fakediscord import FakeDiscord
+
+
+@pytest_asyncio.fixture
+async def runner(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[BotRunner]:
+    extra = getattr(request, "param", {}) or {}
+    fake = await FakeDiscord(
+        members=("alice", "bob", "carol", "dana"), moderators=("dana",)
+    ).start()
+    r = BotRunner(fake, tmp_path / "torres.db", tmp_path / "bot.log", extra)
+    try:
+        await r.start()
+        yield r
+        # Nothing the bot sent may have been refused by "Discord"; no "thinking…" left dangling.
+        assert fake.errors == [], f"Discord would have refused: {fake.errors}"
+        dangling = [m for m in fake.messages.values() if m.loading and not m.deleted]
+        assert dangling == [], (
+            f"deferred replies never resolved: {[m.interaction for m in dangling]}"
+        )
+        late = [ix for ix in fake.interactions.values() if ix.callback_type is None]
+        assert late == [], f"interactions never acknowledged: {late}"
+    finally:
+        await r.stop()
+        print("--- bot log (shown by pytest when the test fails) ---\n" + r.log_text())
+        await fake.stop()

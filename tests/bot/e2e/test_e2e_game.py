@@ -1,0 +1,409 @@
+"""A whole 2-player game through the real bot process, with a SIGKILL in the middle.
+
+alice (red) and bob (blue) play from ``/torres new`` to the final scores with
+slash commands and the turn-message buttons. The test mirrors the game in its
+own ``engine.Game`` (same seed, TORRES_SEED), chooses each decision from the
+mirror's ``legal()`` and checks every public turn message against it: the
+actions in the notation, the scores, the picture, the buttons and who is
+pinged. Along the way it checks the private refusals (illegal action, out of
+turn, stale button), that hands go only to their owner, that two simultaneous
+"end" requests end the turn once, and that killing the bot mid-turn (after the
+player's action was acknowledged) loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from engine import Game, IllegalAction, NotationError
+from tests.bot.e2e._harness import CUSTOM_ID, SEED, TIMEOUT, BotRunner, Table, check_png
+from tests.fakediscord import FakeMessage
+
+SETUP_STAGES = {"castles", "place", "king"}
+
+
+def decision_over(stage_before: str, events: list[dict[str, Any]]) -> bool:
+    return stage_before in SETUP_STAGES or any(
+        e.get("type") in ("turn_end", "game_over") for e in events
+    )
+
+
+class Match:
+    """The mirror of one game and the checks on what the bot posts about it."""
+
+    def __init__(self, table: Table, seats: dict[str, str], game_id: int) -> None:
+        self.t = table
+        self.fake = table.fake
+        self.seats = seats  # colour -> user name
+        self.game_id = game_id
+        self.game = Game.new(players=2, names=list(seats), variant="common", seed=SEED)
+        self.rng = random.Random(SEED)
+        self.turn_msg: FakeMessage | None = None
+        self.prev_turn_msg: FakeMessage | None = None
+        self.turn_no = -1
+        self.public_seq = 0  # public messages up to here have been accounted for
+        self.decisions = 0
+        self.turn_posts: list[FakeMessage] = []
+
+    # -- the mirror --------------------------------------------------------------
+
+    @property
+    def mover(self) -> str:
+        assert self.game.to_move is not None
+        return self.seats[self.game.to_move]
+
+    @property
+    def waiter(self) -> str:
+        return next(u for c, u in self.seats.items() if c != self.game.to_move)
+
+    @property
+    def over(self) -> bool:
+        return self.game.stage == "over"
+
+    def plan(self) -> list[str]:
+        """A whole decision: setup/king choices are one action; turns are 0-2 actions then end."""
+        work = self.game.copy()
+        stage = work.stage
+        if stage != "play":
+            return [self.rng.choice(work.legal())]
+        wanted = self.rng.choice((0, 1, 1, 2, 2))
+        out: list[str] = []
+        for _ in range(12):
+            legal = work.legal()
+            others = [a for a in legal if a != "end"]
+            if "end" in legal and (len(out) >= wanted or not others):
+                out.append("end")
+                return out
+            action = self.rng.choice(others or legal)
+            before = work.stage
+            events = work.play(action) or []
+            out.append(action)
+            if decision_over(before, events):
+                return out
+        raise AssertionError(f"no decision planned from {self.game.position()}")
+
+    def apply(self, actions: list[str]) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        for a in actions:
+            events += self.game.play(a) or []
+        return events
+
+    # -- checks on public posts ------------------------------------------------------
+
+    def only_public(self, expected: FakeMessage | None) -> None:
+        """Every public message since the last check is ``expected`` (or there are none)."""
+        fresh = self.t.public_since(self.public_seq)
+        assert fresh == ([expected] if expected else []), f"unexpected public messages: {fresh}"
+        if expected is not None:
+            self.public_seq = expected.seq
+
+    async def turn_post(self, after: Any, actions: list[str]) -> FakeMessage:
+        """The public turn message for a decision that just ended, checked against the mirror."""
+        post = await self.t.public_after(after, "the turn message", lambda m: bool(m.attachments))
+        self.only_public(post)
+        self.turn_posts.append(post)
+        assert post.kind == "channel"
+        assert [a.filename for a in post.attachments] == ["board.png"]
+        check_png(post.attachments[0].data)
+        assert f"played `{'; '.join(actions)}`" in post.content, (actions, post.content)
+        scores = self.game.scores
+        for colour in self.seats:
+            assert re.search(rf"\b{colour} {scores[colour]}\b", post.content), (
+                colour,
+                scores,
+                post.content,
+            )
+        users = {c: self.fake.users[u] for c, u in self.seats.items()}
+        if self.over:
+            assert "**Game over!**" in post.content
+            assert post.buttons == []
+            assert sorted(post.pinged_ids) == sorted(u.id for u in users.values())
+            for w in self.game.winners:
+                assert f"{users[w].mention} ({w})" in post.content
+        else:
+            self.check_next(post)
+        return post
+
+    def check_next(self, post: FakeMessage) -> None:
+        """The next player is pinged (only them), and the buttons are theirs for this turn."""
+        nxt = self.fake.users[self.mover]
+        assert f"Next: {nxt.mention} ({self.game.to_move})" in post.content, post.content
+        assert post.pinged_ids == [nxt.id], (post.pinged_ids, nxt)
+        assert re.search(r"<t:\d+:R>", post.content), "no reminder deadline as a Discord timestamp"
+        ids = [CUSTOM_ID.match(b.custom_id or "") for b in post.buttons]
+        assert all(ids), [b.custom_id for b in post.buttons]
+        actions = [m.group(3) for m in ids if m]
+        expected = ["end", "undo", "hand"] if self.game.stage in ("play", "draw-keep") else ["hand"]
+        assert actions == expected, (actions, self.game.stage)
+        games = {int(m.group(1)) for m in ids if m}
+        turns = {int(m.group(2)) for m in ids if m}
+        assert games == {self.game_id} and len(turns) == 1
+        turn = turns.pop()
+        assert turn > self.turn_no, "turn numbers in custom ids must grow"
+        self.turn_no = turn
+        self.prev_turn_msg, self.turn_msg = self.turn_msg, post
+
+    # -- ways to play a decision -------------------------------------------------------
+
+    async def play_slash(self, actions: list[str]) -> FakeMessage:
+        """All of the decision in one ``/torres play``."""
+        who = self.mover
+        ix, reply = await self.t.slash(who, "play", actions="; ".join(actions))
+        assert reply.content in ("Your turn is over.", "The game is over."), reply.content
+        self.apply(actions)
+        return await self.turn_post(ix, actions)
+
+    async def play_then_button(self, actions: list[str]) -> FakeMessage:
+        """Each action with its own ``/torres play``, then the End turn button."""
+        assert actions[-1] == "end" and self.turn_msg is not None
+        who = self.mover
+        for a in actions[:-1]:
+            ix, reply = await self.t.slash(who, "play", actions=a)
+            self.apply([a])
+            assert reply.content.startswith(f"Done: `{a}`"), reply.content
+            assert f"{self.game.ap} AP left" in reply.content, reply.content
+        self.only_public(None)
+        ix, reply = await self.t.click(who, self.turn_msg, "end")
+        assert "turn is over" in reply.content, reply.content
+        self.apply(["end"])
+        return await self.turn_post(ix, actions)
+
+    async def play_with_undo(self, actions: list[str]) -> FakeMessage:
+        """A wrong first action taken back with ``/torres undo``, then the real decision."""
+        who = self.mover
+        trial = self.game.copy()
+        wrong = next(
+            (a for a in trial.legal() if a not in ("end",) and not a.startswith("draw")), None
+        )
+        if wrong is None:
+            return await self.play_slash(actions)
+        trial.play(wrong)
+        assert trial.undo()
+        ix, reply = await self.t.slash(who, "play", actions=wrong)
+        assert reply.content.startswith(f"Done: `{wrong}`"), reply.content
+        self.game.play(wrong)
+        ix, reply = await self.t.slash(who, "undo")
+        assert reply.content.startswith("Took back"), reply.content
+        assert self.game.undo()
+        return await self.play_slash(actions)
+
+    async def decide(self, mode: int | None = None) -> FakeMessage:
+        actions = self.plan()
+        self.decisions += 1
+        mode = self.decisions % 3 if mode is None else mode
+        if self.game.stage != "play" or mode == 0 or actions == ["end"]:
+            return await self.play_slash(actions)
+        if mode == 1:
+            return await self.play_then_button(actions)
+        return await self.play_with_undo(actions)
+
+    # -- refusals -------------------------------------------------------------------------
+
+    async def refusals(self) -> None:
+        """Private errors that change nothing: out of turn, illegal, malformed, others' hands."""
+        mover, waiter = self.mover, self.waiter
+        legal = self.game.legal()
+        _, reply = await self.t.slash(waiter, "play", actions=legal[0])
+        assert "not your turn" in reply.content.lower(), reply.content
+        assert self.fake.users[mover].mention in reply.content or self.game.to_move in reply.content
+
+        illegal, message = None, ""
+        for candidate in ("move a1 a2", "move h8 h7", "build a1", "knight h8", "move d4 d5"):
+            try:
+                self.game.copy().play(candidate)
+            except IllegalAction as e:
+                illegal, message = candidate, str(e)
+                break
+            except NotationError:
+                continue
+        assert illegal is not None, "no illegal action found to try"
+        _, reply = await self.t.slash(mover, "play", actions=illegal)
+        assert message in reply.content and "Nothing was changed" in reply.content, (
+            message,
+            reply.content,
+        )
+
+        malformed = "<the engine accepted 'fly c3 d3'>"
+        try:
+            self.game.copy().play("fly c3 d3")
+        except NotationError as e:
+            malformed = str(e)
+        _, reply = await self.t.slash(mover, "play", actions="fly c3 d3")
+        assert malformed in reply.content, (malformed, reply.content)
+
+        # All or nothing: a legal action followed by an illegal one applies neither.
+        _, reply = await self.t.slash(mover, "play", actions=f"{legal[0]}; {illegal}")
+        assert "Nothing was changed" in reply.content, reply.content
+
+        _, reply = await self.t.slash("carol", "play", actions=legal[0])
+        assert "not playing" in reply.content.lower(), reply.content
+        self.only_public(None)
+
+    async def hands_and_board(self) -> None:
+        """``/torres hand`` and the My hand button answer privately, each with the asker's own hand."""
+        assert self.turn_msg is not None
+        mover, waiter = self.mover, self.waiter
+        colour = {u: c for c, u in self.seats.items()}
+        _, reply = await self.t.slash(mover, "hand")
+        assert reply.viewer is self.fake.users[mover]
+        assert "Your hand (" in reply.content and colour[mover] in reply.content.splitlines()[0]
+        _, reply = await self.t.click(waiter, self.turn_msg, "hand")
+        assert reply.viewer is self.fake.users[waiter]
+        assert colour[waiter] in reply.content.splitlines()[0], reply.content
+        assert colour[mover] not in reply.content.splitlines()[0]
+        _, reply = await self.t.slash("carol", "hand")
+        assert "not playing" in reply.content.lower(), reply.content
+        _, reply = await self.t.slash("carol", "board")
+        assert [a.filename for a in reply.attachments] == ["board.png"]
+        check_png(reply.attachments[0].data)
+        choices = await self.fake.autocomplete(
+            mover, self.t.channel, "torres", "play", focused="actions", actions=""
+        )
+        legal = set(self.game.legal())
+        assert choices and {c["value"] for c in choices} <= legal, choices
+        assert len(choices) <= 25
+        theirs = await self.fake.autocomplete(
+            waiter, self.t.channel, "torres", "play", focused="actions", actions=""
+        )
+        assert theirs == [], "autocomplete offered moves to a player who is not to move"
+        self.only_public(None)
+
+    async def stale_button(self) -> None:
+        """A press on the previous turn's message is refused privately and changes nothing."""
+        assert self.prev_turn_msg is not None
+        old = self.prev_turn_msg
+        action = (
+            "end"
+            if any(b.custom_id and b.custom_id.endswith(":end") for b in old.buttons)
+            else "hand"
+        )
+        _, reply = await self.t.click(self.mover, old, action)
+        assert "earlier turn" in reply.content, reply.content
+        self.only_public(None)
+
+    async def simultaneous_end(self) -> FakeMessage:
+        """End turn pressed and ``/torres play end`` sent at once: one ends the turn, one is refused."""
+        assert (
+            self.turn_msg is not None and self.game.stage == "play" and "end" in self.game.legal()
+        )
+        who = self.mover
+        button = next(
+            b for b in self.turn_msg.buttons if b.custom_id and b.custom_id.endswith(":end")
+        )
+        a = await self.fake.click(who, self.turn_msg, button.custom_id or "")
+        b = await self.fake.slash(who, self.t.channel, "torres", "play", actions="end")
+        ra, rb = await a.reply(TIMEOUT), await b.reply(TIMEOUT)
+        texts = sorted([ra.content, rb.content])
+        ok = [t for t in texts if "turn is over" in t]
+        assert len(ok) == 1, texts
+        refused = [t for t in texts if t not in ok][0]
+        assert "earlier turn" in refused or "not your turn" in refused.lower(), refused
+        self.apply(["end"])
+        self.decisions += 1
+        return await self.turn_post(a if "turn is over" in ra.content else b, ["end"])
+
+
+async def open_game(t: Table) -> int:
+    """Lobby: open, a second open refused, join, a third player refused, start."""
+    ix, reply = await t.slash("alice", "new", players=2)
+    m = re.search(r"game #(\d+)", reply.content)
+    assert m, reply.content
+    game_id = int(m.group(1))
+    lobby = await t.public_after(ix, "the lobby message")
+    assert t.user("alice").mention in lobby.content and f"#{game_id}" in lobby.content
+
+    _, reply = await t.slash("carol", "new")
+    assert "thread" in reply.content, reply.content
+    _, reply = await t.slash("bob", "start")
+    assert "author" in reply.content, reply.content
+    ix, reply = await t.slash("bob", "join")
+    assert f"game #{game_id}" in reply.content, reply.content
+    await t.public_after(ix, "the join note", lambda m: "bob" in m.content.lower())
+    _, reply = await t.slash("carol", "join")
+    assert "full" in reply.content, reply.content
+    return game_id
+
+
+async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
+    t = Table(runner)
+    game_id = await open_game(t)
+    match = Match(t, {"red": "alice", "blue": "bob"}, game_id)
+    match.public_seq = t.fake.last_seq
+
+    ix, reply = await t.slash("alice", "start")
+    assert f"Game #{game_id} started" in reply.content, reply.content
+    start = await t.public_after(ix, "the start message", lambda m: bool(m.attachments))
+    match.only_public(start)
+    check_png(start.attachments[0].data)
+    assert (
+        f"{t.user('alice').mention}" in start.content
+        and f"{t.user('bob').mention}" in start.content
+    )
+    match.check_next(start)
+    match.turn_posts.append(start)
+
+    refusals_done = stale_done = simultaneous_done = killed = False
+    while not match.over:
+        assert match.decisions < 200, "the game does not end"
+        in_play = match.game.stage == "play"
+        if in_play and not refusals_done:
+            await match.refusals()
+            await match.hands_and_board()
+            refusals_done = True
+        elif in_play and refusals_done and not stale_done and match.prev_turn_msg is not None:
+            await match.stale_button()
+            stale_done = True
+        if in_play and stale_done and not simultaneous_done:
+            await match.simultaneous_end()
+            simultaneous_done = True
+            continue
+        if in_play and not killed and match.game.phase == 2:
+            await kill_mid_turn(runner, match)
+            killed = True
+            continue
+        await match.decide()
+
+    assert refusals_done and stale_done and simultaneous_done and killed
+    final = match.turn_posts[-1]
+    for colour, user in match.seats.items():
+        assert f"{colour} ({user}): {match.game.scores[colour]}" in final.content, final.content
+
+    # The bot's own record agrees with the mirror: every acknowledged action is there.
+    status, position = runner.db_row("SELECT status, position FROM games WHERE id = ?", game_id)
+    assert status == "over"
+    assert json.loads(position) == match.game.position()
+
+    # The channel is free again; a new game can be opened.
+    _, reply = await t.slash("bob", "play", actions="end")
+    assert "no torres game" in reply.content.lower(), reply.content
+    ix, reply = await t.slash("bob", "new")
+    assert re.search(r"game #\d+", reply.content), reply.content
+
+
+async def kill_mid_turn(runner: BotRunner, match: Match) -> None:
+    """Act, get the acknowledgement, SIGKILL the bot, restart it, then end the turn with the old button."""
+    t = match.t
+    who = match.mover
+    legal = [a for a in match.game.legal() if a != "end" and not a.startswith("draw")]
+    assert legal, "nothing to do before the kill"
+    first = match.rng.choice(legal)
+    ix, reply = await t.slash(who, "play", actions=first)
+    assert reply.content.startswith(f"Done: `{first}`"), reply.content
+    match.apply([first])
+    old_turn_msg = match.turn_msg
+    assert old_turn_msg is not None
+
+    await runner.restart_after_kill()
+    assert runner.starts == 2
+
+    # After the restart: the board shows the acknowledged action, the old buttons still work.
+    _, reply = await t.slash(who, "board")
+    check_png(reply.attachments[0].data)
+    ix, reply = await t.click(who, old_turn_msg, "end")
+    assert "turn is over" in reply.content, reply.content
+    match.apply(["end"])
+    match.decisions += 1
+    await match.turn_post(ix, [first, "end"])
