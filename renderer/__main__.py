@@ -1,0 +1,65 @@
+"""``python -m renderer --position FILE --out FILE.png [--viewer NAME] [--highlight SQ,SQ]``.
+
+Errors (unreadable file, bad JSON, impossible position, unknown viewer) print
+one line on stderr and exit with status 1; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import render_board
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, status 1 like the engine CLI
+        self.exit(1, f"error: {message}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m renderer", description="Draw a Torres position as a PNG.")
+    parser.add_argument("--position", required=True, help="position JSON file, or - for stdin")
+    parser.add_argument("--out", required=True, help="PNG file to write")
+    parser.add_argument("--viewer", help="player whose own hand is shown by name")
+    parser.add_argument("--highlight", default="", help="squares to highlight, e.g. e4,e5")
+    args = parser.parse_args(argv)
+    try:
+        if args.position == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(args.position).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return _fail(f"cannot read {args.position}: {getattr(e, 'strerror', None) or e}")
+    try:
+        position = json.loads(text)
+    except json.JSONDecodeError as e:
+        return _fail(f"{args.position} is not valid JSON: {e.msg} at line {e.lineno}")
+    highlight = [s for s in args.highlight.replace(" ", ",").split(",") if s]
+    try:
+        png = render_board(position, viewer=args.viewer, highlight=highlight)
+    except ValueError as e:  # the engine's NotationError included
+        return _fail(_one_line(e))
+    except Exception as e:  # a picture bug must still not show a traceback
+        return _fail(f"cannot draw this position ({type(e).__name__}: {_one_line(e)})")
+    try:
+        Path(args.out).write_bytes(png)
+    except OSError as e:
+        return _fail(f"cannot write {args.out}: {e.strerror or e}")
+    return 0
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return " ".join(text.split())
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

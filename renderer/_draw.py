@@ -1,0 +1,576 @@
+"""Paint a BoardView onto a Pillow image.
+
+Everything is created per call (image, fonts, records): no module state
+changes, so renders may run in worker threads side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+import engine
+
+from . import geometry as g
+from ._model import BoardView, PlayerView
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
+REGULAR_FONT = FONT_DIR / "DejaVuSans.ttf"
+
+RGB = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+
+BACKGROUND: RGB = (250, 248, 243)
+INK: RGB = (28, 28, 32)
+MUTED: RGB = (92, 92, 100)
+HEADER_BG: RGB = (38, 42, 52)
+HEADER_INK: RGB = (255, 255, 255)
+FLOOR_LIGHT: RGB = (238, 233, 221)
+FLOOR_DARK: RGB = (221, 213, 196)
+EDGE: RGB = (62, 56, 48)
+#: Stone faces (top, left, right), alternating by level so blocks can be counted.
+STONE = (
+    ((205, 197, 182), (170, 160, 142), (132, 123, 107)),
+    ((215, 208, 194), (184, 175, 158), (146, 137, 121)),
+)
+KING_STONE = (
+    ((240, 205, 110), (206, 168, 76), (168, 134, 56)),
+    ((248, 218, 132), (218, 182, 92), (180, 146, 66)),
+)
+#: The squares the last turn changed: Okabe–Ito reddish purple, drawn thick.
+HIGHLIGHT: RGB = (204, 121, 167)
+KING_FILL: RGB = (255, 255, 255)
+TAG_BG: RGB = (45, 45, 52)
+TO_MOVE_BG: RGB = (255, 240, 196)
+WINNER_BG: RGB = (214, 236, 222)
+
+
+@dataclass
+class TextBox:
+    """Where one piece of text landed: for layout checks in tests."""
+
+    text: str
+    box: Box
+    layer: str  # "header", "iso", "map", "panel", "footer"
+    size: int  # font size in pixels
+
+
+@dataclass
+class PieceMark:
+    """Where a knight or the king was drawn."""
+
+    kind: str  # "knight" or "king"
+    owner: str | None
+    square: str
+    level: int
+    iso_center: tuple[float, float]
+    map_box: tuple[int, int, int, int]
+
+
+@dataclass
+class Rendering:
+    """A rendered picture plus the records tests and callers may inspect."""
+
+    image: Image.Image
+    texts: list[TextBox] = field(default_factory=list)
+    pieces: list[PieceMark] = field(default_factory=list)
+    level_height: float = 0.0
+
+
+class _Painter:
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+        self.image = Image.new("RGB", g.CANVAS_SIZE, BACKGROUND)
+        self.draw = ImageDraw.Draw(self.image)
+        self.out = Rendering(self.image)
+        self._fonts: dict[tuple[bool, int], ImageFont.FreeTypeFont] = {}
+
+    # -- text ---------------------------------------------------------------
+    def font(self, size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
+        key = (bold, size)
+        if key not in self._fonts:
+            path = BOLD_FONT if bold else REGULAR_FONT
+            self._fonts[key] = ImageFont.truetype(str(path), size)
+        return self._fonts[key]
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: RGB = INK,
+        *,
+        anchor: str = "la",
+        layer: str,
+        bold: bool = True,
+        stroke: int = 0,
+        stroke_fill: RGB | None = None,
+    ) -> Box:
+        font = self.font(size, bold)
+        kwargs = {"font": font, "anchor": anchor, "stroke_width": stroke}
+        self.draw.text(xy, text, fill=fill, stroke_fill=stroke_fill, **kwargs)
+        box = self.draw.textbbox(xy, text, **kwargs)
+        self.out.texts.append(TextBox(text, tuple(box), layer, size))
+        return box
+
+    def fit(self, text: str, size: int, width: float, *, bold: bool = True, min_size: int = 16):
+        """Largest font size <= size (down to min_size) at which text fits width;
+        past that, the text is cut with an ellipsis."""
+        while size > min_size and self.font(size, bold).getlength(text) > width:
+            size -= 1
+        font = self.font(size, bold)
+        if font.getlength(text) <= width:
+            return text, size
+        while text and font.getlength(text + "…") > width:
+            text = text[:-1]
+        return text + "…", size
+
+    # -- shapes --------------------------------------------------------------
+    def marker(self, shape: str, cx: float, cy: float, r: float, fill: RGB, width: int = 3):
+        """A player's marker: the shape is the non-colour cue."""
+        d = self.draw
+        if shape == "circle":
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=width)
+        elif shape == "square":
+            s = r * 0.88
+            d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=fill, outline=INK, width=width)
+        elif shape == "triangle":
+            pts = [(cx, cy - r * 1.15), (cx + r * 1.1, cy + r * 0.8), (cx - r * 1.1, cy + r * 0.8)]
+            d.polygon(pts, fill=fill, outline=INK, width=width)
+        else:  # diamond
+            s = r * 1.18
+            pts = [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
+            d.polygon(pts, fill=fill, outline=INK, width=width)
+
+    def crown(self, cx: float, cy: float, r: float, width: int = 3):
+        """The king: a white crown with a heavy outline (no player is white)."""
+        pts = [
+            (cx - r, cy + r * 0.7),
+            (cx - r * 1.05, cy - r * 0.75),
+            (cx - r * 0.5, cy - r * 0.05),
+            (cx, cy - r * 0.95),
+            (cx + r * 0.5, cy - r * 0.05),
+            (cx + r * 1.05, cy - r * 0.75),
+            (cx + r, cy + r * 0.7),
+        ]
+        self.draw.polygon(pts, fill=KING_FILL, outline=INK, width=width)
+
+    # -- the whole picture ---------------------------------------------------
+    def paint(self) -> Rendering:
+        self.header()
+        self.iso_view()
+        self.top_map()
+        self.panel()
+        return self.out
+
+    # -- header --------------------------------------------------------------
+    def header(self) -> None:
+        v = self.view
+        self.draw.rectangle((0, 0, g.WIDTH, g.HEADER_HEIGHT), fill=HEADER_BG)
+        if v.stage in ("castles", "place") or (v.stage == "king" and v.king is None):
+            title = "Setup"
+        else:
+            title = f"Phase {v.phase} of 3 · Round {v.round}"
+        box = self.text((20, 10), title, 36, HEADER_INK, layer="header")
+        variant = {"common": "common deck", "personal": "personal decks", "master": "master"}
+        self.text(
+            (g.WIDTH - 20, 22),
+            variant.get(v.variant, v.variant),
+            24,
+            (200, 204, 214),
+            anchor="ra",
+            layer="header",
+            bold=False,
+        )
+        line, player = self._stage_line()
+        x = 20
+        if player is not None:
+            self.marker(player.shape, x + 14, 68, 13, player.colour, width=2)
+            x += 36
+        text, size = self.fit(line, 28, g.WIDTH - x - 20)
+        self.text((x, box[3] + 6), text, size, HEADER_INK, layer="header")
+
+    def _stage_line(self) -> tuple[str, PlayerView | None]:
+        v = self.view
+        p = v.player(v.to_move) if v.to_move else None
+        who = p.name if p else ""
+        if v.stage == "over":
+            winners = [q.name for q in v.players if q.is_winner]
+            if len(winners) == 1:
+                best = v.player(winners[0])
+                return f"Game over: {best.name} wins with {best.score} points", best
+            return f"Game over: {' and '.join(winners)} share the win", None
+        if v.stage == "castles":
+            return f"{who} places a starting castle block", p
+        if v.stage == "place":
+            return f"{who} places a knight on a starting castle", p
+        if v.stage == "king":
+            if v.king is None:
+                return f"{who} places the king on a castle", p
+            return f"Phase {v.phase} scored: {who} may move the king", p
+        if v.stage == "draw-keep":
+            return f"{who} to move: keep one of the drawn cards", p
+        ap = f" · {v.turn_ap} AP left" if v.turn_ap is not None else ""
+        return f"{who} to move{ap}", p
+
+    # -- 3D view -------------------------------------------------------------
+    def iso_view(self) -> None:
+        v = self.view
+        d = self.draw
+        lh = g.level_height(v.heights)
+        self.out.level_height = lh
+        ip = g.iso_point
+        # Floor tiles.
+        for square in g.SQUARES:
+            f, r = g.square_coords(square)
+            colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
+            d.polygon([ip(f, r), ip(f + 1, r), ip(f + 1, r + 1), ip(f, r + 1)], fill=colour)
+        d.line([ip(0, 0), ip(8, 0), ip(8, 8), ip(0, 8), ip(0, 0)], fill=EDGE, width=3)
+        # Edge labels: files along the rank-1 edge, ranks along the a-file edge.
+        for i in range(8):
+            x, y = ip(i + 0.5, -0.42)
+            self.text((x, y), g.FILES[i], 24, MUTED, anchor="mm", layer="iso")
+            x, y = ip(-0.42, i + 0.5)
+            self.text((x, y), g.RANKS[i], 24, MUTED, anchor="mm", layer="iso")
+        # Columns and pieces, back to front.
+        order = sorted(g.SQUARES, key=lambda s: -sum(g.square_coords(s)))
+        for square in order:
+            self._column(square, lh)
+
+    def _column(self, square: str, lh: float) -> None:
+        v = self.view
+        d = self.draw
+        ip = g.iso_point
+        f, r = g.square_coords(square)
+        h = v.heights.get(square, 0)
+        king_castle = v.king_castle is not None and square in v.king_castle
+        palette = KING_STONE if king_castle else STONE
+        for k in range(h):
+            z0, z1 = k * lh, (k + 1) * lh
+            _, left, right = palette[k % 2]
+            d.polygon(
+                [ip(f, r + 1, z0), ip(f, r, z0), ip(f, r, z1), ip(f, r + 1, z1)],
+                fill=left,
+                outline=EDGE,
+            )
+            d.polygon(
+                [ip(f, r, z0), ip(f + 1, r, z0), ip(f + 1, r, z1), ip(f, r, z1)],
+                fill=right,
+                outline=EDGE,
+            )
+        z = h * lh
+        top = [ip(f, r, z), ip(f + 1, r, z), ip(f + 1, r + 1, z), ip(f, r + 1, z)]
+        if h:
+            d.polygon(top, fill=palette[(h - 1) % 2][0], outline=EDGE)
+        if square in v.highlight:
+            d.line([*top, top[0]], fill=HIGHLIGHT, width=6, joint="curve")
+        cx, cy = g.iso_top_center(square, h, lh)
+        occupant = v.occupant(square)
+        has_piece = occupant is not None or v.king == square
+        if h:
+            # The height on the front half of the top face, below any piece.
+            ny = cy + (13 if has_piece else 0)
+            size = 22 if has_piece else 26
+            self.text(
+                (cx, ny),
+                str(h),
+                size,
+                INK,
+                anchor="mm",
+                layer="iso",
+                stroke=3,
+                stroke_fill=(255, 255, 255),
+            )
+        if not has_piece:
+            return
+        tx, ty = g.iso_token_center(square, h, lh)
+        d.ellipse((cx - 14, cy - 5, cx + 14, cy + 5), fill=(60, 56, 50))
+        d.line([(cx, cy), (tx, ty)], fill=INK, width=5)
+        if occupant is not None:
+            self.marker(occupant.shape, tx, ty, g.TOKEN_RADIUS, occupant.colour)
+            self.text(
+                (tx, ty + (4 if occupant.shape == "triangle" else 0)),
+                occupant.letter,
+                20,
+                occupant.ink,
+                anchor="mm",
+                layer="iso",
+            )
+            kind, owner = "knight", occupant.name
+        else:
+            self.crown(tx, ty, g.TOKEN_RADIUS)
+            kind, owner = "king", None
+        self.out.pieces.append(PieceMark(kind, owner, square, h, (tx, ty), g.map_cell_box(square)))
+
+    # -- top-down map --------------------------------------------------------
+    def top_map(self) -> None:
+        v = self.view
+        d = self.draw
+        castle_of: dict[str, int] = {}
+        for i, castle in enumerate(v.castles):
+            for square in castle:
+                castle_of[square] = i
+        for square in g.SQUARES:
+            box = g.map_cell_box(square)
+            f, r = g.square_coords(square)
+            h = v.heights.get(square, 0)
+            if h == 0:
+                fill = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
+            else:
+                in_king = v.king_castle is not None and square in v.king_castle
+                fill = _stone_shade(h, in_king)
+            d.rectangle(box, fill=fill)
+        # Thin grid, then thick castle walls.
+        x0, y0 = g.MAP_ORIGIN
+        for i in range(9):
+            p = i * g.MAP_CELL
+            d.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=(190, 182, 166), width=1)
+            d.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=(190, 182, 166), width=1)
+        for square in g.SQUARES:
+            own = castle_of.get(square)
+            f, r = g.square_coords(square)
+            left, top, right, bottom = g.map_cell_box(square)
+            for df, dr, edge in (
+                (1, 0, [(right, top), (right, bottom)]),
+                (0, -1, [(left, bottom), (right, bottom)]),
+                (-1, 0, [(left, top), (left, bottom)]),
+                (0, 1, [(left, top), (right, top)]),
+            ):
+                nf, nr = f + df, r + dr
+                other = (
+                    castle_of.get(g.FILES[nf] + g.RANKS[nr])
+                    if 0 <= nf < 8 and 0 <= nr < 8
+                    else None
+                )
+                if own is not None and other != own:
+                    d.line(edge, fill=EDGE, width=4)
+        d.rectangle((x0, y0, x0 + g.MAP_SIZE, y0 + g.MAP_SIZE), outline=EDGE, width=3)
+        # Labels.
+        for i in range(8):
+            self.text(
+                (x0 - 16, y0 + (7 - i + 0.5) * g.MAP_CELL),
+                g.RANKS[i],
+                24,
+                MUTED,
+                anchor="mm",
+                layer="edge",
+            )
+            self.text(
+                (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 16),
+                g.FILES[i],
+                24,
+                MUTED,
+                anchor="mm",
+                layer="edge",
+            )
+        # Cells: pieces, heights, highlights.
+        for square in g.SQUARES:
+            self._map_cell(square)
+        # Castle areas: a tag on the top-left corner of each castle's first cell.
+        for castle in v.castles:
+            first = min(castle, key=lambda s: (-g.square_coords(s)[1], g.square_coords(s)[0]))
+            left, top, _, _ = g.map_cell_box(first)
+            label = str(len(castle))
+            w = max(self.font(19).getlength(label) + 10, 24)
+            d.rounded_rectangle(
+                (left - w / 2, top - 12, left + w / 2, top + 12),
+                6,
+                fill=TAG_BG,
+                outline=(255, 255, 255),
+                width=2,
+            )
+            self.text((left, top), label, 19, (255, 255, 255), anchor="mm", layer="map")
+
+    def _map_cell(self, square: str) -> None:
+        v = self.view
+        box = g.map_cell_box(square)
+        left, top, right, bottom = box
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        h = v.heights.get(square, 0)
+        occupant = v.occupant(square)
+        if square in v.highlight:
+            self.draw.rectangle(
+                (left + 3, top + 3, right - 3, bottom - 3), outline=HIGHLIGHT, width=6
+            )
+        if occupant is not None:
+            self.marker(occupant.shape, cx, cy + 1, 21, occupant.colour, width=3)
+            ny = cy + (6 if occupant.shape == "triangle" else 1)
+            halo = INK if sum(occupant.ink) > 384 else (255, 255, 255)
+            self.text(
+                (cx, ny),
+                str(h),
+                30,
+                occupant.ink,
+                anchor="mm",
+                layer="map",
+                stroke=2,
+                stroke_fill=halo,
+            )
+        elif v.king == square:
+            self.crown(cx, cy + 2, 24)
+            self.text(
+                (cx, cy + 7),
+                str(h),
+                30,
+                INK,
+                anchor="mm",
+                layer="map",
+                stroke=2,
+                stroke_fill=(255, 255, 255),
+            )
+        elif h:
+            dark = h >= 5
+            self.text(
+                (cx, cy + 1), str(h), 32, (255, 255, 255) if dark else INK, anchor="mm", layer="map"
+            )
+
+    # -- side panel and footer ----------------------------------------------
+    def panel(self) -> None:
+        v = self.view
+        x0, y0, x1, _ = g.PANEL_BOX
+        y = y0
+        for name in v.order:
+            p = v.player(name)
+            row_h = 128 if p.is_to_move and v.stage != "over" else 96
+            self._player_row(p, x0, y, x1, row_h)
+            y += row_h + 6
+        y += 4
+        lines: list[str] = []
+        if v.common_deck is not None and v.variant != "master":
+            lines.append(f"Deck: {v.common_deck} cards left")
+        if v.king_castle is not None:
+            height = max(v.heights[s] for s in v.king_castle)
+            lines.append(f"King's castle: area {len(v.king_castle)}, height {height}")
+        for text in lines:
+            fitted, size = self.fit(text, 24, x1 - x0, min_size=16)
+            self.text((x0, y), fitted, size, INK, layer="panel")
+            y += size + 10
+        self.footer()
+
+    def footer(self) -> None:
+        """Master card, the viewer's own hand and a legend, full width under the map.
+
+        Blocks are placed in order while they fit; the legend is left out first.
+        """
+        v = self.view
+        x0, y, x1, y1 = g.FOOTER_BOX
+        width = x1 - x0
+        blocks: list[list[tuple[str, int, bool, RGB]]] = []
+        viewer = v.player(v.viewer) if v.viewer else None
+        if viewer is not None and viewer.hand is not None:
+            counts: dict[str, int] = {}
+            for card in viewer.hand:
+                counts[card] = counts.get(card, 0) + 1
+            drawn: dict[str, int] = {}
+            for card in viewer.drawn:
+                drawn[card] = drawn.get(card, 0) + 1
+            cards = []
+            for card, n in sorted(counts.items()):
+                label = card + (f" ×{n}" if n > 1 else "")
+                new = min(drawn.get(card, 0), n)
+                if new:
+                    label += " (drawn this turn)" if new == n else f" ({new} drawn this turn)"
+                cards.append(label)
+            text = f"Your hand ({viewer.name}): " + (", ".join(cards) if cards else "no cards")
+            size = 24 if len(self._wrap(text, 24, width, True)) <= 2 else 20
+            blocks.append([(line, size, True, INK) for line in self._wrap(text, size, width, True)])
+        if v.master_card:
+            name = engine.MASTER_CARDS.get(v.master_card, v.master_card)
+            help_text = engine.MASTER_CARD_HELP.get(v.master_card, "")
+            block = [(f"Master card: {name}", 24, True, INK)]
+            block += [(t, 20, False, INK) for t in self._wrap(help_text, 20, width, False)]
+            blocks.insert(0, block)
+        legend = (
+            "Map: the number is the square's height, so the level of the knight on it. "
+            "Dark tag: castle area. Gold: the king's castle. Pink frame: changed last turn."
+        )
+        blocks.append([(t, 20, False, MUTED) for t in self._wrap(legend, 20, width, False)])
+        for block in blocks:
+            needed = sum(size + 8 for _, size, _, _ in block)
+            if y + needed > y1:
+                continue
+            for text, size, bold, colour in block:
+                self.text((x0, y), text, size, colour, layer="footer", bold=bold)
+                y += size + 8
+            y += 4
+
+    def _player_row(self, p: PlayerView, x0: int, y: int, x1: int, row_h: int) -> None:
+        v = self.view
+        d = self.draw
+        if p.is_to_move:
+            d.rounded_rectangle((x0, y, x1, y + row_h), 10, fill=TO_MOVE_BG, outline=INK, width=3)
+        elif p.is_winner:
+            d.rounded_rectangle((x0, y, x1, y + row_h), 10, fill=WINNER_BG, outline=INK, width=3)
+        else:
+            d.rounded_rectangle((x0, y, x1, y + row_h), 10, outline=(200, 196, 186), width=2)
+        self.marker(p.shape, x0 + 30, y + 30, 19, p.colour)
+        self.text(
+            (x0 + 30, y + 30 + (4 if p.shape == "triangle" else 0)),
+            p.letter,
+            18,
+            p.ink,
+            anchor="mm",
+            layer="panel",
+        )
+        score = str(p.score)
+        score_w = self.font(44).getlength(score)
+        self.text((x1 - 12, y + 30), score, 44, INK, anchor="rm", layer="panel")
+        prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
+        name, size = self.fit(prefix + p.name, 30, x1 - x0 - 62 - score_w - 24, min_size=20)
+        self.text((x0 + 58, y + 30), name, size, INK, anchor="lm", layer="panel")
+        stacks = []
+        if v.stage != "over":
+            if p.is_to_move:
+                stacks.append("stacks " + (" ".join(str(s) for s in p.stacks) or "none"))
+                if v.turn_stack is not None:
+                    stacks.append(f"turn stack {v.turn_stack}")
+            else:
+                n = len(p.stacks)
+                stacks.append(f"{n} stack" + ("" if n == 1 else "s"))
+        counts = [f"{p.reserve} in reserve"]
+        if v.variant != "master" or p.hand_count:
+            counts.append(f"{p.hand_count} card" + ("" if p.hand_count == 1 else "s"))
+        if p.deck_count is not None:
+            counts.append(f"deck {p.deck_count}")
+        if row_h > 100:
+            rows = [" · ".join(stacks), " · ".join(counts)]
+        else:
+            rows = [" · ".join(stacks + counts)]
+        ly = y + 72
+        for line in rows:
+            fitted, size = self.fit(line, 24, x1 - x0 - 24, bold=False, min_size=17)
+            self.text((x0 + 12, ly), fitted, size, INK, anchor="lm", layer="panel", bold=False)
+            ly += 32
+
+    def _wrap(self, text: str, size: int, width: float, bold: bool) -> list[str]:
+        font = self.font(size, bold)
+        out: list[str] = []
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if font.getlength(trial) <= width or not line:
+                line = trial
+            else:
+                out.append(line)
+                line = word
+        if line:
+            out.append(line)
+        return out
+
+
+def _stone_shade(h: int, king: bool) -> RGB:
+    """Map colour of a castle square: darker the taller, gold for the king's castle."""
+    t = min(h - 1, 7) / 7
+    if king:
+        a, b = (250, 224, 140), (196, 150, 40)
+    else:
+        a, b = (214, 206, 190), (110, 100, 86)
+    return tuple(round(a[i] + (b[i] - a[i]) * t) for i in range(3))  # type: ignore[return-value]
+
+
+def paint(view: BoardView) -> Rendering:
+    """Draw the whole picture for ``view``."""
+    return _Painter(view).paint()

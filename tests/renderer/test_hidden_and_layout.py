@@ -1,0 +1,133 @@
+"""Hidden hands never leak; text stays apart and large enough for a phone."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+
+import pytest
+from renderer_samples import load
+
+import engine
+import renderer
+import renderer.geometry as g
+
+#: Scale of Discord's phone preview (about 400 px wide).
+PHONE = 400 / g.WIDTH
+
+
+def all_text(rendering) -> str:
+    return "\n".join(t.text for t in rendering.texts)
+
+
+def card_words(card: str) -> list[str]:
+    return [card, engine.CARDS[card]]
+
+
+def test_only_the_viewers_own_hand_is_named():
+    """Blue sees blue's cards by name; nobody else's card names appear anywhere."""
+    pos = load("midgame")
+    r = renderer.render(pos, viewer="blue")
+    text = all_text(r)
+    assert "Your hand (blue): doorclimb (drawn this turn), jump" in text
+    for player, hand in pos["hands"].items():
+        if player == "blue":
+            continue
+        for card in hand:
+            for word in card_words(card):
+                assert word not in text, (player, card)
+
+
+def test_no_viewer_names_no_cards():
+    """The public picture (no viewer) names no card at all, only counts."""
+    pos = load("midgame")
+    text = all_text(renderer.render(pos))
+    assert "Your hand" not in text
+    for card in engine.CARDS:
+        for word in card_words(card):
+            assert f" {word}" not in text and not text.startswith(word), card
+    assert "2 cards" in text  # blue's count is public
+
+
+@pytest.mark.parametrize("viewer", [None, "red", "blue"])
+def test_other_hands_and_deck_order_do_not_change_the_picture(viewer):
+    """Swapping the contents (same counts) of hands the viewer may not see, and the
+    deck order, gives the very same bytes: nothing hidden can leak into pixels."""
+    pos = load("midgame")
+    other = copy.deepcopy(pos)
+    for player, hand in other["hands"].items():
+        if player != viewer:
+            other["hands"][player] = ["relocate"] * len(hand)
+    other["decks"]["common"] = list(reversed(other["decks"]["common"]))
+    other["seed"] = 12345
+    assert renderer.render_board(pos, viewer=viewer) == renderer.render_board(other, viewer=viewer)
+
+
+def test_viewers_own_hand_does_change_their_picture():
+    """The control for the test above: the viewer's own cards do show."""
+    pos = load("midgame")
+    other = copy.deepcopy(pos)
+    other["hands"]["blue"] = ["relocate"] * 3
+    assert renderer.render_board(pos, viewer="blue") != renderer.render_board(other, viewer="blue")
+
+
+LAYOUT_CASES = ["setup", "midgame", "final", "master"]
+
+
+@pytest.mark.parametrize("name", LAYOUT_CASES)
+@pytest.mark.parametrize("viewer_index", [None, 0, 1])
+def test_text_boxes_do_not_overlap_and_stay_on_the_canvas(name, viewer_index):
+    """No two labels outside the 3D view overlap, and no text leaves the canvas."""
+    pos = load(name)
+    viewer = None if viewer_index is None else pos["players"][viewer_index]
+    r = renderer.render(pos, viewer=viewer)
+    for t in r.texts:
+        x0, y0, x1, y1 = t.box
+        assert x0 >= 0 and y0 >= 0 and x1 <= g.WIDTH and y1 <= g.HEIGHT, t
+    flat = [t for t in r.texts if t.layer != "iso"]
+    for a, b in itertools.combinations(flat, 2):
+        assert not _overlap(a.box, b.box), (a, b)
+
+
+def test_long_names_are_fitted_not_overlapping():
+    """Long player names shrink or get an ellipsis instead of running into scores."""
+    pos = load("midgame")
+    long = ["Bartholomew-the-Magnificent", "Wilhelmina von Ostfriesland", "x" * 40, "Zoë"]
+    mapping = dict(zip(pos["players"], long, strict=True))
+    text = _rename(pos, mapping)
+    r = renderer.render(text, viewer=long[1])
+    flat = [t for t in r.texts if t.layer != "iso"]
+    for a, b in itertools.combinations(flat, 2):
+        assert not _overlap(a.box, b.box), (a, b)
+    assert any(t.text.endswith("…") for t in r.texts)
+
+
+def _rename(pos: dict, mapping: dict[str, str]) -> dict:
+    out = copy.deepcopy(pos)
+    out["players"] = [mapping[p] for p in pos["players"]]
+    for key in ("knights", "scores", "stacks", "hands"):
+        if key in out:
+            out[key] = {mapping[k]: v for k, v in out[key].items()}
+    for key in ("to_move", "phase_starter", "round_starter"):
+        if out.get(key):
+            out[key] = mapping[out[key]]
+    return out
+
+
+@pytest.mark.parametrize("name", LAYOUT_CASES)
+def test_key_numbers_stay_legible_at_phone_width(name):
+    """Scaled to 400 px wide, the map's heights and levels and the scores are
+    drawn at 12 px or more, and no other label outside the 3D view below 6.8 px."""
+    r = renderer.render(load(name))
+    map_numbers = [t for t in r.texts if t.layer == "map" and t.text.isdigit() and t.size >= 24]
+    scores = [t for t in r.texts if t.layer == "panel" and t.text.isdigit()]
+    assert map_numbers and scores
+    for t in map_numbers + scores:
+        assert t.size * PHONE >= 12, t
+    for t in r.texts:
+        if t.layer != "iso":
+            assert t.size * PHONE >= 6.8, t
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
