@@ -78,12 +78,17 @@ class FakeUser:
     def mention(self) -> str:
         return f"<@{self.id}>"
 
+    @property
+    def display_name(self) -> str:
+        """The ``global_name`` sent to the bot (what discord.py's ``display_name`` gives)."""
+        return self.name.capitalize()
+
     def payload(self) -> dict[str, Any]:
         return {
             "id": str(self.id),
             "username": self.name,
             "discriminator": "0",
-            "global_name": self.name.capitalize(),
+            "global_name": self.display_name,
             "avatar": None,
             "banner": None,
             "accent_color": None,

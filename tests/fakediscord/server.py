@@ -414,6 +414,36 @@ class FakeDiscord:
 
         return await self.wait_until(found, timeout, what or "a matching message")
 
+    def transcript(self) -> str:
+        """Everything users did and the bot said, in order: for reading what the bot sends."""
+        items: list[tuple[float, str]] = []
+        for ix in self.interactions.values():
+            took = (
+                f"{ix.callback_latency * 1000:.0f} ms"
+                if ix.callback_latency is not None
+                else "never"
+            )
+            items.append(
+                (ix.sent_seq + 0.5, f"> {ix.describe()}  [callback {ix.callback_type}, {took}]")
+            )
+        for m in self.messages.values():
+            where = (
+                f"#{next((c.name for c in self.channels.values() if c.id == m.channel_id), '?')}"
+            )
+            who = f"to {m.viewer.name} only" if m.viewer else "public"
+            state = " DELETED" if m.deleted else " LOADING" if m.loading else ""
+            extra = ""
+            if m.attachments:
+                extra += f" files={[f'{a.filename}:{len(a.data)}B' for a in m.attachments]}"
+            if m.buttons:
+                extra += f" buttons={[b.custom_id for b in m.buttons]}"
+            if m.pinged_ids:
+                names = [u.name for u in self._all_members() if u.id in m.pinged_ids]
+                extra += f" pings={names}"
+            body = m.text.replace("\n", "\n      ")
+            items.append((m.seq, f"< {where} {m.kind} {who}{state}{extra}\n      {body}"))
+        return "\n".join(text for _, text in sorted(items, key=lambda x: x[0]))
+
     def take_errors(self) -> list[dict[str, Any]]:
         """Errors the fake answered since the last call (each one is something Discord refuses)."""
         out, self.errors = self.errors, []

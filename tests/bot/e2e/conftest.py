@@ -31,6 +31,13 @@ async def runner(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterato
         late = [ix for ix in fake.interactions.values() if ix.callback_type is None]
         assert late == [], f"interactions never acknowledged: {late}"
     finally:
+        (tmp_path / "transcript.txt").write_text(fake.transcript())
+        pictures = [m for m in sorted(fake.messages.values(), key=lambda m: m.seq) if m.attachments]
+        for label, m in (("first", pictures[:1]), ("last", pictures[-1:])):
+            for msg in m:
+                (tmp_path / f"{label}_{msg.attachments[0].filename}").write_bytes(
+                    msg.attachments[0].data
+                )
         await r.stop()
         print("--- bot log (shown by pytest when the test fails) ---\n" + r.log_text())
         await fake.stop()
