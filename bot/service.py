@@ -359,9 +359,9 @@ class GameService:
                 return Outcome(reply="")
             text = "\n".join(actions)
             try:
+                # A decision may stop short of its end (personal decks: a draw); the
+                # caller then asks again while the computer is still to move.
                 work, events, done = _apply(game, text)
-                if not done:
-                    raise IllegalMove("the decision did not end")
             except IllegalMove as exc:
                 log.error("the AI chose %r in game %s: %s", actions, game_id, exc.message)
                 text = "\n".join(_random_decision(game, random.Random(row.last_seq)))

@@ -71,12 +71,22 @@ async def test_action_log_is_append_only(tmp_path):
     store = await Store.open(str(tmp_path / "t.db"))
     game_id = await _new_game(store)
     await store.start_game(
-        game_id, seats=[(1, "ann", "red", False), (None, "Computer", "blue", True)],
-        initial={"format": "torres-position/1", "players": ["red", "blue"]}, now=2.0,
+        game_id,
+        seats=[(1, "ann", "red", False), (None, "Computer", "blue", True)],
+        initial={"format": "torres-position/1", "players": ["red", "blue"]},
+        now=2.0,
     )
     seq = await store.record(
-        game_id, expected_seq=0, player="red", user_id=1, kind="play", action="place c3",
-        position={"p": 1}, turn_ended=True, result=None, now=3.0,
+        game_id,
+        expected_seq=0,
+        player="red",
+        user_id=1,
+        kind="play",
+        action="place c3",
+        position={"p": 1},
+        turn_ended=True,
+        result=None,
+        now=3.0,
     )
     assert seq == 1
     async with store.transaction() as conn:
@@ -94,8 +104,9 @@ async def test_stale_write_is_refused(tmp_path):
     store = await Store.open(str(tmp_path / "t.db"))
     game_id = await _new_game(store)
     await store.start_game(game_id, seats=[(1, "ann", "red", False)], initial={"a": 1}, now=2.0)
-    common = dict(player="red", user_id=1, kind="play", action="end", turn_ended=False,
-                  result=None, now=3.0)
+    common = dict(
+        player="red", user_id=1, kind="play", action="end", turn_ended=False, result=None, now=3.0
+    )
     assert await store.record(game_id, expected_seq=0, position={"b": 2}, **common) == 1
     assert await store.record(game_id, expected_seq=0, position={"c": 3}, **common) == -1
     row = await store.game(game_id)
