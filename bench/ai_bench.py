@@ -1,0 +1,151 @@
+"""How strong and how fast are the computer players?
+
+Plays four-player games in which one computer player (the "hero") of a level meets
+three of a weaker level, rotating the hero's seat game by game, and prints the
+hero's win rate with a 95% Wilson interval plus the time per decision.
+
+    python bench/ai_bench.py                       # 100 games per pairing, 1 s search
+    python bench/ai_bench.py --games 20 --seconds 0.3 --pairings search-random
+
+A win is a game the hero ends with the highest score (a shared top score counts
+as a win and is reported as a tie). Games run in parallel (``--workers``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Game  # noqa: E402
+from engine.ai import choose_actions  # noqa: E402
+
+PAIRINGS = {
+    "search-random": ("search", "random"),
+    "search-heuristic": ("search", "heuristic"),
+    "heuristic-random": ("heuristic", "random"),
+}
+NAMES = ["red", "blue", "green", "yellow"]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_one(task: tuple) -> dict:
+    """One game; returns the hero's result and decision times per level."""
+    hero_level, other_level, seat, seed, variant, seconds, other_seconds, players = task
+    names = NAMES[:players]
+    levels = {p: other_level for p in names}
+    hero = names[seat]
+    levels[hero] = hero_level
+    game = Game.new(players=players, names=names, variant=variant, seed=seed)
+    times: dict[str, list[float]] = {"hero": [], "others": []}
+    n = 0
+    while game.stage != "over":
+        p = game.to_move
+        budget = seconds if p == hero else other_seconds
+        t0 = time.perf_counter()
+        actions = choose_actions(game, budget, level=levels[p], seed=seed * 1000 + n)
+        times["hero" if p == hero else "others"].append(time.perf_counter() - t0)
+        game.play("; ".join(actions))
+        n += 1
+    top = max(game.scores.values())
+    return {
+        "win": hero in game.winners,
+        "tie": hero in game.winners and len(game.winners) > 1,
+        "score": game.scores[hero],
+        "margin": game.scores[hero] - max(s for q, s in game.scores.items() if q != hero),
+        "top": top,
+        "times": times,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per pairing")
+    parser.add_argument("--seconds", type=float, default=1.0, help="search budget per decision")
+    parser.add_argument(
+        "--heuristic-seconds", type=float, default=0.2, help="heuristic budget per decision"
+    )
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--variant", default="common", choices=("common", "personal", "master"))
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--seed", type=int, default=1, help="first game seed")
+    parser.add_argument(
+        "--pairings", default=",".join(PAIRINGS), help=f"comma list of {', '.join(PAIRINGS)}"
+    )
+    args = parser.parse_args(argv)
+    chosen = [p.strip() for p in args.pairings.split(",") if p.strip()]
+    for name in chosen:
+        if name not in PAIRINGS:
+            parser.error(f"unknown pairing {name!r}")
+    budget = {"search": args.seconds, "heuristic": args.heuristic_seconds, "random": 0.05}
+    print(
+        f"{args.games} games per pairing, {args.players} players, variant {args.variant}, "
+        f"search {args.seconds}s, heuristic {args.heuristic_seconds}s per decision, "
+        f"{args.workers} workers"
+    )
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for name in chosen:
+            hero, other = PAIRINGS[name]
+            tasks = [
+                (
+                    hero,
+                    other,
+                    i % args.players,
+                    args.seed + i,
+                    args.variant,
+                    budget[hero],
+                    budget[other],
+                    args.players,
+                )
+                for i in range(args.games)
+            ]
+            t0 = time.perf_counter()
+            results = list(pool.imap_unordered(play_one, tasks))
+            wall = time.perf_counter() - t0
+            _report(name, hero, other, results, wall, budget[hero])
+    return 0
+
+
+def _report(name: str, hero: str, other: str, results: list[dict], wall: float, sec: float) -> None:
+    n = len(results)
+    wins = sum(r["win"] for r in results)
+    ties = sum(r["tie"] for r in results)
+    lo, hi = wilson(wins, n)
+    hero_t = [t for r in results for t in r["times"]["hero"]]
+    other_t = [t for r in results for t in r["times"]["others"]]
+    margins = [r["margin"] for r in results]
+
+    def fmt(ts: list[float]) -> str:
+        if not ts:
+            return "-"
+        ts = sorted(ts)
+        p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+        return f"mean {statistics.fmean(ts) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {ts[-1] * 1000:.0f} ms"
+
+    print(f"\n{name}: 1 {hero} vs {3 if n else '?'} {other}")
+    print(f"  hero wins {wins}/{n} = {wins / n:.1%}  (95% CI {lo:.1%}-{hi:.1%}; {ties} shared)")
+    print(f"  hero margin over best opponent: mean {statistics.fmean(margins):+.1f} points")
+    print(f"  {hero} per decision (budget {sec}s): {fmt(hero_t)}")
+    print(f"  {other} per decision: {fmt(other_t)}")
+    print(f"  wall time {wall:.0f} s")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

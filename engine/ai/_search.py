@@ -1,0 +1,115 @@
+"""The "search" level: plan whole turns, then test the best few against replies.
+
+1. *Candidate turns.* A beam search over the actions of the turn (``plan_turn``)
+   on one sampled world keeps the best distinct end-of-turn positions by the
+   static evaluation.
+2. *Turn-level Monte Carlo.* Each candidate is played in freshly sampled worlds
+   (other hands and deck order drawn again each time), the other players answer
+   with quick greedy turns until the decision comes back to this player, and the
+   position is evaluated then. Candidates are compared with the same sampled
+   worlds (common random numbers) and whittled down by successive halving; the
+   best mean wins.
+
+This is flat Monte Carlo over turn-level choices with heuristic rollouts, in the
+spirit of the turn-level searches of Justesen et al., "Playing Multi-Action
+Adversarial Games" (2017).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from engine.ai._evaluate import evaluate
+from engine.ai._hidden import sample_game
+from engine.ai._plan import (
+    SINGLE_STAGES,
+    Budget,
+    finish,
+    greedy_decision,
+    plan_turn,
+    single_decision,
+)
+
+_CANDIDATES = 6
+_REPLY_MOST = 14  # actions the simulated replies consider per step
+_REPLY_CARDS = 3
+
+
+def search_decision(
+    game: Any, me: str, view: dict[str, Any], rng: random.Random, budget: Budget
+) -> list[str]:
+    world = sample_game(game, me, rng, view)
+    if world.stage in SINGLE_STAGES:
+        return single_decision(world, me, rng, budget)
+    planned = plan_turn(world, me, rng, budget.share(0.4), width=5, most=90, cards=30)
+    if not planned:
+        return greedy_decision(world, me, rng, budget)
+    candidates: list[list[str]] = []
+    statics: list[float] = []
+    for value, actions, final in planned:
+        turn = finish(world, me, actions, final)
+        if turn not in candidates:
+            candidates.append(turn)
+            statics.append(value)
+        if len(candidates) >= _CANDIDATES:
+            break
+    if len(candidates) == 1:
+        return candidates[0]
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    active = list(range(len(candidates)))
+    per_round = 1
+    while len(active) > 1 and not budget.exhausted:
+        seeds = [rng.randrange(2**32) for _ in range(per_round)]
+        for i in active:
+            for s in seeds:
+                value = _rollout(game, me, view, candidates[i], random.Random(s), budget)
+                if value is None:
+                    break
+                totals[i] += value
+                counts[i] += 1
+        if budget.exhausted:
+            break
+        active.sort(key=lambda i: -totals[i] / counts[i])
+        active = active[: max(1, math.ceil(len(active) / 2))]
+        per_round *= 2
+    most = max(counts)
+    if most == 0:
+        return candidates[0]
+    best = max(
+        (i for i in range(len(candidates)) if counts[i] == most),
+        key=lambda i: (totals[i] / counts[i], statics[i]),
+    )
+    return candidates[best]
+
+
+def _rollout(
+    game: Any,
+    me: str,
+    view: dict[str, Any],
+    turn: list[str],
+    rng: random.Random,
+    budget: Budget,
+) -> float | None:
+    """Play *turn* in a sampled world, let the others reply, evaluate for *me*.
+
+    Returns None when the budget ran out before the sample was complete.
+    """
+    world = sample_game(game, me, rng, view)
+    world.play("; ".join(turn))
+    budget.spend(3)
+    steps = 0
+    while world.stage != "over" and steps < 12:
+        steps += 1
+        player = world.to_move
+        if player == me and world.stage != "draw-keep":
+            break
+        if budget.exhausted:
+            return None
+        reply = greedy_decision(
+            world, player, rng, budget, width=1, most=_REPLY_MOST, cards=_REPLY_CARDS
+        )
+        world.play("; ".join(reply))
+    return evaluate(world.position(), me)

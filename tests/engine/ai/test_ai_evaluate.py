@@ -1,0 +1,128 @@
+"""The evaluation and the sampling of hidden cards, on positions in the notation."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine import CARDS, Game
+from engine.ai._evaluate import castle_points, evaluate, pending_phase, player_values
+from engine.ai._hidden import sample_position
+
+
+def pos(**fields) -> dict:
+    base = {
+        "format": "torres-position/1",
+        "players": ["red", "blue"],
+        "stage": "play",
+        "phase": 1,
+        "round": 1,
+        "to_move": "red",
+        "heights": {},
+        "knights": {"red": [], "blue": []},
+        "king": None,
+        "scores": {"red": 0, "blue": 0},
+        "stacks": {"red": [2, 2, 2], "blue": [2, 2, 2, 2]},
+        "hands": {"red": [], "blue": []},
+        "turn": {"ap": 0, "stack": None, "drawn": [], "played": False, "revealed": []},
+    }
+    base.update(fields)
+    return base
+
+
+def test_castle_points_follow_rules_section_7() -> None:
+    """Area × level of the player's highest knight, once per castle; level 0 scores nothing."""
+    p = pos(
+        heights={"c3": 2, "c4": 1, "d3": 1, "f6": 3, "f7": 2, "f5": 1, "a1": 1},
+        knights={"red": ["c3", "c4", "f7", "b1"], "blue": ["d3", "f6"]},
+    )
+    # red: castle {c3,c4,d3} area 3 at level 2 -> 6; castle {f5,f6,f7} area 3 at level 2 -> 6
+    # blue: 3 x 1 + 3 x 3 = 12
+    assert castle_points(p) == {"red": 12, "blue": 12}
+
+
+def test_king_bonus_needs_exactly_the_phase_level() -> None:
+    """A knight exactly on level 1 of the king's castle is worth 5 more in phase 1."""
+    base = dict(heights={"c3": 1, "c4": 2}, king="c4")
+    on1 = player_values(pos(knights={"red": ["c3"], "blue": []}, **base))
+    on2 = player_values(pos(knights={"red": [], "blue": []}, **base))
+    assert on1["red"] - on2["red"] > 5  # castle points (2 x 1) + bonus 5 + knight term
+
+
+def test_pending_phase_after_scoring_is_the_next_one() -> None:
+    """In the king stage after scoring the next scoring is the next phase's."""
+    assert pending_phase(pos(stage="king", phase=1, king="c3")) == 2
+    assert pending_phase(pos(stage="king", phase=1, king=None)) == 1
+    assert pending_phase(pos(stage="over", phase=3)) is None
+    assert pending_phase(pos(stage="play", phase=2)) == 2
+
+
+def test_evaluate_prefers_more_points_and_is_relative() -> None:
+    """More points for me is better; more points for my opponent is worse."""
+    a = pos(scores={"red": 10, "blue": 5})
+    b = pos(scores={"red": 12, "blue": 5})
+    c = pos(scores={"red": 10, "blue": 9})
+    assert evaluate(b, "red") > evaluate(a, "red") > evaluate(c, "red")
+    assert evaluate(c, "blue") > evaluate(a, "blue")
+
+
+def test_finished_game_rewards_the_win() -> None:
+    """Once over, winning outweighs any margin."""
+    won = pos(stage="over", phase=3, scores={"red": 40, "blue": 39}, to_move=None)
+    lost = pos(stage="over", phase=3, scores={"red": 39, "blue": 40}, to_move=None)
+    assert evaluate(won, "red") - evaluate(lost, "red") > 50
+
+
+def _viewer_game(variant: str, seed: int) -> tuple[Game, str]:
+    game = Game.new(players=3, variant=variant, seed=seed)
+    me = game.to_move
+    return game, me
+
+
+def test_sampled_position_keeps_what_the_viewer_sees_and_hides_nothing_else() -> None:
+    """The sample equals the view except where the view says "hidden", and is a valid game."""
+    for variant in ("common", "personal", "master"):
+        game, me = _viewer_game(variant, seed=3)
+        view = game.position(viewer=me)
+        sample = sample_position(view, me, random.Random(1))
+        assert "hidden" not in repr(sample)
+        Game.from_position(sample)  # valid
+        assert sample["hands"][me] == view["hands"][me]
+        for p, hand in view["hands"].items():
+            assert len(sample["hands"][p]) == len(hand)
+        for name, deck in view["decks"].items():
+            assert len(sample["decks"][name]) == len(deck)
+        for field in ("heights", "knights", "king", "scores", "stacks", "stage", "to_move"):
+            assert sample[field] == view[field]
+
+
+def test_common_sample_never_has_more_than_four_of_a_card() -> None:
+    """The common deck has 4 of each card: samples respect it, counting my own hand."""
+    game, me = _viewer_game("common", seed=8)
+    view = game.position(viewer=me)
+    for s in range(20):
+        sample = sample_position(view, me, random.Random(s))
+        cards = Counter(c for h in sample["hands"].values() for c in h)
+        cards += Counter(c for d in sample["decks"].values() for c in d)
+        assert set(cards) <= set(CARDS)
+        assert max(cards.values()) <= 4
+
+
+def test_personal_sample_deals_each_player_distinct_cards() -> None:
+    """In personal decks a player's hand and deck hold one card of each kind at most."""
+    game, me = _viewer_game("personal", seed=5)
+    view = game.position(viewer=me)
+    sample = sample_position(view, me, random.Random(0))
+    for p in sample["players"]:
+        cards = list(sample["hands"][p]) + list(sample["decks"].get(p, []))
+        assert len(cards) == len(set(cards))
+
+
+def test_samples_vary_with_the_rng() -> None:
+    """Different draws give different hidden cards (the search sees many worlds)."""
+    game, me = _viewer_game("common", seed=2)
+    view = game.position(viewer=me)
+    decks = {
+        tuple(sample_position(view, me, random.Random(s))["decks"]["common"]) for s in range(5)
+    }
+    assert len(decks) > 1
