@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -179,6 +180,10 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     return SeatRow(**data)
 
 
+def _probe(path: str) -> None:
+    sqlite3.connect(path).close()
+
+
 def _dump(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -201,6 +206,9 @@ class Store:
 
         :raises StoreError: if the database was written by a newer schema.
         """
+        # Try the file first with plain sqlite3: when aiosqlite fails to connect its
+        # worker thread can outlive the event loop and print a spurious traceback.
+        await asyncio.to_thread(_probe, path)
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
         try:

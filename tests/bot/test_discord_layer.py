@@ -1,0 +1,164 @@
+"""The Discord layer without a network: the command contract, buttons, settings, start-up errors."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.app import TorresBot
+from bot.config import BotConfig, ConfigError
+from bot.rules import TOPICS, rules_text
+from bot.service import GameService, rank_actions
+from bot.views import TEMPLATE, TurnButton, turn_view
+from tests.bot.conftest import Env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def bot(env: Env) -> TorresBot:
+    return TorresBot(config=BotConfig(token="x"), store=env.store, service=env.service)
+
+
+def _options(payload: list[dict], name: str) -> dict[str, dict]:
+    (group,) = payload
+    sub = next(o for o in group["options"] if o["name"] == name)
+    return {o["name"]: o for o in sub.get("options", [])}
+
+
+def test_command_contract(bot: TorresBot):
+    """/torres has exactly the subcommands and options of the issue's table."""
+    payload = bot.command_payload()
+    assert [c["name"] for c in payload] == ["torres"]
+    subs = {o["name"] for o in payload[0]["options"]}
+    assert subs == {
+        "new",
+        "join",
+        "leave",
+        "start",
+        "play",
+        "undo",
+        "board",
+        "hand",
+        "rules",
+        "resign",
+        "cancel",
+    }
+    assert payload[0].get("contexts") == [0] or payload[0].get("dm_permission") is False
+    new = _options(payload, "new")
+    assert (new["players"]["min_value"], new["players"]["max_value"]) == (2, 4)
+    assert (new["bots"]["min_value"], new["bots"]["max_value"]) == (0, 3)
+    assert [c["value"] for c in new["variant"]["choices"]] == ["common", "personal", "master"]
+    assert not any(o.get("required") for o in new.values())
+    play = _options(payload, "play")
+    assert play["actions"]["required"] and play["actions"]["autocomplete"]
+    rules = _options(payload, "rules")
+    assert [c["value"] for c in rules["topic"]["choices"]] == list(TOPICS)
+    for name in ("join", "leave", "start", "undo", "board", "hand", "resign", "cancel"):
+        assert _options(payload, name) == {}
+
+
+def test_turn_buttons_round_trip():
+    """Custom ids follow the template, stay under 100 characters and parse back."""
+    view = turn_view(123456789, 4321, ("end", "undo", "hand"))
+    ids = [item.custom_id for item in view.children]
+    assert ids == [
+        "torres:123456789:4321:end",
+        "torres:123456789:4321:undo",
+        "torres:123456789:4321:hand",
+    ]
+    assert [item.item.label for item in view.children] == ["End turn", "Undo", "My hand"]
+    for custom_id in ids:
+        assert len(custom_id) <= 100 and re.fullmatch(TEMPLATE, custom_id)
+    assert re.fullmatch(TEMPLATE, "torres:1:2:resign") is None
+    assert TurnButton(1, 2, "undo").action == "undo"
+
+
+def test_settings_from_the_environment():
+    """Defaults, overrides, and one clear message per bad variable."""
+    cfg = BotConfig.from_env({"DISCORD_TOKEN": " t "})
+    assert (cfg.token, cfg.db_path, cfg.reminder_seconds, cfg.reminder_count) == (
+        "t",
+        "./torres.db",
+        86400.0,
+        3,
+    )
+    cfg = BotConfig.from_env(
+        {
+            "DISCORD_TOKEN": "t",
+            "TORRES_AI_SECONDS": "0.2",
+            "TORRES_SEED": "5",
+            "TORRES_DB": "/data/x.db",
+        }
+    )
+    assert (cfg.ai_seconds, cfg.seed, cfg.db_path) == (0.2, 5, "/data/x.db")
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        BotConfig.from_env({})
+    with pytest.raises(ConfigError, match="TORRES_REMINDER_COUNT must be a whole number"):
+        BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_REMINDER_COUNT": "lots"})
+    with pytest.raises(ConfigError, match="TORRES_REMINDER_SECONDS must be at least"):
+        BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_REMINDER_SECONDS": "0"})
+
+
+def test_missing_token_is_one_line_and_exit_1(tmp_path):
+    """`python -m bot` without a token says so in one line and exits 1."""
+    env = {"PATH": "/usr/bin:/bin", "TORRES_DB": str(tmp_path / "x.db")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "error: DISCORD_TOKEN is not set: put the bot token from the Discord developer "
+        "portal in the DISCORD_TOKEN environment variable."
+    ]
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_unusable_database_is_one_line_and_exit_1(tmp_path):
+    """A database path that cannot be opened: one line, exit 1, no traceback."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DISCORD_TOKEN": "t",
+        "TORRES_DB": str(tmp_path / "missing-dir" / "x.db"),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("error: cannot open the database")
+
+
+def test_rules_topics_fit_in_a_message():
+    """Every topic fits Discord's 2000 characters; an unknown topic falls back to the overview."""
+    for text in TOPICS.values():
+        assert len(text) <= 2000
+    assert rules_text(None) == TOPICS["overview"]
+    assert rules_text("SCORING") == TOPICS["scoring"]
+    assert rules_text("chess").startswith("No rules topic called 'chess'")
+
+
+def test_rank_actions_keeps_every_kind_and_end():
+    """With more than 25 legal actions every kind is represented and `end` is offered."""
+    legal = sorted(
+        [f"build {f}{r}" for f in "abcdefgh" for r in "1234"]
+        + [f"move c3 {s}" for s in ("c2", "c4", "b3", "d3")]
+        + ["knight d4", "draw", "end", "score"]
+    )
+    ranked = rank_actions(legal)
+    assert len(ranked) == 25 and "end" in ranked
+    assert {a.split()[0] for a in ranked} == {"build", "move", "knight", "draw", "end", "score"}
+    assert ranked[0].startswith("build") and ranked[-1] == "end"
+    assert rank_actions(["end", "score"]) == ["score", "end"]
+
+
+def test_service_has_no_discord_import():
+    """The service and store stay free of Discord (the layering the brief asks for)."""
+    for module in ("service", "store", "actions", "texts", "errors", "rules"):
+        source = (ROOT / "bot" / f"{module}.py").read_text()
+        assert "import discord" not in source, module
+    assert GameService.__module__ == "bot.service"
