@@ -189,7 +189,7 @@ class _Painter:
         x = 20
         if player is not None:
             self.marker(player.shape, x + 14, 68, 13, player.colour, width=2)
-            x += 36
+            x += 42
         text, size = self.fit(line, 28, g.WIDTH - x - 20)
         self.text((x, box[3] + 6), text, size, HEADER_INK, layer="header")
 
@@ -272,7 +272,7 @@ class _Painter:
         has_piece = occupant is not None or v.king == square
         if h:
             # The height on the front half of the top face, below any piece.
-            ny = cy + (13 if has_piece else 0)
+            ny = cy + (16 if has_piece else 0)
             size = 22 if has_piece else 26
             self.text(
                 (cx, ny),
@@ -434,7 +434,7 @@ class _Painter:
         y = y0
         for name in v.order:
             p = v.player(name)
-            row_h = 128 if p.is_to_move and v.stage != "over" else 96
+            row_h = 128 if p.is_to_move and v.stage in ("play", "draw-keep") else 96
             self._player_row(p, x0, y, x1, row_h)
             y += row_h + 6
         y += 4
@@ -522,7 +522,8 @@ class _Painter:
         name, size = self.fit(prefix + p.name, 30, x1 - x0 - 62 - score_w - 24, min_size=20)
         self.text((x0 + 58, y + 30), name, size, INK, anchor="lm", layer="panel")
         stacks = []
-        if v.stage != "over":
+        dealt = v.stage in ("play", "draw-keep")
+        if dealt:
             if p.is_to_move:
                 stacks.append("stacks " + (" ".join(str(s) for s in p.stacks) or "none"))
                 if v.turn_stack is not None:
@@ -535,7 +536,7 @@ class _Painter:
             counts.append(f"{p.hand_count} card" + ("" if p.hand_count == 1 else "s"))
         if p.deck_count is not None:
             counts.append(f"deck {p.deck_count}")
-        if row_h > 100:
+        if row_h > 100 and stacks:
             rows = [" · ".join(stacks), " · ".join(counts)]
         else:
             rows = [" · ".join(stacks + counts)]

@@ -1,0 +1,95 @@
+"""Reference pictures: the picture must not change by accident.
+
+Each stored position is rendered and compared with its PNG under
+``tests/renderer/reference/``, tolerating tiny anti-aliasing differences (a
+different FreeType or zlib build), not a moved piece or a missing block.
+After a deliberate change of the picture, look at the new renders, then:
+
+    RENDERER_UPDATE_REFERENCES=1 .venv/bin/python -m pytest tests/renderer/test_reference.py
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from renderer_samples import REFERENCE, load, load_highlight
+
+import renderer
+
+#: (stored position, viewer seat or None)
+CASES = {
+    "setup": None,
+    "late": 0,  # a busy 4-player board late in the game, seen by the player to move
+    "final": 1,
+    "master": 2,
+}
+#: Mean absolute difference per channel (0-255) that anti-aliasing may cause.
+MEAN_TOLERANCE = 0.6
+#: Share of pixels allowed to differ by more than 64 in some channel.
+STRONG_TOLERANCE = 0.002
+
+
+def render_case(name: str) -> bytes:
+    pos = load(name)
+    seat = CASES[name]
+    viewer = None if seat is None else pos["players"][seat]
+    return renderer.render_board(pos, viewer=viewer, highlight=load_highlight(name))
+
+
+def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
+    """(mean absolute difference, share of strongly differing pixels)."""
+    diff = ImageChops.difference(a, b)
+    mean = sum(ImageStat.Stat(diff).mean) / 3
+    strong = diff.convert("L").point(lambda v: 255 if v > 21 else 0)  # L ~ channels / 3
+    share = ImageStat.Stat(strong).mean[0] / 255
+    return mean, share
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_render_matches_reference(name):
+    """The render of each stored position looks like its reference picture."""
+    png = render_case(name)
+    path = REFERENCE / f"{name}.png"
+    if os.environ.get("RENDERER_UPDATE_REFERENCES"):
+        path.write_bytes(png)
+        pytest.skip(f"wrote {path}")
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    reference = Image.open(path).convert("RGB")
+    assert image.size == reference.size
+    mean, share = difference(image, reference)
+    assert mean < MEAN_TOLERANCE and share < STRONG_TOLERANCE, (
+        f"{name}: mean difference {mean:.3f}, {share:.4%} of pixels differ strongly; "
+        "look at the new picture and update the references if the change is wanted"
+    )
+
+
+def test_comparison_catches_a_moved_knight():
+    """The tolerance is not so loose that one knight moved one square passes."""
+    pos = load("late")
+    player = pos["players"][0]
+    squares = pos["knights"][player]
+    occupied = {s for v in pos["knights"].values() for s in v} | {pos["king"]}
+    for sq in squares:
+        f, r = sq[0], int(sq[1])
+        target = f"{f}{r + 1}" if r < 8 else f"{f}{r - 1}"
+        if target not in occupied:
+            break
+    pos["knights"][player] = [target if s == sq else s for s in squares]
+    moved = Image.open(io.BytesIO(renderer.render_board(pos))).convert("RGB")
+    original = Image.open(io.BytesIO(renderer.render_board(load("late")))).convert("RGB")
+    mean, share = difference(moved, original)
+    assert not (mean < MEAN_TOLERANCE and share < STRONG_TOLERANCE), (mean, share)
+
+
+def test_comparison_catches_a_missing_block():
+    """Nor does one block taken off a tower."""
+    pos = load("late")
+    square = max(sorted(pos["heights"]), key=lambda s: pos["heights"][s])
+    pos["heights"][square] -= 1
+    changed = Image.open(io.BytesIO(renderer.render_board(pos))).convert("RGB")
+    original = Image.open(io.BytesIO(renderer.render_board(load("late")))).convert("RGB")
+    mean, share = difference(changed, original)
+    assert not (mean < MEAN_TOLERANCE and share < STRONG_TOLERANCE), (mean, share)
