@@ -7,7 +7,9 @@ import hashlib
 import io
 import json
 import logging
+import multiprocessing
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import discord
@@ -23,6 +25,56 @@ log = logging.getLogger(__name__)
 
 _SYNC_KEY = "commands_hash"
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
+
+
+def _render_png(position: dict[str, Any], viewer: str | None, highlight: list[str]) -> bytes:
+    from renderer import render_board
+
+    return render_board(position, viewer, highlight)
+
+
+def _warm_up() -> None:
+    import renderer  # noqa: F401  (import once per worker, before the first turn)
+
+
+class Renderer:
+    """Draws board pictures off the event loop.
+
+    With *processes* > 0 the drawing runs in that many worker processes, so it
+    neither holds the interpreter lock the event loop needs nor is limited to
+    one core; with 0 it runs in a thread of this process.
+    """
+
+    def __init__(self, processes: int) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        if processes > 0:
+            self._pool = ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_up,
+            )
+        self._processes = processes
+
+    async def start(self) -> None:
+        """Start the workers now rather than on the first turn."""
+        if self._pool is not None:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(
+                *(loop.run_in_executor(self._pool, _warm_up) for _ in range(self._processes))
+            )
+
+    async def render(
+        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+    ) -> bytes:
+        squares = sorted(highlight)
+        if self._pool is None:
+            return await asyncio.to_thread(_render_png, position, viewer, squares)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _render_png, position, viewer, squares)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 class TorresTree(app_commands.CommandTree):
@@ -53,10 +105,11 @@ class TorresBot(discord.Client):
         self.tree.add_command(TorresGroup(self, service))
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._background: asyncio.Task[None] | None = None
-        self._render_board: Any = None
+        self.renderer = Renderer(config.render_processes)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TurnButton)
+        await self.renderer.start()
         await self.sync_commands()
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
 
@@ -69,6 +122,7 @@ class TorresBot(discord.Client):
             *(t for t in [self._background, *self._ai_tasks.values()] if t is not None),
             return_exceptions=True,
         )
+        self.renderer.close()
         await super().close()
 
     # -- command sync -----------------------------------------------------------------
@@ -100,27 +154,25 @@ class TorresBot(discord.Client):
     async def render(
         self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
     ) -> io.BytesIO:
-        """The board picture, drawn in a worker thread."""
-        if self._render_board is None:
-            from renderer import render_board
-
-            self._render_board = render_board
-        png = await asyncio.to_thread(self._render_board, position, viewer, sorted(highlight))
-        return io.BytesIO(png)
+        """The board picture as a file-like object, drawn off the event loop."""
+        return io.BytesIO(await self.renderer.render(position, viewer, highlight))
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
-        """Send an outcome: the private reply, then the public posts, then let computers move."""
-        if outcome.reply:
-            await interaction.followup.send(outcome.reply, ephemeral=True)
+        """Send an outcome: the public posts, then the private reply, then let computers move.
+
+        Posting first means that when a player sees the reply, the channel
+        already shows what their command changed.
+        """
         failed = False
         for post in outcome.posts:
             failed |= not await self.send_post(post)
+        reply = outcome.reply or "Done."
         if failed:
-            await interaction.followup.send(
-                "Your command was carried out, but I could not post in this channel. "
-                "I need the Send Messages, Attach Files and Embed Links permissions here.",
-                ephemeral=True,
+            reply += (
+                "\nYour command was carried out, but I could not post in this channel: "
+                "I need the Send Messages, Attach Files and Embed Links permissions here."
             )
+        await interaction.followup.send(reply, ephemeral=True)
         if outcome.ai_game is not None:
             self.kick_ai(outcome.ai_game)
 

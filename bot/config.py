@@ -26,6 +26,7 @@ class BotConfig:
     sync_guild: int | None = None
     seed: int | None = None
     log_level: str = "INFO"
+    render_processes: int = 2
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> BotConfig:
@@ -53,6 +54,11 @@ class BotConfig:
             sync_guild=_optional_int(env, "TORRES_SYNC_GUILD"),
             seed=_optional_int(env, "TORRES_SEED"),
             log_level=(env.get("TORRES_LOG_LEVEL") or "INFO").upper(),
+            render_processes=int(
+                _number(
+                    env, "TORRES_RENDER_PROCESSES", _default_processes(), minimum=0, integer=True
+                )
+            ),
         )
 
 
@@ -70,6 +76,11 @@ def _number(
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}, not {raw!r}.")
     return value
+
+
+def _default_processes() -> int:
+    """One rendering process per CPU, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
 
 
 def _optional_int(env: Mapping[str, str], name: str) -> int | None:

@@ -502,11 +502,15 @@ class GameService:
                 row, seat, user.id, "resign", "resign", game, turn_ended=False, result=result
             )
             self._cache.pop(row.id, None)
+        mentions = tuple(
+            s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
+        )
         text = (
-            f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here.\n"
+            f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here "
+            + " ".join(f"<@{m}>" for m in mentions)
+            + "\n"
             + texts.score_table(game, seats)
         )
-        mentions = tuple(s.user_id for s in seats if s.user_id and s.user_id != user.id)
         return Outcome(
             reply="You resigned; the game is over.",
             posts=[Post(row.channel_id, row.id, text, mentions=mentions)],

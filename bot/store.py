@@ -185,7 +185,7 @@ def _probe(path: str) -> None:
 
 
 def _dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return None if value is None else json.dumps(value, sort_keys=True)
 
 
 class Store:
