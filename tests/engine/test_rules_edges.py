@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import ACTION_CARDS, Pos, assert_illegal
 
-from engine import castles
+from engine import NotationError, castles
 
 
 def test_one_door_passage_crosses_one_castle():
@@ -174,3 +174,58 @@ def test_step_uses_the_level_after_earlier_actions():
     assert_illegal(game, "move c3 d3", "d3")
     game.play("play lift c3; move c3 d3")
     assert game.position()["knights"]["a"] == ["d3"]
+
+
+def test_king_bonus_fifteen_after_phase_three():
+    """§7.2: 15 after phase 3 for a knight on exactly level 3 of the king's castle."""
+    # K = c3:3 c4:2 d3:2 d4:1 (area 4), king d4. a on c3 (3): 12 + 15. b on c4 (2): 8, no bonus.
+    # a 0->12, b 0->8, a 12->27.
+    game = (
+        Pos()
+        .phase(3, 4)
+        .starters("a")
+        .to_move("b")
+        .stacks("a", [])
+        .stacks("b", [3])
+        .supply(40)
+        .h(c3=3, c4=2, d3=2, d4=1)
+        .king("d4")
+        .knights("a", "c3")
+        .knights("b", "c4")
+        .game()
+    )
+    events = game.play("end")
+    scored = events[1]
+    assert scored["phase"] == 3
+    assert scored["points"]["a"] == {"castles": 12, "king": 15, "master": 0}
+    assert scored["points"]["b"] == {"castles": 8, "king": 0, "master": 0}
+    assert events[2] == {"type": "game_over", "scores": {"a": 27, "b": 8}, "winners": ["a"]}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 1},
+        {"players": 5},
+        {"variant": "chess"},
+        {"names": ["ann", "ann"]},
+        {"names": ["solo"]},
+        {"master_card": "joker", "variant": "master"},
+    ],
+)
+def test_game_new_rejects_bad_arguments_with_a_message(kwargs):
+    """Brief: bad input gets a clear, specific message (NotationError/ValueError), never a crash."""
+    from engine import Game
+
+    with pytest.raises(ValueError) as info:
+        Game.new(**kwargs)
+    assert str(info.value).strip()
+
+
+def test_from_position_rejects_a_viewer_position():
+    """NOTATION: 'hidden' is not a card, so a viewer's position is not a full position."""
+    from engine import Game
+
+    view = Game.new(players=2).position(viewer="red")
+    with pytest.raises(NotationError):
+        Game.from_position(view)
