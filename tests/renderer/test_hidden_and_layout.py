@@ -131,3 +131,16 @@ def test_key_numbers_stay_legible_at_phone_width(name):
 
 def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("viewer", [None, "red", "blue", "green", "yellow"])
+def test_only_the_viewer_hand_leaves_the_model(viewer):
+    """The data handed to the drawing code holds no other player's cards at all."""
+    from renderer._model import build_view
+
+    view = build_view(load("late"), viewer)
+    for p in view.players:
+        if p.name == viewer:
+            assert p.hand == tuple(load("late")["hands"][viewer])
+        else:
+            assert p.hand is None and p.drawn == ()
