@@ -10,6 +10,7 @@ with Discord's error *and* appended to ``errors`` so tests can assert none occur
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import json
 import logging
@@ -218,7 +219,8 @@ class FakeDiscord:
         owner = next((self.users[n] for n in self.users if n in mods), None)
         self.owner_id = owner.id if owner else None
 
-        self.messages: dict[int, FakeMessage] = {}
+        self.messages: dict[int, FakeMessage] = {}  # in creation (seq) order
+        self._per_channel: dict[int, list[FakeMessage]] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self._by_token: dict[str, FakeInteraction] = {}
         self.global_commands: list[dict[str, Any]] = []
@@ -367,6 +369,19 @@ class FakeDiscord:
     def channel(self, where: FakeChannel | str) -> FakeChannel:
         return where if isinstance(where, FakeChannel) else self.channels[where]
 
+    def _store(self, msg: FakeMessage) -> None:
+        self.messages[msg.id] = msg
+        self._per_channel.setdefault(msg.channel_id, []).append(msg)
+
+    def _messages_in(self, channel_id: int | None, after_seq: int) -> list[FakeMessage]:
+        """Messages (in seq order) of one channel, or all, created after ``after_seq``."""
+        msgs = (
+            self._per_channel.get(channel_id, [])
+            if channel_id is not None
+            else list(self.messages.values())
+        )
+        return msgs[bisect.bisect_right(msgs, after_seq, key=lambda m: m.seq) :]
+
     def channel_messages(
         self, channel: FakeChannel | str, *, viewer: FakeUser | str | None = None, after: int = 0
     ) -> list[FakeMessage]:
@@ -374,8 +389,8 @@ class FakeDiscord:
         ch = self.channel(channel)
         v = self.user(viewer) if viewer is not None else None
         out = []
-        for m in sorted(self.messages.values(), key=lambda m: m.seq):
-            if m.channel_id != ch.id or m.deleted or m.seq <= after:
+        for m in self._messages_in(ch.id, after):
+            if m.deleted:
                 continue
             if m.viewer is not None and (v is None or v.id != m.viewer.id):
                 continue
@@ -401,10 +416,8 @@ class FakeDiscord:
         after_seq = after.sent_seq if isinstance(after, FakeInteraction) else after
 
         def found() -> FakeMessage | None:
-            for m in sorted(self.messages.values(), key=lambda m: m.seq):
-                if m.seq <= after_seq or m.deleted or m.loading:
-                    continue
-                if ch is not None and m.channel_id != ch.id:
+            for m in self._messages_in(ch.id if ch is not None else None, after_seq):
+                if m.deleted or m.loading:
                     continue
                 if public is not None and m.ephemeral == public:
                     continue
@@ -1222,7 +1235,7 @@ class FakeDiscord:
         )
         if not msg.loading:
             msg.resolved_at = msg.created_at
-        self.messages[msg.id] = msg
+        self._store(msg)
         return msg
 
     def _edit_message(
@@ -1365,7 +1378,7 @@ class FakeDiscord:
             interaction=ix,
             viewer=ix.user if flags & EPHEMERAL else None,
         )
-        self.messages[msg.id] = msg
+        self._store(msg)
         return msg
 
     async def _followup(self, request: web.Request) -> web.Response:

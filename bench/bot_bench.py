@@ -1,0 +1,294 @@
+"""Load benchmark: many Torres games at once through the fake Discord, one real bot process.
+
+Starts ``tests.fakediscord.FakeDiscord`` and ``python -m bot`` (a fresh SQLite
+database in a temporary directory), then plays ``--games`` 2-player games in
+parallel, one per channel, each from ``/torres new`` to the final scores (or
+``--decisions`` decisions). Every game keeps an ``engine.Game`` mirror to
+choose legal actions; a decision is either one ``/torres play`` with all of
+it, or one command per action followed by the End turn button.
+
+Printed: median, 95th percentile and max of the time from sending an
+interaction to
+
+* ``ack``      the bot's first callback (the deferral),
+* ``reply``    the private reply (the follow-up that resolves the deferral),
+* ``picture``  the public turn message carrying ``board.png`` (rendered by the
+               bot for every finished decision),
+
+plus throughput and any request the fake refused. ``--think`` is each simulated
+player's pause before an interaction (uniform in [0.5, 1.5] x think); 0 makes
+every player act the instant the previous reply arrives (a stress test, far
+denser than people playing turn by turn).
+
+    .venv/bin/python bench/bot_bench.py                  # 50 games, think 1 s
+    .venv/bin/python bench/bot_bench.py --games 10 --think 0 --decisions 12
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import Game  # noqa: E402
+from tests.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage  # noqa: E402
+
+SEED = 4242
+TIMEOUT = 60.0
+
+
+@dataclass
+class Stats:
+    ack: list[float] = field(default_factory=list)
+    reply: list[float] = field(default_factory=list)
+    picture: list[float] = field(default_factory=list)
+    interactions: int = 0
+    decisions: int = 0
+    games_over: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def record(self, ix: FakeInteraction, reply: FakeMessage, picture: FakeMessage | None) -> None:
+        self.interactions += 1
+        if ix.callback_latency is not None:
+            self.ack.append(ix.callback_latency)
+        if reply.resolved_at is not None:
+            self.reply.append(reply.resolved_at - ix.sent_at)
+        if picture is not None:
+            self.picture.append(picture.created_at - ix.sent_at)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def plan(game: Game, rng: random.Random) -> list[str]:
+    """One decision from the mirror: a setup choice, or 0-2 random actions then ``end``."""
+    work = game.copy()
+    if work.stage != "play":
+        return [rng.choice(work.legal())]
+    wanted = rng.choice((0, 1, 2))
+    out: list[str] = []
+    for _ in range(12):
+        legal = work.legal()
+        others = [a for a in legal if a != "end"]
+        if "end" in legal and (len(out) >= wanted or not others):
+            return [*out, "end"]
+        action = rng.choice(others or legal)
+        before = work.stage
+        events = work.play(action) or []
+        out.append(action)
+        if before != "play" or any(e.get("type") in ("turn_end", "game_over") for e in events):
+            return out
+    return out
+
+
+class Player:
+    """One game's two simulated players."""
+
+    def __init__(
+        self, fake: FakeDiscord, index: int, args: argparse.Namespace, stats: Stats
+    ) -> None:
+        self.fake = fake
+        self.channel = fake.channels[f"table-{index}"]
+        self.users = (f"p{2 * index}", f"p{2 * index + 1}")
+        self.args = args
+        self.stats = stats
+        self.rng = random.Random(index)
+        self.turn_msg: FakeMessage | None = None
+
+    async def think(self) -> None:
+        if self.args.think > 0:
+            await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
+
+    async def send(
+        self, ix_coro, *, picture: bool
+    ) -> tuple[FakeInteraction, FakeMessage, FakeMessage | None]:
+        ix = await ix_coro
+        reply = await ix.reply(TIMEOUT)
+        post = None
+        if picture:
+            post = await self.fake.wait_for_message(
+                lambda m: bool(m.attachments),
+                channel=self.channel,
+                after=ix,
+                public=True,
+                timeout=TIMEOUT,
+                what=f"the turn picture after {ix.describe()}",
+            )
+            self.turn_msg = post
+        self.stats.record(ix, reply, post)
+        return ix, reply, post
+
+    def slash(self, who: str, sub: str, **options):
+        return self.fake.slash(who, self.channel, "torres", sub, **options)
+
+    async def run(self) -> None:
+        a, b = self.users
+        await self.think()
+        await self.send(self.slash(a, "new", players=2), picture=False)
+        await self.think()
+        await self.send(self.slash(b, "join"), picture=False)
+        await self.think()
+        await self.send(self.slash(a, "start"), picture=True)
+        game = Game.new(players=2, names=["red", "blue"], variant="common", seed=SEED)
+        seats = {"red": a, "blue": b}
+        decisions = 0
+        while game.stage != "over" and (
+            self.args.decisions == 0 or decisions < self.args.decisions
+        ):
+            who = seats[game.to_move]
+            actions = plan(game, self.rng)
+            use_button = game.stage == "play" and actions[-1] == "end" and self.rng.random() < 0.5
+            if use_button and self.turn_msg is not None:
+                for action in actions[:-1]:
+                    await self.think()
+                    _, reply, _ = await self.send(
+                        self.slash(who, "play", actions=action), picture=False
+                    )
+                    if not reply.content.startswith("Done"):
+                        raise AssertionError(f"{action!r} refused: {reply.content}")
+                    game.play(action)
+                end = next(x for x in self.turn_msg.buttons if (x.custom_id or "").endswith(":end"))
+                await self.think()
+                await self.send(
+                    self.fake.click(who, self.turn_msg, end.custom_id or ""), picture=True
+                )
+                game.play("end")
+            else:
+                await self.think()
+                _, reply, _ = await self.send(
+                    self.slash(who, "play", actions="; ".join(actions)), picture=True
+                )
+                for action in actions:
+                    game.play(action)
+            decisions += 1
+            self.stats.decisions += 1
+        if game.stage == "over":
+            self.stats.games_over += 1
+
+
+def process_cpu(pid: int | None) -> float | None:
+    """CPU seconds (user + system) a process has used so far, from /proc (Linux only)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def row(name: str, values: list[float]) -> str:
+    if not values:
+        return f"  {name:<8} (none)"
+    ms = [v * 1000 for v in values]
+    return (
+        f"  {name:<8} n={len(ms):<6} median {statistics.median(ms):7.1f} ms   "
+        f"p95 {percentile(ms, 95):7.1f} ms   max {max(ms):7.1f} ms"
+    )
+
+
+async def main(args: argparse.Namespace) -> int:
+    n = args.games
+    users = [f"p{i}" for i in range(2 * n)]
+    load_before = os.getloadavg()[0]
+    fake = await FakeDiscord(
+        members=users, moderators=(), channels=[f"table-{i}" for i in range(n)]
+    ).start()
+    stats = Stats()
+    with tempfile.TemporaryDirectory(prefix="torres-bench-", dir=args.db_dir) as tmp:
+        env = {
+            **fake.env(),
+            "DISCORD_TOKEN": "bench",
+            "TORRES_DB": os.path.join(tmp, "bench.db"),
+            "TORRES_GUILD_READY_TIMEOUT": "0.1",
+            "TORRES_SEED": str(SEED),
+            "TORRES_LOG_LEVEL": "WARNING",
+        }
+        log = Path(tmp) / "bot.log"
+        bot = await BotProcess(["-m", "bot"], env=env, log_path=log).start()
+        try:
+            await fake.wait_connected(60)
+            await fake.wait_synced(30, names=["torres"])
+            players = [Player(fake, i, args, stats) for i in range(n)]
+            started = time.monotonic()
+            results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
+            elapsed = time.monotonic() - started
+            bot_cpu = process_cpu(bot.pid)
+            for i, r in enumerate(results):
+                if isinstance(r, BaseException):
+                    stats.failures.append(f"game {i}: {type(r).__name__}: {str(r)[:400]}")
+        finally:
+            await bot.stop()
+            bot_log = bot.log_text(4000)
+            await fake.stop()
+
+    print(
+        f"bot_bench: {n} games at once, think {args.think:g} s, decisions cap {args.decisions or 'none'}"
+    )
+    print(
+        f"  {stats.interactions} interactions, {stats.decisions} decisions, {stats.games_over} games finished"
+    )
+    print(
+        f"  wall {elapsed:.1f} s, {stats.interactions / elapsed:.1f} interactions/s, "
+        f"{len(stats.picture) / elapsed:.1f} pictures/s, {os.cpu_count()} CPUs"
+    )
+    mine = time.process_time()
+    cpu = f"bot process {bot_cpu:.1f} s" if bot_cpu is not None else "bot process ?"
+    print(f"  CPU used: {cpu}, benchmark process (fake Discord + players) {mine:.1f} s")
+    print(
+        f"  machine load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after "
+        "(other work on the machine inflates these latencies)"
+    )
+    print(row("ack", stats.ack))
+    print(row("reply", stats.reply))
+    print(row("picture", stats.picture))
+    both = stats.reply + stats.picture
+    if both:
+        p95 = percentile([v * 1000 for v in both], 95)
+        verdict = "meets" if p95 < 300 else "MISSES"
+        print(f"  reply+picture p95 {p95:.1f} ms: {verdict} the 300 ms aim")
+    refused = fake.errors
+    if refused:
+        print(f"  {len(refused)} requests refused by the fake, e.g. {refused[:3]}")
+    for f in stats.failures[:10]:
+        print("  FAILED", f)
+    if stats.failures or refused:
+        print("--- bot log (tail) ---\n" + bot_log)
+        return 1
+    return 0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=50, help="games played at once (default 50)")
+    p.add_argument("--think", type=float, default=1.0, help="mean pause before each interaction, s")
+    p.add_argument(
+        "--decisions",
+        type=int,
+        default=0,
+        help="stop each game after N decisions (0: play to the end)",
+    )
+    p.add_argument(
+        "--db-dir",
+        default=None,
+        help="directory for the bot's database (default: the system temp dir)",
+    )
+    return p.parse_args(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(parse_args())))

@@ -1,0 +1,204 @@
+"""End-to-end: lobby, leaving and ending games, computer players, reminders, rules.
+
+Each test gets its own fake Discord and bot process (see conftest.py); knobs
+from docs/bot.md are passed through the ``runner`` fixture's parameter.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from engine import Game
+from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png
+
+
+async def open_started(
+    t: Table, *, players: int = 2, bots: int = 0, joiners: tuple[str, ...] = ("bob",)
+) -> int:
+    _, reply = await t.slash("alice", "new", players=players, bots=bots)
+    game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    for who in joiners:
+        await t.slash(who, "join")
+    _, reply = await t.slash("alice", "start")
+    assert f"Game #{game_id} started" in reply.content, reply.content
+    return game_id
+
+
+async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
+    t = Table(runner)
+    _, reply = await t.slash("alice", "new", players=3)
+    game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    ix, reply = await t.slash("bob", "join")
+    ix, reply = await t.slash("bob", "leave")
+    assert reply.content == f"You left game #{game_id}.", reply.content
+    note = await t.public_after(ix, "the leave note")
+    assert "left game" in note.content and note.pinged_ids == []
+    _, reply = await t.slash("bob", "leave")
+    assert "not in this game" in reply.content, reply.content
+    _, reply = await t.slash("alice", "leave")
+    assert "/torres cancel" in reply.content, reply.content
+
+    # A channel manager may not end an active game before it has been idle long enough.
+    _, reply = await t.slash("dana", "cancel")
+    assert "idle" in reply.content and re.search(r"<t:\d+:R>", reply.content), reply.content
+    _, reply = await t.slash("carol", "cancel")
+    assert "Only the game's author" in reply.content, reply.content
+    seq = t.fake.last_seq
+    ix, reply = await t.slash("alice", "cancel")
+    assert reply.content == f"Game #{game_id} is cancelled.", reply.content
+    note = await t.public_after(ix, "the cancel note")
+    assert "cancelled by Alice" in note.content
+    assert [m.content for m in t.public_since(seq)] == [note.content]
+    _, reply = await t.slash("alice", "cancel")
+    assert "no torres game" in reply.content.lower(), reply.content
+
+
+@pytest.mark.parametrize("runner", [{"TORRES_IDLE_CANCEL_SECONDS": "0"}], indirect=True)
+async def test_channel_manager_may_end_an_idle_game(runner: BotRunner) -> None:
+    t = Table(runner)
+    game_id = await open_started(t)
+    _, reply = await t.slash("carol", "cancel")  # no Manage Channels
+    assert "Only the game's author" in reply.content, reply.content
+    ix, reply = await t.slash("dana", "cancel")  # Manage Channels, game idle >= 0 s
+    assert reply.content == f"Game #{game_id} is cancelled.", reply.content
+    await t.public_after(ix, "the cancel note", lambda m: "cancelled by Dana" in m.content)
+    status, result = runner.db_row("SELECT status, result FROM games WHERE id = ?", game_id)
+    assert status == "cancelled" and '"reason": "cancelled"' in result
+
+
+async def test_resign_ends_a_game_without_computer_players(runner: BotRunner) -> None:
+    t = Table(runner)
+    game_id = await open_started(t)
+    ix, reply = await t.slash("bob", "resign")
+    assert "game is over" in reply.content, reply.content
+    post = await t.public_after(ix, "the resignation", lambda m: "resigned" in m.content)
+    assert post.pinged_ids == [t.user("alice").id], "the remaining player should be told"
+    assert "red (Alice): 0" in post.content and "blue (Bob): 0" in post.content, post.content
+    assert runner.db_row("SELECT status FROM games WHERE id = ?", game_id)[0] == "over"
+
+
+async def test_against_the_computer(runner: BotRunner) -> None:
+    """alice plays red; the computer plays blue: its turns are posted without buttons, in notation."""
+    t = Table(runner)
+    ix, reply = await t.slash("alice", "new", players=2, bots=1)
+    game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    lobby = await t.public_after(ix, "the lobby")
+    assert "computer" in lobby.content and "more can join" not in lobby.content, lobby.content
+    _, reply = await t.slash("bob", "join")
+    assert "full" in reply.content, reply.content
+    _, reply = await t.slash("alice", "start")
+    assert f"Game #{game_id} started" in reply.content, reply.content
+    game = Game.new(players=2, names=["red", "blue"], variant="common", seed=SEED)
+    start = await t.fake.wait_for_message(
+        lambda m: bool(m.attachments), channel=t.channel, public=True, after=0, timeout=TIMEOUT
+    )
+    seen = start.seq
+    header = re.compile(
+        r"^\*\*(?P<who>.+?) \((?P<colour>red|blue)\)\*\* played `(?P<actions>[^`]*)`"
+    )
+    computer_turns = 0
+    while game.stage != "over":
+        if game.to_move == "red":
+            legal = game.legal()
+            actions = ["end"] if "end" in legal else [legal[0]]
+            _, reply = await t.slash("alice", "play", actions="; ".join(actions))
+            assert reply.content in ("Your turn is over.", "The game is over."), reply.content
+        post = await t.fake.wait_for_message(
+            lambda m: bool(m.attachments),
+            channel=t.channel,
+            public=True,
+            after=seen,
+            timeout=TIMEOUT,
+            what="the next turn message",
+        )
+        seen = post.seq
+        m = header.match(post.content)
+        assert m, post.content
+        assert m["colour"] == game.to_move
+        if m["colour"] == "blue":
+            computer_turns += 1
+            assert "Computer" in m["who"]
+        for action in m["actions"].split("; "):
+            game.play(action)  # the posted notation replays in our mirror
+        check_png(post.attachments[0].data)
+        if game.stage != "over" and game.to_move == "blue":
+            assert post.buttons == [] and post.pinged_ids == [], (
+                "the computer needs no buttons or pings"
+            )
+        elif game.stage != "over":
+            assert post.pinged_ids == [t.user("alice").id]
+            assert post.buttons, "alice's turn message needs buttons"
+    assert computer_turns >= 12
+    assert "**Game over!**" in post.content
+    status, position = runner.db_row("SELECT status, position FROM games WHERE id = ?", game_id)
+    assert status == "over"
+
+    assert json.loads(position) == game.position()
+
+
+@pytest.mark.parametrize(
+    "runner",
+    [
+        {
+            "TORRES_REMINDER_SECONDS": "1",
+            "TORRES_REMINDER_COUNT": "2",
+            "TORRES_REMINDER_CHECK_SECONDS": "0.2",
+        }
+    ],
+    indirect=True,
+)
+async def test_reminders_ping_the_idle_player_a_bounded_number_of_times(runner: BotRunner) -> None:
+    t = Table(runner)
+    await open_started(t)
+    alice = t.user("alice")
+    first = await t.fake.wait_for_message(
+        lambda m: "it's your move" in m.content, channel=t.channel, public=True, timeout=TIMEOUT
+    )
+    assert first.pinged_ids == [alice.id] and re.search(r"<t:\d+:R>", first.content)
+    second = await t.fake.wait_for_message(
+        lambda m: "it's your move" in m.content,
+        channel=t.channel,
+        public=True,
+        after=first.seq,
+        timeout=TIMEOUT,
+    )
+    assert "last reminder" in second.content, second.content
+    # Acting resets the reminders: after alice's decision, bob is reminded, not alice.
+    ix, _ = await t.slash(
+        "alice", "play", actions=Game.new(players=2, names=["red", "blue"], seed=SEED).legal()[0]
+    )
+    bob_reminder = await t.fake.wait_for_message(
+        lambda m: "it's your move" in m.content,
+        channel=t.channel,
+        public=True,
+        after=ix,
+        timeout=TIMEOUT,
+    )
+    assert bob_reminder.pinged_ids == [t.user("bob").id]
+    reminders_for_alice = [
+        m for m in t.public_since(0) if "it's your move" in m.content and alice.id in m.pinged_ids
+    ]
+    assert len(reminders_for_alice) == 2, "TORRES_REMINDER_COUNT=2 allows two reminders per turn"
+
+
+async def test_rules_are_private_and_fit_a_message(runner: BotRunner) -> None:
+    t = Table(runner)
+    ix = await t.fake.slash("carol", t.channel, "torres", "rules")
+    reply = await ix.reply(TIMEOUT)
+    assert reply.ephemeral and "Torres" in reply.content and len(reply.content) <= 2000
+    topics = [
+        c["value"]
+        for c in next(
+            o
+            for o in next(c for c in t.fake.global_commands if c["name"] == "torres")["options"]
+            if o["name"] == "rules"
+        )["options"][0]["choices"]
+    ]
+    assert {"overview", "scoring", "notation"} <= set(topics)
+    for topic in topics:
+        ix = await t.fake.slash("carol", t.channel, "torres", "rules", topic=topic)
+        reply = await ix.reply(TIMEOUT)
+        assert reply.ephemeral and 50 < len(reply.content) <= 2000, (topic, reply.content)
