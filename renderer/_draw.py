@@ -12,6 +12,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
+from engine.rules import ROUNDS
 
 from . import geometry as g
 from ._model import BoardView, PlayerView
@@ -129,23 +130,31 @@ class _Painter:
         return text + "…", size
 
     # -- shapes --------------------------------------------------------------
-    def marker(self, shape: str, cx: float, cy: float, r: float, fill: RGB, width: int = 3):
+    def marker(
+        self,
+        shape: str,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: RGB | None,
+        width: int = 3,
+        outline: RGB = INK,
+    ):
         """A player's marker: the shape is the non-colour cue."""
         d = self.draw
         if shape == "circle":
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=width)
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
         elif shape == "square":
             s = r * 0.88
-            d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=fill, outline=INK, width=width)
-        elif shape == "triangle":
-            pts = [(cx, cy - r * 1.15), (cx + r * 1.1, cy + r * 0.8), (cx - r * 1.1, cy + r * 0.8)]
-            d.polygon(pts, fill=fill, outline=INK, width=width)
-        else:  # diamond
-            s = r * 1.18
-            pts = [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
-            d.polygon(pts, fill=fill, outline=INK, width=width)
+            box = (cx - s, cy - s, cx + s, cy + s)
+            d.rectangle(box, fill=fill, outline=outline, width=width)
+        else:
+            pts = _polygon(shape, cx, cy, r)
+            if fill is not None:
+                d.polygon(pts, fill=fill)
+            d.line([*pts, pts[0], pts[1]], fill=outline, width=width, joint="curve")
 
-    def crown(self, cx: float, cy: float, r: float, width: int = 3):
+    def crown(self, cx: float, cy: float, r: float, width: int = 3, fill: RGB | None = KING_FILL):
         """The king: a white crown with a heavy outline (no player is white)."""
         pts = [
             (cx - r, cy + r * 0.7),
@@ -156,7 +165,9 @@ class _Painter:
             (cx + r * 1.05, cy - r * 0.75),
             (cx + r, cy + r * 0.7),
         ]
-        self.draw.polygon(pts, fill=KING_FILL, outline=INK, width=width)
+        if fill is not None:
+            self.draw.polygon(pts, fill=fill)
+        self.draw.line([*pts, pts[0], pts[1]], fill=INK, width=width, joint="curve")
 
     # -- the whole picture ---------------------------------------------------
     def paint(self) -> Rendering:
@@ -173,7 +184,8 @@ class _Painter:
         if v.stage in ("castles", "place") or (v.stage == "king" and v.king is None):
             title = "Setup"
         else:
-            title = f"Phase {v.phase} of 3 · Round {v.round}"
+            rounds = ROUNDS[len(v.players)][v.phase - 1]
+            title = f"Phase {v.phase} of 3 · Round {v.round} of {rounds}"
         box = self.text((20, 10), title, 36, HEADER_INK, layer="header")
         variant = {"common": "common deck", "personal": "personal decks", "master": "master"}
         self.text(
@@ -239,6 +251,43 @@ class _Painter:
         order = sorted(g.SQUARES, key=lambda s: -sum(g.square_coords(s)))
         for square in order:
             self._column(square, lh)
+        # Pieces hidden behind taller towers in front get an x-ray outline on top.
+        for piece in self.out.pieces:
+            if self._is_covered(piece):
+                self._ghost(piece)
+
+    def _is_covered(self, piece: PieceMark) -> bool:
+        """Whether something drawn later hides part of a piece's marker."""
+        cx, cy = piece.iso_center
+        r = g.TOKEN_RADIUS
+        if piece.kind == "king":
+            expected = KING_FILL
+            points = [(cx - 0.5 * r, cy + 0.3 * r), (cx + 0.5 * r, cy + 0.3 * r)]
+        else:
+            expected = self.view.player(piece.owner).colour
+            points = [(cx - 0.5 * r, cy + 0.25 * r), (cx + 0.5 * r, cy + 0.25 * r)]
+        return any(self.image.getpixel((round(x), round(y))) != expected for x, y in points)
+
+    def _ghost(self, piece: PieceMark) -> None:
+        cx, cy = piece.iso_center
+        r = g.TOKEN_RADIUS
+        if piece.kind == "king":
+            self.crown(cx, cy, r, fill=None)
+            return
+        p = self.view.player(piece.owner)
+        self.marker(p.shape, cx, cy, r, None, width=7, outline=INK)
+        self.marker(p.shape, cx, cy, r, None, width=3, outline=p.colour)
+        dy = 4 if p.shape == "triangle" else 0
+        self.text(
+            (cx, cy + dy),
+            p.letter,
+            20,
+            p.colour,
+            anchor="mm",
+            layer="iso",
+            stroke=2,
+            stroke_fill=INK,
+        )
 
     def _column(self, square: str, lh: float) -> None:
         v = self.view
@@ -560,6 +609,14 @@ class _Painter:
         if line:
             out.append(line)
         return out
+
+
+def _polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """Corner points of the triangle and diamond markers."""
+    if shape == "triangle":
+        return [(cx, cy - r * 1.15), (cx + r * 1.1, cy + r * 0.8), (cx - r * 1.1, cy + r * 0.8)]
+    s = r * 1.18
+    return [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
 
 
 def _stone_shade(h: int, king: bool) -> RGB:
