@@ -69,6 +69,8 @@ class PieceMark:
     level: int
     iso_center: tuple[float, float]
     map_box: tuple[int, int, int, int]
+    #: Partly hidden behind something in front, so drawn again as an outline.
+    xray: bool = False
 
 
 @dataclass
@@ -254,6 +256,7 @@ class _Painter:
         # Pieces hidden behind taller towers in front get an x-ray outline on top.
         for piece in self.out.pieces:
             if self._is_covered(piece):
+                piece.xray = True
                 self._ghost(piece)
 
     def _is_covered(self, piece: PieceMark) -> bool:

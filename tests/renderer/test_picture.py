@@ -248,3 +248,17 @@ def test_not_a_dict_is_a_clear_error():
     """A JSON array or string is not a position."""
     with pytest.raises(ValueError, match="JSON object"):
         renderer.render_board(["red", "blue"])  # type: ignore[arg-type]
+
+
+def test_knight_behind_a_tall_tower_gets_an_xray_outline():
+    """A knight hidden behind a tower in front is outlined on top of the tower,
+    in its colour; one in plain view is not."""
+    pos = position(heights={"c3": 6}, knights={"red": ["d4"], "blue": ["a8"]})
+    r = renderer.render(pos)
+    marks = {p.square: p for p in r.pieces}
+    assert marks["d4"].xray and not marks["a8"].xray
+    cx, cy = g.iso_token_center("d4", 0, r.level_height)
+    ring = rgb(r.image, cx - g.TOKEN_RADIUS + 1, cy)
+    assert ring == PLAYER_COLOURS[0]
+    inside = rgb(r.image, *token_sample_point("d4", 0, r.level_height))
+    assert inside != PLAYER_COLOURS[0]  # the tower is in front: only the outline shows
