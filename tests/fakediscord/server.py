@@ -28,6 +28,7 @@ from ._model import (
     EVERYONE_PERMISSIONS,
     LOADING,
     MANAGE_CHANNELS,
+    SEND_MESSAGES,
     Attachment,
     FakeChannel,
     FakeMessage,
@@ -226,6 +227,8 @@ class FakeDiscord:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.sync_count = 0
+        # Channels where the bot lacks Send Messages: its posts there get 403 (50013).
+        self.muted_channels: set[int] = set()
         self.identify_count = 0
         self.errors: list[dict[str, Any]] = []
         self.requests: list[tuple[str, str, int]] = []
@@ -740,7 +743,11 @@ class FakeDiscord:
             "member": self._member_payload(user, with_permissions=True),
             "token": ix.token,
             "version": 1,
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(
+                BOT_PERMISSIONS & ~SEND_MESSAGES
+                if channel.id in self.muted_channels
+                else BOT_PERMISSIONS
+            ),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -1472,6 +1479,8 @@ class FakeDiscord:
     async def _channel_post(self, request: web.Request) -> web.Response:
         ch = self._channel_by_id(request)
         body, files = await self._read_body(request)
+        if ch.id in self.muted_channels:
+            raise FormError("", "Missing Permissions", code=50013, status=403)
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise FormError("flags", "a channel message cannot be ephemeral")
         msg = self._new_message(

@@ -142,3 +142,31 @@ class Table:
 
     def public_since(self, seq: int) -> list[FakeMessage]:
         return [m for m in self.fake.channel_messages(self.channel) if m.seq > seq]
+
+
+async def open_game(
+    t: Table, *, players: int = 2, bots: int = 0, joiners: tuple[str, ...] = ("bob",)
+) -> int:
+    """alice opens a game, ``joiners`` join, alice starts it; returns the game id."""
+    _, reply = await t.slash("alice", "new", players=players, bots=bots)
+    m = re.search(r"game #(\d+)", reply.content)
+    assert m, reply.content
+    for who in joiners:
+        _, joined = await t.slash(who, "join")
+        assert "You joined" in joined.content, joined.content
+    _, reply = await t.slash("alice", "start")
+    assert f"Game #{m.group(1)} started" in reply.content, reply.content
+    return int(m.group(1))
+
+
+async def play_setup(t: Table, game: Any, seats: dict[str, str]) -> FakeMessage:
+    """Play the setup decisions (first legal choice) until the first turn; returns its turn message."""
+    post = None
+    while game.stage != "play":
+        action = game.legal()[0]
+        ix, reply = await t.slash(seats[game.to_move], "play", actions=action)
+        assert reply.content == "Your turn is over.", reply.content
+        game.play(action)
+        post = await t.public_after(ix, "the setup turn message", lambda m: bool(m.attachments))
+    assert post is not None
+    return post

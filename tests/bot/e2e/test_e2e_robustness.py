@@ -1,0 +1,138 @@
+"""End-to-end: restarts, simultaneous commands, a resigning player, a channel the bot can't post in."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from engine import Game
+from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png, open_game, play_setup
+
+SEATS = {"red": "alice", "blue": "bob"}
+
+
+def new_mirror(names: list[str] | None = None) -> Game:
+    return Game.new(
+        players=len(names or SEATS), names=names or list(SEATS), variant="common", seed=SEED
+    )
+
+
+def some_actions(game: Game, n: int) -> list[str]:
+    """n non-end actions that can be played one after another (and undone), from the mirror."""
+    work = game.copy()
+    out = []
+    for _ in range(n):
+        action = next(a for a in work.legal() if a != "end" and not a.startswith(("draw", "score")))
+        work.play(action)
+        out.append(action)
+    return out
+
+
+async def test_undo_works_across_a_restart(runner: BotRunner) -> None:
+    """An action acknowledged before a crash can still be taken back after the restart."""
+    t = Table(runner)
+    await open_game(t)
+    game = new_mirror()
+    await play_setup(t, game, SEATS)
+    who = SEATS[game.to_move]
+    [first] = some_actions(game, 1)
+    _, reply = await t.slash(who, "play", actions=first)
+    assert reply.content.startswith(f"Done: `{first}`"), reply.content
+    game.play(first)
+
+    await runner.restart_after_kill()
+
+    _, reply = await t.slash(who, "undo")
+    assert reply.content == "Took back your last action. 5 AP left.", (
+        f"after a restart /torres undo should take back {first!r}, the bot said: {reply.content!r}"
+    )
+
+
+async def test_two_plays_at_once_are_applied_one_after_the_other(runner: BotRunner) -> None:
+    t = Table(runner)
+    await open_game(t)
+    game = new_mirror()
+    await play_setup(t, game, SEATS)
+    who = SEATS[game.to_move]
+    a, b = some_actions(game, 2)
+    # Sent back to back, before either is answered: the bot must serialise them.
+    ix_a = await t.fake.slash(who, t.channel, "torres", "play", actions=a)
+    ix_b = await t.fake.slash(who, t.channel, "torres", "play", actions=b)
+    ra, rb = await ix_a.reply(TIMEOUT), await ix_b.reply(TIMEOUT)
+    assert sorted(m.content.split(". ")[-1] for m in (ra, rb)) == ["3 AP left.", "4 AP left."], (
+        ra.content,
+        rb.content,
+    )
+    game.play(a)
+    game.play(b)
+    ix, reply = await t.slash(who, "play", actions="end")
+    post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
+    played = re.search(r"played `([^`]*)`", post.content)
+    assert played and sorted(played.group(1).split("; ")) == sorted([a, b, "end"]), post.content
+
+
+async def test_resigning_player_is_replaced_by_the_computer(runner: BotRunner) -> None:
+    """alice, bob and a computer; bob resigns on his turn: the computer plays blue at once."""
+    t = Table(runner)
+    game_id = await open_game(t, players=3, bots=1)
+    names = ["red", "blue", "green"]
+    game = new_mirror(names)
+    action = game.legal()[0]
+    ix, reply = await t.slash("alice", "play", actions=action)
+    game.play(action)
+    await t.public_after(ix, "red's placement", lambda m: bool(m.attachments))
+    assert game.to_move == "blue"
+    ix, reply = await t.slash("bob", "resign")
+    assert "computer takes over" in reply.content, reply.content
+    note = await t.public_after(ix, "the resignation note", lambda m: "resigned" in m.content)
+    assert "computer plays their seat" in note.content, note.content
+    blue = await t.public_after(
+        ix, "blue's computer move", lambda m: "(blue)** played" in m.content
+    )
+    assert "Computer (for Bob)" in blue.content and blue.buttons == [], blue.content
+    check_png(blue.attachments[0].data)
+    _, reply = await t.slash("bob", "play", actions="end")
+    assert "resigned" in reply.content, reply.content
+    # The computer plays blue and green until red (alice) is to move again, then pings her.
+    back = await t.public_after(
+        ix,
+        "alice's next turn",
+        lambda m: t.user("alice").mention in m.content and "Next:" in m.content,
+    )
+    assert back.pinged_ids == [t.user("alice").id]
+    row = runner.db_row(
+        "SELECT is_ai, resigned FROM seats WHERE game_id = ? AND name = 'blue'", game_id
+    )
+    assert row is not None and row[0] == 1, row
+
+
+async def test_a_channel_the_bot_cannot_post_in_is_explained_privately(runner: BotRunner) -> None:
+    t = Table(runner, "general")
+    t.fake.muted_channels.add(t.channel.id)
+    ix = await t.fake.slash("alice", t.channel, "torres", "new")
+    note = await ix.wait(lambda m: "could not post" in m.content, TIMEOUT)
+    assert note.ephemeral and note.viewer is t.user("alice")
+    assert "Send Messages" in note.content
+    refused = t.fake.take_errors()
+    assert [e["code"] for e in refused] == [50013], refused
+    assert t.public_since(0) == []
+
+
+async def test_bot_restarted_between_turns_resumes_cleanly(runner: BotRunner) -> None:
+    """A graceful stop (SIGTERM) and start: commands are not re-synced, buttons keep working."""
+    t = Table(runner)
+    await open_game(t)
+    game = new_mirror()
+    turn_msg = await play_setup(t, game, SEATS)
+    syncs = t.fake.sync_count
+    await runner.stop()
+    await asyncio.wait_for(runner.proc.proc.wait(), 10)  # type: ignore[union-attr]
+    assert runner.proc.proc.returncode == 0, runner.log_text()  # type: ignore[union-attr]
+    await runner.start()
+    assert t.fake.sync_count == syncs, "unchanged commands must not be synced again"
+    who = SEATS[game.to_move]
+    ix, reply = await t.click(who, turn_msg, "end")
+    assert reply.content == "Your turn is over.", reply.content
+    game.play("end")
+    post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
+    assert f"Next: {t.user(SEATS[game.to_move]).mention}" in post.content
