@@ -35,6 +35,7 @@ async def run(config: BotConfig) -> int:
         store,
         ServiceConfig(
             ai_seconds=config.ai_seconds,
+            ai_level=config.ai_level,
             reminder_interval=config.reminder_seconds,
             reminder_limit=config.reminder_count,
             idle_cancel_after=config.idle_cancel_seconds,

@@ -18,6 +18,7 @@ class BotConfig:
     api_base: str | None = None
     gateway_url: str | None = None
     ai_seconds: float = 1.0
+    ai_level: str = "search"
     reminder_seconds: float = 24 * 3600.0
     reminder_count: int = 3
     idle_cancel_seconds: float = 14 * 24 * 3600.0
@@ -44,6 +45,7 @@ class BotConfig:
             api_base=env.get("DISCORD_API_BASE") or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
             ai_seconds=_number(env, "TORRES_AI_SECONDS", 1.0, minimum=0.0),
+            ai_level=_choice(env, "TORRES_AI_LEVEL", "search", ("random", "heuristic", "search")),
             reminder_seconds=_number(env, "TORRES_REMINDER_SECONDS", 86400.0, minimum=1.0),
             reminder_count=int(_number(env, "TORRES_REMINDER_COUNT", 3, minimum=0, integer=True)),
             idle_cancel_seconds=_number(env, "TORRES_IDLE_CANCEL_SECONDS", 1209600.0, minimum=0.0),
@@ -76,6 +78,15 @@ def _number(
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}, not {raw!r}.")
     return value
+
+
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw not in allowed:
+        raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {raw!r}.")
+    return raw
 
 
 def _default_processes() -> int:

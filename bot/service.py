@@ -47,6 +47,7 @@ class ServiceConfig:
     """Tunables; the defaults are the production values."""
 
     ai_seconds: float = 1.0
+    ai_level: str = "search"
     reminder_interval: float = 24 * 3600.0
     reminder_limit: int = 3
     idle_cancel_after: float = 14 * 24 * 3600.0
@@ -102,7 +103,7 @@ class GameService:
         self._store = store
         self.config = config or ServiceConfig()
         self._clock = clock
-        self._choose = choose_actions or _default_ai()
+        self._choose = choose_actions or _engine_ai(self.config.ai_level)
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
 
@@ -870,21 +871,14 @@ def _random_decision(game: Game, rng: random.Random) -> list[str]:
     return out
 
 
-def _default_ai() -> ChooseActions:
-    try:
-        from engine.ai import choose_actions
-    except ImportError:
-        log.warning("engine.ai.choose_actions is missing: computer players play at random")
+def _engine_ai(level: str) -> ChooseActions:
+    """The engine's computer player at *level* (``random``, ``heuristic`` or ``search``)."""
+    from engine.ai import choose_actions
 
-        def fallback(game: Game, seconds: float) -> list[str]:
-            return _random_decision(game, random.Random())
+    def choose(game: Game, seconds: float) -> list[str]:
+        return list(choose_actions(game, seconds=seconds, level=level))
 
-        return fallback
-
-    def search(game: Game, seconds: float) -> list[str]:
-        return list(choose_actions(game, seconds=seconds))
-
-    return search
+    return choose
 
 
 def _who(seat: SeatRow) -> str:

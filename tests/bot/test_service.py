@@ -446,3 +446,22 @@ async def test_service_is_built_without_discord(env: Env):
     assert isinstance(env.service, GameService)
     out = await env.service.new(guild_id=None, channel_id=5, user=User(1, "x"))
     assert out.reply.startswith("You opened game #")
+
+
+async def test_the_engine_ai_plays_a_seat(env: Env):
+    """Without an injected player the service uses engine.ai at the configured level."""
+    from dataclasses import replace
+
+    service = GameService(
+        env.store, replace(env.service.config, ai_level="heuristic"), clock=env.clock
+    )
+    await service.new(guild_id=GUILD, channel_id=CHANNEL, user=ANN, bots=1)
+    await service.start(channel_id=CHANNEL, user=ANN)
+    await service.play(channel_id=CHANNEL, user=ANN, text="place c3")
+    posts = []
+    while (step := await service.ai_step(1)) is not None:
+        posts += step.posts
+    assert [p.text.split("`")[1].split()[0] for p in posts] == ["place", "king"]
+    await service.play(channel_id=CHANNEL, user=ANN, text="end")
+    step = await service.ai_step(1)
+    assert step is not None and step.posts and step.posts[0].text.count("; end`") == 1
