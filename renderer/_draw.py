@@ -6,6 +6,7 @@ changes, so renders may run in worker threads side by side.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +91,7 @@ class _Painter:
         self.draw = ImageDraw.Draw(self.image)
         self.out = Rendering(self.image)
         self._fonts: dict[tuple[bool, int], ImageFont.FreeTypeFont] = {}
+        self._shown: dict[str, str] = {}
 
     # -- text ---------------------------------------------------------------
     def font(self, size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
@@ -130,6 +132,23 @@ class _Painter:
         while text and font.getlength(text + "…") > width:
             text = text[:-1]
         return text + "…", size
+
+    def shown(self, name: str) -> str:
+        """A player name as drawn: characters the shipped font lacks (emoji, CJK)
+        become "?" instead of empty boxes."""
+        if name not in self._shown:
+            font = self.font(30)
+            missing = bytes(font.getmask("\U0010fffd"))
+            chars = []
+            for ch in name:
+                if ch.isspace() or ch.isascii():
+                    chars.append(ch if ch.isprintable() else "?")
+                elif unicodedata.category(ch) in ("Mn", "Cf"):
+                    continue  # variation selectors, joiners: nothing to draw
+                else:
+                    chars.append("?" if bytes(font.getmask(ch)) == missing else ch)
+            self._shown[name] = " ".join("".join(chars).split()) or "?"
+        return self._shown[name]
 
     # -- shapes --------------------------------------------------------------
     def marker(
@@ -210,13 +229,14 @@ class _Painter:
     def _stage_line(self) -> tuple[str, PlayerView | None]:
         v = self.view
         p = v.player(v.to_move) if v.to_move else None
-        who = p.name if p else ""
+        who = self.shown(p.name) if p else ""
         if v.stage == "over":
             winners = [q.name for q in v.players if q.is_winner]
+            shown = [self.shown(n) for n in winners]
             if len(winners) == 1:
                 best = v.player(winners[0])
-                return f"Game over: {best.name} wins with {best.score} points", best
-            return f"Game over: {' and '.join(winners)} share the win", None
+                return f"Game over: {shown[0]} wins with {best.score} points", best
+            return f"Game over: {' and '.join(shown)} share the win", None
         if v.stage == "castles":
             return f"{who} places a starting castle block", p
         if v.stage == "place":
@@ -526,9 +546,14 @@ class _Painter:
                 if new:
                     label += " (drawn this turn)" if new == n else f" ({new} drawn this turn)"
                 cards.append(label)
-            text = f"Your hand ({viewer.name}): " + (", ".join(cards) if cards else "no cards")
+            text = f"Your hand ({self.shown(viewer.name)}): " + (
+                ", ".join(cards) if cards else "no cards"
+            )
             size = 24 if len(self._wrap(text, 24, width, True)) <= 2 else 20
             blocks.append([(line, size, True, INK) for line in self._wrap(text, size, width, True)])
+            if viewer.revealed:
+                text = "Drawn, keep one: " + ", ".join(viewer.revealed)
+                blocks.insert(0, [(t, 24, True, INK) for t in self._wrap(text, 24, width, True)])
         if v.master_card:
             name = engine.MASTER_CARDS.get(v.master_card, v.master_card)
             help_text = engine.MASTER_CARD_HELP.get(v.master_card, "")
@@ -571,7 +596,9 @@ class _Painter:
         score_w = self.font(44).getlength(score)
         self.text((x1 - 12, y + 30), score, 44, INK, anchor="rm", layer="panel")
         prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
-        name, size = self.fit(prefix + p.name, 30, x1 - x0 - 62 - score_w - 24, min_size=20)
+        name, size = self.fit(
+            prefix + self.shown(p.name), 30, x1 - x0 - 62 - score_w - 24, min_size=20
+        )
         self.text((x0 + 58, y + 30), name, size, INK, anchor="lm", layer="panel")
         stacks = []
         dealt = v.stage in ("play", "draw-keep")

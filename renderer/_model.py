@@ -53,6 +53,8 @@ class PlayerView:
     hand: tuple[str, ...] | None
     #: Of ``hand``, the cards drawn this turn (they may not be played this turn).
     drawn: tuple[str, ...]
+    #: The viewer's revealed cards awaiting ``keep`` (personal decks), else ().
+    revealed: tuple[str, ...]
     #: Cards left in this player's personal deck (personal variant), else None.
     deck_count: int | None
     is_to_move: bool
@@ -105,7 +107,7 @@ def build_view(
     """
     if not isinstance(position, Mapping):
         raise ValueError("The position must be a JSON object.")
-    readable, hidden_hands = _unhide(position)
+    readable, hidden_hands, hidden_turn = _unhide(position)
     game = engine.Game.from_position(readable)
     names = list(game.players)
     if viewer is not None and viewer not in names:
@@ -129,6 +131,15 @@ def build_view(
     winners = set(game.winners) if stage == "over" else set()
     letters = _letters(names)
 
+    turn = pos.get("turn") or {}
+    # The turn's cards are shown only to the player whose turn it is, when the
+    # position given to us did not hide them.
+    sees_turn = (
+        viewer is not None
+        and viewer == game.to_move
+        and viewer not in hidden_hands
+        and not hidden_turn
+    )
     players = []
     for seat, name in enumerate(names):
         own = knights.get(name) or []
@@ -149,9 +160,8 @@ def build_view(
                 hand=tuple(hands.get(name) or ())
                 if name == viewer and name not in hidden_hands
                 else None,
-                drawn=tuple((pos.get("turn") or {}).get("drawn") or ())
-                if name == viewer and name == game.to_move and name not in hidden_hands
-                else (),
+                drawn=tuple(turn.get("drawn") or ()) if sees_turn and name == viewer else (),
+                revealed=tuple(turn.get("revealed") or ()) if sees_turn and name == viewer else (),
                 deck_count=len(personal) if isinstance(personal, list) else None,
                 is_to_move=name == game.to_move,
                 is_winner=name in winners,
@@ -173,7 +183,6 @@ def build_view(
     )
     king = pos.get("king")
     king_castle = next((c for c in castles if king in c), None)
-    turn = pos.get("turn") or {}
     common = decks.get("common")
     return BoardView(
         variant=game.variant,
@@ -197,7 +206,7 @@ def build_view(
     )
 
 
-def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
+def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool]:
     """Let the engine read a viewer's position (NOTATION.md), whose unseen cards
     are the string "hidden": stand some card in for each one, keeping the counts.
 
@@ -223,15 +232,20 @@ def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
     if isinstance(decks, Mapping):
         d["decks"] = {k: swap(cards) for k, cards in decks.items()}
     turn = d.get("turn")
+    hidden_turn = False
     if isinstance(turn, Mapping):
+        hidden_turn = any(
+            isinstance(turn.get(k), list) and HIDDEN in turn[k] for k in ("drawn", "revealed")
+        )
         d["turn"] = {k: swap(v) if k in ("drawn", "revealed") else v for k, v in turn.items()}
-    return d, hidden_hands
+    return d, hidden_hands, hidden_turn
 
 
 def _letters(names: list[str]) -> list[str]:
     """One letter per player: initials when they are distinct, else seat numbers."""
     initials = [(n[:1] or "?").upper() for n in names]
-    if len(set(initials)) == len(initials) and all(i.isalnum() for i in initials):
+    # ASCII only: the shipped font has every ASCII letter and digit.
+    if len(set(initials)) == len(initials) and all(i.isascii() and i.isalnum() for i in initials):
         return initials
     return [str(i + 1) for i in range(len(names))]
 

@@ -144,3 +144,48 @@ def test_only_the_viewer_hand_leaves_the_model(viewer):
             assert p.hand == tuple(load("late")["hands"][viewer])
         else:
             assert p.hand is None and p.drawn == ()
+
+
+def test_names_the_font_cannot_draw_become_question_marks():
+    """Emoji and CJK names (Discord display names) are drawn with "?" for the
+    missing glyphs, never as empty boxes, and the markers fall back to digits."""
+    names = {"red": "Zoë 🎲", "blue": "山田", "green": "Ελένη", "yellow": "👍🏽"}
+    pos = _rename(load("midgame"), names)
+    r = renderer.render(pos, viewer="山田")
+    panel = {t.text for t in r.texts if t.layer == "panel"}
+    assert {"Zoë ?", "▶ ??", "Ελένη"} <= panel
+    assert "Your hand (??): doorclimb (drawn this turn), jump" in all_text(r)
+    letters = {t.text for t in r.texts if t.layer == "iso" and t.text in "1234"}
+    assert letters == {"1", "2", "3", "4"}
+
+
+def _draw_keep_position() -> dict:
+    """A personal-decks game stopped while the player to move chooses a card."""
+    import random
+
+    game = engine.Game.new(players=2, names=["ann", "bob"], variant="personal", seed=5)
+    rng = random.Random(5)
+    while game.stage != "draw-keep":
+        actions = game.legal()
+        draws = [a for a in actions if a == "draw"]
+        game.play(draws[0] if draws and game.stage == "play" else rng.choice(actions))
+    return game.position()
+
+
+def test_revealed_cards_show_only_to_the_player_choosing():
+    """During draw-keep the chooser sees the revealed cards; the other player and
+    the public picture do not, and their pictures equal those of any other reveal."""
+    pos = _draw_keep_position()
+    chooser = pos["to_move"]
+    other = next(p for p in pos["players"] if p != chooser)
+    revealed = pos["turn"]["revealed"]
+    assert revealed
+    mine = all_text(renderer.render(pos, viewer=chooser))
+    assert "Drawn, keep one: " + ", ".join(revealed) in mine
+    swapped = copy.deepcopy(pos)
+    swapped["turn"]["revealed"] = ["relocate"] * len(revealed)
+    for viewer in (other, None):
+        assert "Drawn, keep one" not in all_text(renderer.render(pos, viewer=viewer))
+        assert renderer.render_board(pos, viewer=viewer) == renderer.render_board(
+            swapped, viewer=viewer
+        )
