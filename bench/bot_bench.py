@@ -182,13 +182,31 @@ class Player:
 
 
 def process_cpu(pid: int | None) -> float | None:
-    """CPU seconds (user + system) a process has used so far, from /proc (Linux only)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+    """CPU seconds (user + system) used so far by a process and its live descendants
+    (the bot renders in worker processes), from /proc; None off Linux."""
+    if pid is None:
         return None
+    stats: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    if pid not in stats:
+        return None
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += stats[p][1]
+        todo += [c for c, (parent, _) in stats.items() if parent == p]
+    return total
 
 
 def row(name: str, values: list[float]) -> str:

@@ -296,3 +296,24 @@ async def test_persistent_button_survives_sigkill_restart(h: Harness, fake: Fake
     await click.reply()
     assert msg.content == "count 1"
     assert not fake.take_errors()
+
+
+async def test_muted_channel_refuses_posts(fake: FakeDiscord) -> None:
+    fake.muted_channels.add(fake.channels["general"].id)
+    try:
+        ix = await fake.slash("carol", "general", "probe", "post")
+        await ix.reply()
+        await fake.wait_until(lambda: fake.errors, 10, "the refused channel post")
+        [err] = fake.take_errors()
+        assert err["code"] == 50013 and err["status"] == 403
+        assert not [m for m in fake.channel_messages("general") if m.seq > ix.sent_seq]
+    finally:
+        fake.muted_channels.clear()
+
+
+async def test_transcript_reads_like_the_conversation(fake: FakeDiscord) -> None:
+    ix = await fake.slash("bob", "games", "probe", "secret", text="tx")
+    await ix.reply()
+    text = fake.transcript()
+    assert "> command /probe secret text:'tx' by bob in #games  [callback 4," in text
+    assert "< #games callback to bob only\n      only you: tx" in text

@@ -43,7 +43,7 @@ async def test_undo_works_across_a_restart(runner: BotRunner) -> None:
     await runner.restart_after_kill()
 
     _, reply = await t.slash(who, "undo")
-    assert reply.content == "Took back your last action. 5 AP left.", (
+    assert reply.content.startswith("Took back your last action. 5 AP left"), (
         f"after a restart /torres undo should take back {first!r}, the bot said: {reply.content!r}"
     )
 
@@ -59,10 +59,8 @@ async def test_two_plays_at_once_are_applied_one_after_the_other(runner: BotRunn
     ix_a = await t.fake.slash(who, t.channel, "torres", "play", actions=a)
     ix_b = await t.fake.slash(who, t.channel, "torres", "play", actions=b)
     ra, rb = await ix_a.reply(TIMEOUT), await ix_b.reply(TIMEOUT)
-    assert sorted(m.content.split(". ")[-1] for m in (ra, rb)) == ["3 AP left.", "4 AP left."], (
-        ra.content,
-        rb.content,
-    )
+    left = sorted(re.findall(r"(\d) AP left", m.content)[0] for m in (ra, rb))
+    assert left == ["3", "4"], (ra.content, rb.content)
     game.play(a)
     game.play(b)
     ix, reply = await t.slash(who, "play", actions="end")
