@@ -134,3 +134,38 @@ async def test_bot_restarted_between_turns_resumes_cleanly(runner: BotRunner) ->
     game.play("end")
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
     assert f"Next: {t.user(SEATS[game.to_move]).mention}" in post.content
+
+
+async def test_personal_deck_keep_stays_private(runner: BotRunner) -> None:
+    """Personal decks: which card a player keeps of the three drawn is hidden from the others."""
+    t = Table(runner)
+    _, reply = await t.slash("alice", "new", players=2, variant="personal")
+    await t.slash("bob", "join")
+    await t.slash("alice", "start")
+    game = Game.new(players=2, names=list(SEATS), variant="personal", seed=SEED)
+    await play_setup(t, game, SEATS)
+    who = SEATS[game.to_move]
+    colour = game.to_move
+    _, reply = await t.slash(who, "play", actions="draw")
+    game.play("draw")
+    assert game.stage == "draw-keep"
+    revealed = game.position(viewer=colour)["turn"]["revealed"]
+    _, hand = await t.slash(who, "hand")
+    assert all(engine_name(c) in hand.content for c in revealed), hand.content
+    keep = next(a for a in game.legal() if a.startswith("keep"))
+    kept = keep.split()[1]
+    _, reply = await t.slash(who, "play", actions=keep)
+    game.play(keep)
+    ix, reply = await t.slash(who, "play", actions="end")
+    game.play("end")
+    post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
+    assert "draw" in post.content
+    assert kept not in post.content and engine_name(kept) not in post.content, (
+        f"the public turn message reveals the kept card {kept!r}: {post.content!r}"
+    )
+
+
+def engine_name(card: str) -> str:
+    import engine
+
+    return engine.CARDS.get(card, card)
