@@ -19,14 +19,14 @@ from .geometry import square_coords
 #: Okabe–Ito colours, safe for the common kinds of colour blindness, by seat.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (213, 94, 0),  # vermillion
-    (0, 114, 178),  # blue
+    (86, 180, 233),  # sky blue (Okabe–Ito blue is too close to the green for tritans)
     (0, 158, 115),  # bluish green
     (240, 228, 66),  # yellow
 )
-#: Text colour on each player colour (black on yellow, white otherwise).
+#: Text colour on each player colour (black on the light ones).
 PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),
-    (255, 255, 255),
+    (0, 0, 0),
     (255, 255, 255),
     (0, 0, 0),
 )
