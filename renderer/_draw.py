@@ -523,56 +523,70 @@ class _Painter:
         self.footer()
 
     def footer(self) -> None:
-        """Master card, the viewer's own hand and a legend, full width under the map.
+        """Master card, the viewer's revealed cards and own hand, and a legend,
+        full width under the map.
 
-        Blocks are placed in order while they fit; the legend is left out first.
+        The master card's name, the revealed cards and the hand always appear;
+        when room runs short the legend goes first, then the master card's help.
         """
         v = self.view
         x0, y, x1, y1 = g.FOOTER_BOX
         width = x1 - x0
-        blocks: list[list[tuple[str, int, bool, RGB]]] = []
-        viewer = v.player(v.viewer) if v.viewer else None
-        if viewer is not None and viewer.hand is not None:
-            counts: dict[str, int] = {}
-            for card in viewer.hand:
-                counts[card] = counts.get(card, 0) + 1
-            drawn: dict[str, int] = {}
-            for card in viewer.drawn:
-                drawn[card] = drawn.get(card, 0) + 1
-            cards = []
-            for card, n in sorted(counts.items()):
-                label = card + (f" ×{n}" if n > 1 else "")
-                new = min(drawn.get(card, 0), n)
-                if new:
-                    label += " (drawn this turn)" if new == n else f" ({new} drawn this turn)"
-                cards.append(label)
-            text = f"Your hand ({self.shown(viewer.name)}): " + (
-                ", ".join(cards) if cards else "no cards"
-            )
-            size = 24 if len(self._wrap(text, 24, width, True)) <= 2 else 20
-            blocks.append([(line, size, True, INK) for line in self._wrap(text, size, width, True)])
-            if viewer.revealed:
-                text = "Drawn, keep one: " + ", ".join(viewer.revealed)
-                blocks.insert(0, [(t, 24, True, INK) for t in self._wrap(text, 24, width, True)])
+        Line = tuple[str, int, bool, RGB]
+        master: list[Line] = []
+        master_help: list[Line] = []
+        private: list[Line] = []
         if v.master_card:
             name = engine.MASTER_CARDS.get(v.master_card, v.master_card)
             help_text = engine.MASTER_CARD_HELP.get(v.master_card, "")
-            block = [(f"Master card: {name}", 24, True, INK)]
-            block += [(t, 20, False, INK) for t in self._wrap(help_text, 20, width, False)]
-            blocks.insert(0, block)
-        legend = (
+            master = [(f"Master card: {name}", 24, True, INK)]
+            master_help = [(t, 20, False, INK) for t in self._wrap(help_text, 20, width, False)]
+        viewer = v.player(v.viewer) if v.viewer else None
+        if viewer is not None and viewer.revealed:
+            text = "Drawn, keep one: " + ", ".join(viewer.revealed)
+            private += [(t, 24, True, INK) for t in self._wrap(text, 24, width, True)]
+        if viewer is not None and viewer.hand is not None:
+            text = f"Your hand ({self.shown(viewer.name)}): " + self._hand_text(viewer)
+            size = 24 if len(self._wrap(text, 24, width, True)) <= 2 else 20
+            private += [(t, size, True, INK) for t in self._wrap(text, size, width, True)]
+        legend_text = (
             "Map: the number is the square's height, so the level of the knight on it. "
             "Dark tag: castle area. Gold: the king's castle. Pink frame: changed last turn."
         )
-        blocks.append([(t, 20, False, MUTED) for t in self._wrap(legend, 20, width, False)])
+        legend = [(t, 20, False, MUTED) for t in self._wrap(legend_text, 20, width, False)]
+
+        def height(lines: list[Line]) -> int:
+            return sum(size + 8 for _, size, _, _ in lines) + (4 if lines else 0)
+
+        room = y1 - y - height(master) - height(private)
+        while master_help and height(master_help) - 4 > room:
+            master_help.pop()
+        room -= height(master_help) - (4 if master_help else 0)
+        blocks = [master + master_help, private]
+        if height(legend) <= room:
+            blocks.append(legend)
         for block in blocks:
-            needed = sum(size + 8 for _, size, _, _ in block)
-            if y + needed > y1:
-                continue
             for text, size, bold, colour in block:
                 self.text((x0, y), text, size, colour, layer="footer", bold=bold)
                 y += size + 8
-            y += 4
+            y += 4 if block else 0
+
+    def _hand_text(self, viewer: PlayerView) -> str:
+        """The viewer's cards by id (as typed in `play CARD`), marking this turn's draws."""
+        counts: dict[str, int] = {}
+        for card in viewer.hand or ():
+            counts[card] = counts.get(card, 0) + 1
+        drawn: dict[str, int] = {}
+        for card in viewer.drawn:
+            drawn[card] = drawn.get(card, 0) + 1
+        cards = []
+        for card, n in sorted(counts.items()):
+            label = card + (f" ×{n}" if n > 1 else "")
+            new = min(drawn.get(card, 0), n)
+            if new:
+                label += " (drawn this turn)" if new == n else f" ({new} drawn this turn)"
+            cards.append(label)
+        return ", ".join(cards) if cards else "no cards"
 
     def _player_row(self, p: PlayerView, x0: int, y: int, x1: int, row_h: int) -> None:
         v = self.view

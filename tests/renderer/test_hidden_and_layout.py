@@ -189,3 +189,22 @@ def test_revealed_cards_show_only_to_the_player_choosing():
         assert renderer.render_board(pos, viewer=viewer) == renderer.render_board(
             swapped, viewer=viewer
         )
+
+
+def test_a_full_master_hand_always_fits_with_the_master_card():
+    """Four players, the master card and a ten-card hand under a long name: the
+    whole hand and the master card's name are drawn, on the canvas, apart."""
+    game = engine.Game.new(players=4, variant="master", seed=9, master_card="castles")
+    long = "Maximiliane-Konstantina von und zu Hohenlohe"
+    pos = _rename(game.position(), {"red": long, "blue": "b", "green": "g", "yellow": "y"})
+    pos["hands"][long] = sorted(engine.CARDS)
+    r = renderer.render(pos, viewer=long)
+    footer = " ".join(t.text for t in r.texts if t.layer == "footer")
+    assert "Master card: " + engine.MASTER_CARDS["castles"] in footer
+    for card in engine.CARDS:
+        assert card in footer
+    for t in r.texts:
+        assert t.box[3] <= g.HEIGHT and t.box[2] <= g.WIDTH, t
+    flat = [t for t in r.texts if t.layer != "iso"]
+    for a, b in itertools.combinations(flat, 2):
+        assert not _overlap(a.box, b.box), (a, b)
