@@ -135,12 +135,42 @@ class FakeChannel:
     name: str
     guild_id: int
     position: int = 0
+    parent_id: int | None = None  # set for a public thread (type 11) in that text channel
+    owner_id: int = 0
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
+    @property
+    def is_thread(self) -> bool:
+        return self.parent_id is not None
+
     def payload(self) -> dict[str, Any]:
+        if self.parent_id is not None:
+            return {
+                "id": str(self.id),
+                "type": 11,
+                "guild_id": str(self.guild_id),
+                "name": self.name,
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "applied_tags": [],
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": "2026-01-01T00:00:00.000000+00:00",
+                    "locked": False,
+                    "invitable": True,
+                    "create_timestamp": "2026-01-01T00:00:00.000000+00:00",
+                },
+            }
         return {
             "id": str(self.id),
             "type": 0,

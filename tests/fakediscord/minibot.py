@@ -145,13 +145,13 @@ async def post(interaction: discord.Interaction, quiet: bool = False) -> None:
     await interaction.response.send_message("posting", ephemeral=True)
     mentions = discord.AllowedMentions.none() if quiet else discord.AllowedMentions(users=True)
     ch = interaction.channel
-    assert isinstance(ch, discord.TextChannel)
+    assert isinstance(ch, discord.TextChannel | discord.Thread), type(ch)
     msg = await ch.send(
         f"{interaction.user.mention} look",
         file=discord.File(io.BytesIO(tiny_png(5, 5)), "p.png"),
         allowed_mentions=mentions,
     )
-    await msg.edit(content=f"{interaction.user.mention} look (edited)")
+    await msg.edit(content=f"{interaction.user.mention} look (edited) in {type(ch).__name__}")
 
 
 @probe.command(description="Typed options")

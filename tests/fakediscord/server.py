@@ -193,6 +193,7 @@ class FakeDiscord:
         members: Iterable[str] = ("alice", "bob", "carol", "dana"),
         moderators: Iterable[str] = ("dana",),
         channels: Iterable[str] = ("general", "games"),
+        threads: dict[str, str] | None = None,
         interaction_deadline: float = 3.0,
         token: str | None = None,
     ) -> None:
@@ -217,6 +218,15 @@ class FakeDiscord:
         self.channels: dict[str, FakeChannel] = {}
         for i, name in enumerate(channels):
             self.channels[name] = FakeChannel(snowflake(), name, self.guild_id, i)
+        # Public threads, by name -> parent channel name; in `channels` too, for slash().
+        for name, parent in (threads or {}).items():
+            self.channels[name] = FakeChannel(
+                snowflake(),
+                name,
+                self.guild_id,
+                parent_id=self.channels[parent].id,
+                owner_id=self.bot_user.id,
+            )
         owner = next((self.users[n] for n in self.users if n in mods), None)
         self.owner_id = owner.id if owner else None
 
@@ -915,8 +925,8 @@ class FakeDiscord:
                     "member_count": len(self._all_members()),
                     "voice_states": [],
                     "members": [self._member_payload(u) for u in self._all_members()],
-                    "channels": [c.payload() for c in self.channels.values()],
-                    "threads": [],
+                    "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+                    "threads": [c.payload() for c in self.channels.values() if c.is_thread],
                     "presences": [],
                     "stage_instances": [],
                     "guild_scheduled_events": [],
@@ -1536,7 +1546,7 @@ class FakeDiscord:
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
         self._check_guild(request)
-        return _json([c.payload() for c in self.channels.values()])
+        return _json([c.payload() for c in self.channels.values() if not c.is_thread])
 
     async def _get_roles(self, request: web.Request) -> web.Response:
         self._check_guild(request)

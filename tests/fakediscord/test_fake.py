@@ -57,7 +57,7 @@ class Harness:
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def h(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Harness]:
     log = tmp_path_factory.mktemp("minibot") / "minibot.log"
-    fake = await FakeDiscord().start()
+    fake = await FakeDiscord(threads={"side": "games"}).start()
     env = {**fake.env(), "DISCORD_TOKEN": "fake-token"}
     bot = await BotProcess(["-m", "tests.fakediscord.minibot"], env=env, log_path=log).start()
     harness = Harness(fake, bot, log)
@@ -317,3 +317,13 @@ async def test_transcript_reads_like_the_conversation(fake: FakeDiscord) -> None
     text = fake.transcript()
     assert "> command /probe secret text:'tx' by bob in #games  [callback 4," in text
     assert "< #games callback to bob only\n      only you: tx" in text
+
+
+async def test_threads_are_channels_too(fake: FakeDiscord) -> None:
+    side = fake.channels["side"]
+    assert side.is_thread and side.parent_id == fake.channels["games"].id
+    ix = await fake.slash("alice", "side", "probe", "post")
+    msg = await fake.wait_for_message(lambda m: "edited" in m.content, after=ix, channel="side")
+    assert msg.content.endswith("in Thread") and msg.channel_id == side.id
+    assert msg not in fake.channel_messages("games")
+    assert not fake.take_errors()

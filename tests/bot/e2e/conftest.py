@@ -16,7 +16,10 @@ from tests.fakediscord import FakeDiscord
 async def runner(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[BotRunner]:
     extra = getattr(request, "param", {}) or {}
     fake = await FakeDiscord(
-        members=("alice", "bob", "carol", "dana"), moderators=("dana",)
+        members=("alice", "bob", "carol", "dana"),
+        moderators=("dana",),
+        channels=("general", "games"),
+        threads={"games-2": "games"},
     ).start()
     r = BotRunner(fake, tmp_path / "torres.db", tmp_path / "bot.log", extra)
     try:

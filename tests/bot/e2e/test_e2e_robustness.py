@@ -169,3 +169,29 @@ def engine_name(card: str) -> str:
     import engine
 
     return engine.CARDS.get(card, card)
+
+
+async def test_a_second_game_in_a_thread(runner: BotRunner) -> None:
+    """One game per channel: the refusal suggests a thread, and a game there is independent."""
+    main, side = Table(runner, "games"), Table(runner, "games-2")
+    await open_game(main)
+    _, reply = await main.slash("carol", "new")
+    assert "thread" in reply.content, reply.content
+    _, reply = await side.slash("carol", "new")
+    assert "You opened game #" in reply.content, reply.content
+    await side.slash("dana", "join")
+    ix, reply = await side.slash("carol", "start")
+    assert "started" in reply.content, reply.content
+    start = await side.public_after(ix, "the thread's start message", lambda m: bool(m.attachments))
+    assert start.channel_id == side.channel.id and side.user("carol").mention in start.content
+
+    red = Game.new(players=2, names=list(SEATS), variant="common", seed=SEED).legal()[0]
+    ix_main = await main.fake.slash("alice", main.channel, "torres", "play", actions=red)
+    ix_side = await side.fake.slash("carol", side.channel, "torres", "play", actions=red)
+    for ix, table, nxt in ((ix_main, main, "bob"), (ix_side, side, "dana")):
+        await ix.reply(TIMEOUT)
+        post = await table.public_after(ix, "the turn message", lambda m: bool(m.attachments))
+        assert post.channel_id == table.channel.id
+        assert post.pinged_ids == [table.user(nxt).id], post.content
+    _, reply = await main.slash("dana", "play", actions="end")
+    assert "not playing" in reply.content.lower(), reply.content
