@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         position = json.loads(text)
     except json.JSONDecodeError as e:
         return _fail(f"{args.position} is not valid JSON: {e.msg} at line {e.lineno}")
+    except (ValueError, RecursionError) as e:
+        return _fail(f"{args.position} is not valid JSON ({type(e).__name__})")
     highlight = [s for s in args.highlight.replace(" ", ",").split(",") if s]
     try:
         png = render_board(position, viewer=args.viewer, highlight=highlight)

@@ -59,6 +59,7 @@ def test_reads_standard_input_and_highlights(tmp_path):
     ("content", "message"),
     [
         ("{not json", "is not valid JSON"),
+        ("[" * 100_000, "is not valid JSON"),
         ("[1, 2]", "The position must be a JSON object."),
         ('{"format": "torres-position/1"}', "players"),
         (
