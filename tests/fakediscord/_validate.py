@@ -144,6 +144,17 @@ def check_message(body: dict[str, Any], path: str, *, n_files: int, creating: bo
         raise FormError(f"{path}content", "must be a string")
     if _len(content) > 2000:
         raise FormError(f"{path}content", "Must be 2000 or fewer in length.")
+    am = body.get("allowed_mentions")
+    if am is not None:
+        parse = am.get("parse") or []
+        for kind in ("users", "roles"):
+            if kind in parse and am.get(kind):
+                raise FormError(
+                    f"{path}allowed_mentions",
+                    f"parse:[{kind}] and {kind}:[...] are mutually exclusive",
+                )
+            if len(am.get(kind) or []) > 100:
+                raise FormError(f"{path}allowed_mentions.{kind}", "at most 100 ids")
     check_embeds(body.get("embeds"), f"{path}embeds")
     check_components(body.get("components"), f"{path}components", flags=body.get("flags") or 0)
     if creating and not (
