@@ -320,7 +320,9 @@ class _Painter:
         h = v.heights.get(square, 0)
         king_castle = v.king_castle is not None and square in v.king_castle
         palette = KING_STONE if king_castle else STONE
-        for k in range(h):
+        # Blocks wholly above the canvas are not drawn (a position may claim any height).
+        visible = min(h, int(ip(f + 1, r + 1)[1] / lh) + 2)
+        for k in range(visible):
             z0, z1 = k * lh, (k + 1) * lh
             _, left, right = palette[k % 2]
             d.polygon(
@@ -471,10 +473,11 @@ class _Painter:
             self.marker(occupant.shape, cx, cy + 1, 21, occupant.colour, width=3)
             ny = cy + (6 if occupant.shape == "triangle" else 1)
             halo = INK if sum(occupant.ink) > 384 else (255, 255, 255)
+            label, size = self.fit(str(h), 30, g.MAP_CELL - 10, min_size=12)
             self.text(
                 (cx, ny),
-                str(h),
-                30,
+                label,
+                size,
                 occupant.ink,
                 anchor="mm",
                 layer="map",
@@ -483,10 +486,11 @@ class _Painter:
             )
         elif v.king == square:
             self.crown(cx, cy + 2, 24)
+            label, size = self.fit(str(h), 30, g.MAP_CELL - 10, min_size=12)
             self.text(
                 (cx, cy + 7),
-                str(h),
-                30,
+                label,
+                size,
                 INK,
                 anchor="mm",
                 layer="map",
@@ -495,8 +499,14 @@ class _Painter:
             )
         elif h:
             dark = h >= 5
+            label, size = self.fit(str(h), 32, g.MAP_CELL - 10, min_size=12)
             self.text(
-                (cx, cy + 1), str(h), 32, (255, 255, 255) if dark else INK, anchor="mm", layer="map"
+                (cx, cy + 1),
+                label,
+                size,
+                (255, 255, 255) if dark else INK,
+                anchor="mm",
+                layer="map",
             )
 
     # -- side panel and footer ----------------------------------------------

@@ -262,3 +262,21 @@ def test_knight_behind_a_tall_tower_gets_an_xray_outline():
     assert ring == PLAYER_COLOURS[0]
     inside = rgb(r.image, *token_sample_point("d4", 0, r.level_height))
     assert inside != PLAYER_COLOURS[0]  # the tower is in front: only the outline shows
+
+
+def test_absurd_heights_render_quickly_and_stay_in_their_cells():
+    """The notation does not bound heights: a billion-block tower is drawn only as
+    far as the canvas reaches, and its number is shrunk into its map cell."""
+    r = renderer.render(position(heights={"d4": 10**9, "e4": 123}, knights={"red": ["e4"]}))
+    for sq in ("d4", "e4"):
+        left, top, right, bottom = g.map_cell_box(sq)
+        (t,) = [
+            t
+            for t in r.texts
+            if t.layer == "map"
+            and t.text.rstrip("…").isdigit()
+            and left <= t.box[0]
+            and t.box[2] <= right
+            and top <= t.box[1] <= bottom
+        ]
+        assert str(10**9 if sq == "d4" else 123).startswith(t.text.rstrip("…"))
