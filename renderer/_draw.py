@@ -616,9 +616,9 @@ class _Painter:
             anchor="mm",
             layer="panel",
         )
-        score = str(p.score)
-        score_w = self.font(44).getlength(score)
-        self.text((x1 - 12, y + 30), score, 44, INK, anchor="rm", layer="panel")
+        score, score_size = self.fit(str(p.score), 44, (x1 - x0) / 2, min_size=20)
+        score_w = self.font(score_size).getlength(score)
+        self.text((x1 - 12, y + 30), score, score_size, INK, anchor="rm", layer="panel")
         prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
         name, size = self.fit(
             prefix + self.shown(p.name), 30, x1 - x0 - 62 - score_w - 24, min_size=20

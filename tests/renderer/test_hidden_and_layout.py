@@ -90,8 +90,10 @@ def test_text_boxes_do_not_overlap_and_stay_on_the_canvas(name, viewer_index):
 
 
 def test_long_names_are_fitted_not_overlapping():
-    """Long player names shrink or get an ellipsis instead of running into scores."""
+    """Long player names and huge scores shrink or get an ellipsis instead of
+    running into each other."""
     pos = load("midgame")
+    pos["scores"]["blue"] = 10**40
     long = ["Bartholomew-the-Magnificent", "Wilhelmina von Ostfriesland", "x" * 40, "Zoë"]
     mapping = dict(zip(pos["players"], long, strict=True))
     text = _rename(pos, mapping)
