@@ -271,7 +271,7 @@ class GameService:
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
-            game = self._load(row)
+            game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             work = game.copy()
             if not work.undo():
@@ -293,7 +293,7 @@ class GameService:
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
-            game = self._load(row)
+            game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             work, events, done = _apply(game, text)
             return await self._commit(row, seats, seat, user.id, text, game, work, events, done)
@@ -344,7 +344,7 @@ class GameService:
         if row is None or row.status != "running":
             return None
         seats = await self._store.seats(game_id)
-        game = self._load(row)
+        game = await self._load(row)
         seat = self._seat_named(seats, game.to_move)
         if seat is None or not seat.is_ai:
             return None
@@ -387,7 +387,7 @@ class GameService:
         if row.status != "running" or row.position is None:
             raise NotAllowed("The game hasn't started yet: there is no board to show.")
         seats = await self._store.seats(row.id)
-        game = self._load(row)
+        game = await self._load(row)
         mine = next((s for s in seats if s.user_id == user.id), None)
         viewer = mine.name if mine else None
         highlight = changed_squares(row.turn_start_position or row.position, row.position)
@@ -420,7 +420,7 @@ class GameService:
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is None or mine.name is None:
             raise NotSeated("You're not playing in this game, so you have no hand.")
-        game = self._load(row)
+        game = await self._load(row)
         return texts.hand(game, mine.name)
 
     async def suggest(self, *, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
@@ -434,7 +434,7 @@ class GameService:
         if row is None or row.status != "running":
             return []
         seats = await self._store.seats(row.id)
-        game = self._load(row)
+        game = await self._load(row)
         seat = self._seat_named(seats, game.to_move)
         if seat is None or seat.user_id != user_id or seat.is_ai:
             return []
@@ -469,7 +469,7 @@ class GameService:
             seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
             if seat is None or seat.name is None:
                 raise NotSeated("You're not playing in this game.")
-            game = self._load(row)
+            game = await self._load(row)
             humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
             has_ai = any(s.is_ai for s in seats)
             if has_ai and humans_left:
@@ -623,13 +623,40 @@ class GameService:
         if row.turn_no != turn:
             raise StaleButton(texts.STALE_BUTTON)
 
-    def _load(self, row: GameRow) -> Game:
+    async def _load(self, row: GameRow) -> Game:
+        """The game at the row's snapshot, with the current turn's undo history.
+
+        The engine keeps undo history in the Game object, not in positions; so
+        a game not in the cache (after a restart) is rebuilt from the position
+        at the start of the current turn and that turn's log rows.
+        """
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.last_seq:
             return cached[1].copy()
         assert row.position is not None
         game = Game.from_position(row.position)
+        if row.turn_start_position is not None and row.last_seq > row.turn_start_seq:
+            rebuilt = await self._rebuild_turn(row)
+            if rebuilt is not None:
+                game = rebuilt
         self._cache[row.id] = (row.last_seq, game.copy())
+        return game
+
+    async def _rebuild_turn(self, row: GameRow) -> Game | None:
+        assert row.turn_start_position is not None
+        game = Game.from_position(row.turn_start_position)
+        try:
+            for entry in await self._store.actions(row.id, after_seq=row.turn_start_seq):
+                if entry.kind == "undo":
+                    game.undo()
+                elif entry.kind == "play":
+                    game, _, _ = _apply(game, entry.action)
+        except IllegalMove as exc:
+            log.error("game %s: the turn's log does not replay (%s)", row.id, exc.message)
+            return None
+        if game.position() != row.position:
+            log.error("game %s: the turn's log does not lead to the snapshot", row.id)
+            return None
         return game
 
     @staticmethod
@@ -732,6 +759,7 @@ class GameService:
                 actions.extend(split_actions(entry.action))
             elif entry.kind == "undo" and actions:
                 actions.pop()
+        actions = [public_action(a) for a in actions]
         start = old_row.turn_start_position or before.position()
         start_scores = dict(start.get("scores") or {})
         lines = [texts.turn_header(new_row.id, seat, actions)]
@@ -761,6 +789,18 @@ def decision_done(stage_before: str, events: Iterable[dict[str, Any]]) -> bool:
     if stage_before in _SETUP_STAGES:
         return True
     return any(e.get("type") in ("turn_end", "game_over") for e in events)
+
+
+def public_action(action: str) -> str:
+    """An action as the other players may see it: which card a player keeps stays secret.
+
+    >>> public_action("keep ap6 bottom")
+    'keep ? bottom'
+    """
+    words = action.split()
+    if len(words) == 3 and words[0] == "keep":
+        return f"keep ? {words[2]}"
+    return action
 
 
 def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
@@ -891,7 +931,12 @@ def _ap_line(game: Game) -> str:
         return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
     if ap is None:
         return ""
-    return f"{ap} AP left." if ap != 1 else "1 AP left."
+    line = f"{ap} AP left."
+    stack = (game.position().get("turn") or {}).get("stack")
+    if stack is not None:
+        blocks = f"{stack} block{'' if stack == 1 else 's'}"
+        line = f"This turn's stack holds {blocks}. " + line
+    return line
 
 
 def _label(value: str) -> str:

@@ -34,7 +34,7 @@ async def _session(seed: int, steps: list[int], variant: str, players: int) -> N
                 assert row is not None
                 if row.status != "running":
                     break
-                game = service._load(row)
+                game = await service._load(row)
                 seats = await store.seats(1)
                 user = next(
                     u for u in users for s in seats if s.user_id == u.id and s.name == game.to_move

@@ -465,3 +465,51 @@ async def test_the_engine_ai_plays_a_seat(env: Env):
     await service.play(channel_id=CHANNEL, user=ANN, text="end")
     step = await service.ai_step(1)
     assert step is not None and step.posts and step.posts[0].text.count("; end`") == 1
+
+
+async def test_private_replies_say_what_is_left(env: Env):
+    """After a build the reply tells the blocks left in the turn's stack, then the AP."""
+    await past_setup(env)
+    _, game, _ = await state(env)
+    build = next(a for a in game.legal() if a.startswith("build "))
+    out = await env.service.play(channel_id=CHANNEL, user=ANN, text=build)
+    assert out.reply == f"Done: `{build}`. This turn's stack holds 2 blocks. 4 AP left."
+
+
+async def test_undo_works_after_a_restart(env: Env):
+    """The undo history of the turn in progress is rebuilt from the log in a new process."""
+    await past_setup(env)
+    start, _, _ = await state(env)
+    await env.service.play(channel_id=CHANNEL, user=ANN, text="score")
+    await env.service.play(channel_id=CHANNEL, user=ANN, text="score")
+    await env.service.undo(channel_id=CHANNEL, user=ANN)
+    second = await env.reopen()
+    try:
+        out = await second.service.undo(channel_id=CHANNEL, user=ANN)
+        assert out.reply == "Took back your last action. 5 AP left."
+        row = await second.store.game(1)
+        assert row is not None and row.position == start.position
+        with pytest.raises(NotAllowed, match="Nothing to take back"):
+            await second.service.undo(channel_id=CHANNEL, user=ANN)
+    finally:
+        await second.store.close()
+
+
+async def test_the_kept_card_stays_secret(env: Env):
+    """Personal decks: the turn message shows `keep ? top`, never the card kept."""
+    await open_game(env, ANN, BOB, variant="personal")
+    await env.service.play(channel_id=CHANNEL, user=ANN, text="place c3")
+    await env.service.play(channel_id=CHANNEL, user=BOB, text="place f6")
+    await env.service.play(channel_id=CHANNEL, user=BOB, text="king d1")
+    await env.service.play(channel_id=CHANNEL, user=ANN, text="draw")
+    _, game, _ = await state(env)
+    keep = next(a for a in game.legal() if a.startswith("keep ") and a.endswith(" top"))
+    card = keep.split()[1]
+    out = await env.service.play(channel_id=CHANNEL, user=ANN, text=f"{keep}; end")
+    text = out.posts[0].text
+    assert "played `draw; keep ? top; end`" in text
+    assert card not in text
+    import engine
+
+    assert engine.CARDS[card] not in text
+    assert card in await env.service.hand(channel_id=CHANNEL, user=ANN)
