@@ -525,11 +525,17 @@ class Game:
     def castle_targets(self) -> list[int]:
         h = self.h
         blocks = [s for s in range(64) if h[s] > 0]
-        return [
-            s
-            for s in range(64)
-            if h[s] == 0 and self.occ[s] == EMPTY and all(manhattan(s, b) >= 3 for b in blocks)
-        ]
+        for gap in (3, 2):  # Ruling (docs/rules.md): relax to 2 only if no square is 3 away
+            found = [
+                s
+                for s in range(64)
+                if h[s] == 0
+                and self.occ[s] == EMPTY
+                and all(manhattan(s, b) >= gap for b in blocks)
+            ]
+            if found:
+                return found
+        return []
 
     def _do_castle(self, a: Action) -> None:
         s = a[1]
@@ -1085,8 +1091,10 @@ class Game:
     def _do_card(self, a: Action) -> None:
         p = self.to_move_
         card = a[1]
-        if card == "lift" and a[3] is None:
+        unresolved = card == "lift" and a[3] is None
+        if unresolved and (self.t_stack or any(self.stacks[p])):
             a = ("play", "lift", a[2], self._lift_source(a))
+            unresolved = False
         if self.t_played:
             raise self._illegal(a, "You have already played a card this turn.")
         hand = self.hands[p]
@@ -1097,6 +1105,8 @@ class Game:
                 a,
                 f"You drew your {card} card this turn; a card cannot be played on the turn it is drawn.",
             )
+        if unresolved:
+            self._lift_source(a)
         getattr(self, "_card_" + card)(a)
         hand.remove(card)
         self.t_played = True
