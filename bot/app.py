@@ -8,6 +8,9 @@ import io
 import json
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -37,6 +40,22 @@ def _warm_up() -> None:
     import renderer  # noqa: F401  (import once per worker, before the first turn)
 
 
+def _init_worker(parent: int) -> None:
+    """Runs first in each render process: import the renderer, and die with the bot.
+
+    A killed bot (SIGKILL) cannot stop its pool, and the workers would wait for
+    work forever; so each one watches its parent and exits when it is gone.
+    """
+    _warm_up()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class Renderer:
     """Draws board pictures off the event loop.
 
@@ -51,7 +70,8 @@ class Renderer:
             self._pool = ProcessPoolExecutor(
                 max_workers=processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
+                initializer=_init_worker,
+                initargs=(os.getpid(),),
             )
         self._processes = processes
 
