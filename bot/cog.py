@@ -8,6 +8,7 @@ and unexpected errors go through :func:`report_error`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -100,9 +101,8 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         self.bot = bot
         self.service = service
 
-    async def _run(self, interaction: discord.Interaction, outcome_coro) -> None:
-        outcome: Outcome = await outcome_coro
-        await self.bot.deliver(interaction, outcome)
+    async def _run(self, interaction: discord.Interaction, outcome: Awaitable[Outcome]) -> None:
+        await self.bot.deliver(interaction, await outcome)
 
     @app_commands.command(description="Open a game in this channel; you take the first seat")
     @app_commands.describe(

@@ -738,7 +738,7 @@ class GameService:
         if seat is None:
             return ""
         deadline = None
-        if not seat.is_ai:
+        if not seat.is_ai and row.reminder_limit > 0:
             deadline = int(self._clock() + row.reminder_interval)
         return texts.next_player(game, seat, deadline)
 
