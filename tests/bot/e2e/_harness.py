@@ -45,6 +45,8 @@ class BotRunner:
         self.extra_env = extra_env
         self.proc: BotProcess | None = None
         self.starts = 0
+        # Substrings of ERROR log lines a test provokes on purpose; any other is a failure.
+        self.expected_log_errors: list[str] = []
 
     def env(self) -> dict[str, str]:
         return {
@@ -89,6 +91,22 @@ class BotRunner:
 
     def log_text(self) -> str:
         return self.proc.log_text(20000) if self.proc else ""
+
+    def unexpected_log_errors(self) -> list[str]:
+        """ERROR lines and tracebacks in the bot's log that no test asked for."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return []
+        bad = []
+        for line in text.splitlines():
+            if (" ERROR " in line or "CRITICAL" in line) and not any(
+                e in line for e in self.expected_log_errors
+            ):
+                bad.append(line)
+        if "Traceback" in text and not self.expected_log_errors:
+            bad.append("a Traceback")
+        return bad
 
     def db_row(self, sql: str, *args: Any) -> Any:
         """Read the bot's database independently (read-only), for what docs/bot.md documents."""

@@ -33,6 +33,9 @@ async def runner(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterato
         )
         late = [ix for ix in fake.interactions.values() if ix.callback_type is None]
         assert late == [], f"interactions never acknowledged: {late}"
+        leaked = [m for m in fake.messages.values() if "Traceback" in m.text or 'File "' in m.text]
+        assert leaked == [], f"a traceback reached users: {leaked}"
+        assert r.unexpected_log_errors() == [], "the bot logged errors"
     finally:
         (tmp_path / "transcript.txt").write_text(fake.transcript())
         pictures = [m for m in sorted(fake.messages.values(), key=lambda m: m.seq) if m.attachments]

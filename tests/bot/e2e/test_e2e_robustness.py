@@ -107,6 +107,7 @@ async def test_resigning_player_is_replaced_by_the_computer(runner: BotRunner) -
 async def test_a_channel_the_bot_cannot_post_in_is_explained_privately(runner: BotRunner) -> None:
     t = Table(runner, "general")
     t.fake.muted_channels.add(t.channel.id)
+    runner.expected_log_errors.append("could not post in channel")
     ix = await t.fake.slash("alice", t.channel, "torres", "new")
     note = await ix.wait(lambda m: "could not post" in m.content, TIMEOUT)
     assert note.ephemeral and note.viewer is t.user("alice")
