@@ -30,6 +30,7 @@ COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 _SETUP_STAGES = frozenset({"castles", "place", "king"})
 BUTTONS_ALL = ("end", "undo", "hand")
+HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
 
 ChooseActions = Callable[[Game, float], list[str]]
 
@@ -99,6 +100,7 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         choose_actions: ChooseActions | None = None,
+        suggest_actions: ChooseActions | None = None,
     ) -> None:
         self._store = store
         self.config = config or ServiceConfig()
@@ -106,6 +108,8 @@ class GameService:
         self._choose = choose_actions or _engine_ai(self.config.ai_level)
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
+        self._hints: dict[int, tuple[tuple[int, str], str | None]] = {}
+        self._suggest_actions = suggest_actions or _engine_ai("heuristic")
 
     # -- lobby ------------------------------------------------------------------
 
@@ -451,8 +455,38 @@ class GameService:
                 return [(_fit(done_text), _fit(done_text))]
         legal = [a for a in work.legal() if a.startswith(partial)]
         prefix = f"{done_text}; " if done_text else ""
-        values = [prefix + a for a in rank_actions(legal)]
-        return [(_label(v), v) for v in values if len(v) <= 100]
+        ranked = rank_actions(legal)
+        hint = await self._hint(row, done_text, work)
+        if hint is not None and hint in legal:
+            ranked = [hint] + [a for a in ranked if a != hint][:24]
+        pairs = [(_label(prefix + a), prefix + a) for a in ranked if len(prefix + a) <= 100]
+        if hint is not None and pairs and pairs[0][1] == prefix + hint:
+            pairs[0] = (_label(f"💡 {prefix}{hint}"), prefix + hint)
+        return pairs
+
+    async def _hint(self, row: GameRow, done_text: str, game: Game) -> str | None:
+        """The next action the quick computer player would choose here, offered first.
+
+        Computed once per game state and typed prefix (autocomplete asks at every
+        keystroke) and given at most a second; the computer only looks at what
+        the player may see.
+        """
+        key = (row.last_seq, done_text)
+        cached = self._hints.get(row.id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            actions = await asyncio.wait_for(
+                asyncio.to_thread(self._suggest_actions, game.copy(), HINT_SECONDS), 1.0
+            )
+            hint: str | None = actions[0] if actions else None
+        except TimeoutError:
+            hint = None
+        except Exception:
+            log.exception("the hint for game %s failed", row.id)
+            hint = None
+        self._hints[row.id] = (key, hint)
+        return hint
 
     # -- leaving and ending ----------------------------------------------------------
 

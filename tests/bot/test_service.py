@@ -415,10 +415,13 @@ async def test_autocomplete_offers_legal_continuations(env: Env):
     values = [v for _, v in pairs]
     assert 0 < len(values) <= 25 and "end" in values
     assert set(values) <= set(game.legal())
+    assert pairs[0][0] == f"💡 {values[0]}"  # the quick computer player's choice first
+    assert [label for label, _ in pairs[1:]] == values[1:]
     kinds = {v.split()[0] for v in values}
     assert {"move", "knight", "draw", "score", "end"} <= kinds
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="Score ;  mo")
     assert pairs and all(v.startswith("score; move ") for _, v in pairs)
+    assert all(label.lstrip("💡 ") == v for label, v in pairs)
     for _, value in pairs:
         game.copy().play(value)  # every suggestion is legal as a whole
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="fly a1; ")
