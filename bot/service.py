@@ -221,11 +221,7 @@ class GameService:
                     "A game needs at least 2 players: wait for someone to `/torres join`."
                 )
             names = list(COLOURS[:total])
-            try:
-                game = Game.new(players=total, names=names, variant=row.variant, seed=row.seed)
-            except TypeError:  # an engine without the names keyword: default names
-                game = Game.new(players=total, variant=row.variant, seed=row.seed)
-                names = list(game.players)
+            game = Game.new(players=total, names=names, variant=row.variant, seed=row.seed)
             seating: list[tuple[int | None, str, str, bool]] = [
                 (s.user_id, s.display, names[i], False) for i, s in enumerate(humans)
             ]
