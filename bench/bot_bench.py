@@ -251,6 +251,7 @@ async def main(args: argparse.Namespace) -> int:
                     stats.failures.append(f"game {i}: {type(r).__name__}: {str(r)[:400]}")
         finally:
             await bot.stop()
+            await bot.reap_group(10)
             bot_log = bot.log_text(4000)
             await fake.stop()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -41,6 +42,7 @@ class BotProcess:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=self._log,
             stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,  # its own process group: children can be found and reaped
         )
         return self
 
@@ -75,6 +77,37 @@ class BotProcess:
                 await self.proc.wait()
         self._close_log()
         return self.proc.returncode
+
+    def group_members(self) -> list[int]:
+        """Live processes in the bot's process group (itself and e.g. render workers); Linux only."""
+        if self.proc is None:
+            return []
+        out = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == self.proc.pid and fields[0] != "Z":
+                out.append(int(entry))
+        return out
+
+    async def reap_group(self, timeout: float = 10.0) -> list[int]:
+        """Wait for the group to empty; SIGKILL (by pid) and return whatever outlived ``timeout``."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = self.group_members()
+            if not left:
+                return []
+            if asyncio.get_running_loop().time() >= deadline:
+                for pid in left:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                return left
+            await asyncio.sleep(0.1)
 
     def _close_log(self) -> None:
         if self._log is not None:

@@ -75,19 +75,25 @@ class BotRunner:
             raise AssertionError(f"{e}\n--- bot log ---\n{self.proc.log_text()}") from None
 
     async def kill(self) -> None:
+        """SIGKILL the bot's main process only, as the OOM killer would; nothing may outlive it."""
         assert self.proc is not None
         await self.proc.kill()
         await self.fake.wait_until(
             lambda: not self.fake.connected, 10, "the gateway to notice the kill"
         )
+        survivors = await self.proc.reap_group(10)
+        assert survivors == [], f"processes of the killed bot were left running: {survivors}"
 
     async def restart_after_kill(self) -> None:
         await self.kill()
         await self.start()
 
     async def stop(self) -> None:
+        """SIGTERM (graceful); the bot and its workers must all exit."""
         if self.proc is not None:
             await self.proc.stop()
+            survivors = await self.proc.reap_group(10)
+            assert survivors == [], f"processes of the stopped bot were left running: {survivors}"
 
     def log_text(self) -> str:
         return self.proc.log_text(20000) if self.proc else ""
