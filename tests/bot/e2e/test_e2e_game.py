@@ -18,6 +18,7 @@ import random
 import re
 from typing import Any
 
+import engine
 from engine import Game, IllegalAction, NotationError
 from tests.bot.e2e._harness import CUSTOM_ID, SEED, TIMEOUT, BotRunner, Table, check_png
 from tests.fakediscord import FakeMessage
@@ -273,6 +274,20 @@ class Match:
         assert theirs == [], "autocomplete offered moves to a player who is not to move"
         self.only_public(None)
 
+    async def hands_with_cards(self) -> None:
+        """Once someone holds cards: each player's hand lists exactly their own cards."""
+        assert self.turn_msg is not None
+        for colour, user in self.seats.items():
+            if user == self.mover:
+                _, reply = await self.t.slash(user, "hand")
+            else:
+                _, reply = await self.t.click(user, self.turn_msg, "hand")
+            mine = set(self.game.hand(colour))
+            for card in engine.CARDS:
+                shown = f"`play {card}`" in reply.content
+                assert shown == (card in mine), (colour, card, mine, reply.content)
+        self.only_public(None)
+
     async def stale_button(self) -> None:
         """A press on the previous turn's message is refused privately and changes nothing."""
         assert self.prev_turn_msg is not None
@@ -347,7 +362,7 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
     match.check_next(start)
     match.turn_posts.append(start)
 
-    refusals_done = stale_done = simultaneous_done = killed = False
+    refusals_done = stale_done = simultaneous_done = killed = cards_done = False
     while not match.over:
         assert match.decisions < 200, "the game does not end"
         in_play = match.game.stage == "play"
@@ -358,6 +373,9 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
         elif in_play and refusals_done and not stale_done and match.prev_turn_msg is not None:
             await match.stale_button()
             stale_done = True
+        if in_play and not cards_done and any(match.game.hand(c) for c in match.seats):
+            await match.hands_with_cards()
+            cards_done = True
         if in_play and stale_done and not simultaneous_done:
             await match.simultaneous_end()
             simultaneous_done = True
@@ -368,7 +386,7 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
             continue
         await match.decide()
 
-    assert refusals_done and stale_done and simultaneous_done and killed
+    assert refusals_done and stale_done and simultaneous_done and killed and cards_done
     final = match.turn_posts[-1]
     for colour, user in match.seats.items():
         name = t.user(user).display_name
