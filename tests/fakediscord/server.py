@@ -48,6 +48,7 @@ T = TypeVar("T")
 # SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, IS_COMPONENTS_V2.
 SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 13) | (1 << 15)
 GUILD_MESSAGES_INTENT = 1 << 9
+GUILD_MEMBERS_INTENT = 1 << 1
 
 
 class CommandMismatch(AssertionError):
@@ -843,7 +844,11 @@ class FakeDiscord:
                 "geo_ordered_rtc_regions": [],
             }
             await self._dispatch("READY", ready, conn)
-            await self._dispatch("GUILD_CREATE", self._guild_payload(full=True), conn)
+            guild = self._guild_payload(full=True)
+            if not conn.intents & GUILD_MEMBERS_INTENT:
+                # Like Discord: without the privileged intent only the bot's own member comes.
+                guild["members"] = [self._member_payload(self.bot_user)]
+            await self._dispatch("GUILD_CREATE", guild, conn)
             old = self._conn
             self._conn = conn
             conn.identified = True
