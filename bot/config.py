@@ -27,7 +27,7 @@ class BotConfig:
     sync_guild: int | None = None
     seed: int | None = None
     log_level: str = "INFO"
-    render_processes: int = 2
+    render_threads: int = 2
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> BotConfig:
@@ -56,10 +56,8 @@ class BotConfig:
             sync_guild=_optional_int(env, "TORRES_SYNC_GUILD"),
             seed=_optional_int(env, "TORRES_SEED"),
             log_level=(env.get("TORRES_LOG_LEVEL") or "INFO").upper(),
-            render_processes=int(
-                _number(
-                    env, "TORRES_RENDER_PROCESSES", _default_processes(), minimum=0, integer=True
-                )
+            render_threads=int(
+                _number(env, "TORRES_RENDER_THREADS", _default_threads(), minimum=1, integer=True)
             ),
         )
 
@@ -89,8 +87,8 @@ def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str,
     return raw
 
 
-def _default_processes() -> int:
-    """One rendering process per CPU, at most 4."""
+def _default_threads() -> int:
+    """One rendering thread per CPU, at most 4."""
     return max(1, min(4, os.cpu_count() or 1))
 
 

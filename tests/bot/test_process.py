@@ -133,39 +133,3 @@ async def test_a_computer_turn_pending_at_start_up_is_played(fake, tmp_path):
         assert msg.attachments
     finally:
         await runner.stop()
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            # the command name may hold spaces: the fields after ")" are state, ppid, ...
-            fields = stat.rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-async def test_render_workers_die_with_a_killed_bot(fake, tmp_path):
-    """SIGKILL leaves no rendering processes behind."""
-    runner = _runner(fake, tmp_path, TORRES_RENDER_PROCESSES="2")
-    await runner.start()
-    assert runner.proc is not None and runner.proc.pid is not None
-    workers = _children(runner.proc.pid)
-    assert len(workers) >= 2
-    await runner.kill()
-    await fake.wait_until(
-        lambda: not any(_alive(p) for p in workers) or None, 10, "the render workers to exit"
-    )
