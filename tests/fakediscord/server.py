@@ -241,6 +241,11 @@ class FakeDiscord:
         # Channels where the bot lacks Send Messages: its posts there get 403 (50013).
         self.muted_channels: set[int] = set()
         self.identify_count = 0
+        self.resume_count = 0
+        self.heartbeats = 0
+        self.allow_resume = True
+        self.gateway_queries: list[dict[str, str]] = []  # query of every gateway connection
+        self._last_session: _Conn | None = None
         self.errors: list[dict[str, Any]] = []
         self.requests: list[tuple[str, str, int]] = []
         self._seq = 0
@@ -778,6 +783,7 @@ class FakeDiscord:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         conn = _Conn(ws=ws, query=dict(request.query))
+        self.gateway_queries.append(conn.query)
         try:
             await self._send(
                 conn, {"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}
@@ -818,6 +824,7 @@ class FakeDiscord:
         op = payload.get("op")
         d = payload.get("d")
         if op == 1:
+            self.heartbeats += 1
             await self._send(conn, {"op": 11, "d": None, "s": None, "t": None})
         elif op == 2:
             if not isinstance(d, dict) or not d.get("token"):
@@ -851,13 +858,24 @@ class FakeDiscord:
             await self._dispatch("GUILD_CREATE", guild, conn)
             old = self._conn
             self._conn = conn
+            self._last_session = conn
             conn.identified = True
             if old is not None and old is not conn and not old.ws.closed:
                 await old.ws.close(code=4000)
             self._notify()
         elif op == 6:
-            # No session resumption: tell the client to identify afresh.
-            await self._send(conn, {"op": 9, "d": False, "s": None, "t": None})
+            # Resume the last session if it is the one asked for; else invalidate it.
+            d = d if isinstance(d, dict) else {}
+            last = self._last_session
+            if last is not None and d.get("session_id") == last.session_id and self.allow_resume:
+                conn.session_id, conn.seq, conn.intents = last.session_id, last.seq, last.intents
+                conn.identified = True
+                self._conn = conn
+                self.resume_count += 1
+                await self._dispatch("RESUMED", {}, conn)
+                self._notify()
+            else:
+                await self._send(conn, {"op": 9, "d": False, "s": None, "t": None})
         elif op == 8:
             members = [self._member_payload(u) for u in self._all_members()]
             await self._dispatch(
@@ -939,6 +957,23 @@ class FakeDiscord:
                 }
             )
         return g
+
+    async def reconnect_gateway(self, *, resume: bool = True) -> None:
+        """Ask the bot to reconnect (op 7), as Discord does now and then; with
+        ``resume=False`` its RESUME is refused and it must identify again."""
+        conn = self._conn
+        if conn is None:
+            raise AssertionError("no bot connected")
+        self.allow_resume = resume
+        await self._send(conn, {"op": 7, "d": None, "s": None, "t": None})
+
+    async def drop_gateway(self) -> None:
+        """Close the connection abruptly (code 1006-like network loss is not possible from
+        here; 4000 "unknown error" makes discord.py reconnect and resume)."""
+        conn = self._conn
+        if conn is None:
+            raise AssertionError("no bot connected")
+        await conn.ws.close(code=4000)
 
     # ------------------------------------------------------------------ HTTP plumbing
 

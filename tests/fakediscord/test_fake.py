@@ -327,3 +327,28 @@ async def test_threads_are_channels_too(fake: FakeDiscord) -> None:
     assert msg.content.endswith("in Thread") and msg.channel_id == side.id
     assert msg not in fake.channel_messages("games")
     assert not fake.take_errors()
+
+
+async def test_gateway_reconnects_by_resume_or_fresh_identify(fake: FakeDiscord) -> None:
+    assert fake.heartbeats >= 1
+    assert {
+        "v": "10",
+        "encoding": "json",
+        "compress": "zlib-stream",
+    }.items() <= fake.gateway_queries[0].items()
+    resumes = fake.resume_count
+    await fake.reconnect_gateway()
+    await fake.wait_until(lambda: fake.resume_count > resumes and fake.connected, 30, "a RESUME")
+    ix = await fake.slash("alice", "games", "probe", "echo", text="after resume")
+    assert (await ix.reply()).content == "after resume"
+    identifies = fake.identify_count
+    try:
+        await fake.reconnect_gateway(resume=False)
+        await fake.wait_until(
+            lambda: fake.identify_count > identifies and fake.connected, 30, "a new IDENTIFY"
+        )
+    finally:
+        fake.allow_resume = True
+    ix = await fake.slash("alice", "games", "probe", "echo", text="after identify")
+    assert (await ix.reply()).content == "after identify"
+    assert not fake.take_errors()

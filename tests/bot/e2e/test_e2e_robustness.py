@@ -196,3 +196,30 @@ async def test_a_second_game_in_a_thread(runner: BotRunner) -> None:
         assert post.pinged_ids == [table.user(nxt).id], post.content
     _, reply = await main.slash("dana", "play", actions="end")
     assert "not playing" in reply.content.lower(), reply.content
+
+
+async def test_gateway_reconnects_mid_game(runner: BotRunner) -> None:
+    """Discord asks for a reconnect (op 7): once resumed, once with a refused RESUME; play goes on."""
+    t = Table(runner)
+    fake = t.fake
+    await open_game(t)
+    game = new_mirror()
+    turn_msg = await play_setup(t, game, SEATS)
+    resumes, identifies = fake.resume_count, fake.identify_count
+    await fake.reconnect_gateway()
+    await fake.wait_until(lambda: fake.resume_count > resumes and fake.connected, 30, "a RESUME")
+    [action] = some_actions(game, 1)
+    _, reply = await t.slash(SEATS[game.to_move], "play", actions=action)
+    assert reply.content.startswith(f"Done: `{action}`"), reply.content
+    game.play(action)
+    try:
+        await fake.reconnect_gateway(resume=False)
+        await fake.wait_until(
+            lambda: fake.identify_count > identifies and fake.connected, 30, "a new IDENTIFY"
+        )
+    finally:
+        fake.allow_resume = True
+    ix, reply = await t.click(SEATS[game.to_move], turn_msg, "end")
+    assert reply.content == "Your turn is over.", reply.content
+    post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
+    assert f"played `{action}; end`" in post.content, post.content
