@@ -50,13 +50,17 @@ def main() -> None:
         lengths.append(n)
         mids.extend(mid)
 
+    # Cold legal(): a fresh copy with no cached castles or legal list, as after any action.
     legal_times: list[float] = []
     for g in mids:
-        reps = 50
-        start = time.perf_counter()
-        for _ in range(reps):
-            g.legal()
-        legal_times.append((time.perf_counter() - start) / reps)
+        reps = []
+        for _ in range(30):
+            c = g.copy()
+            c.cc = None
+            start = time.perf_counter()
+            c.legal()
+            reps.append(time.perf_counter() - start)
+        legal_times.append(statistics.median(reps))
 
     play_times: list[float] = []
     for g in mids:

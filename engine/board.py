@@ -49,7 +49,7 @@ class Castles:
     snapshots may share it.
     """
 
-    __slots__ = ("comp", "area", "height", "members", "doors", "adj", "build")
+    __slots__ = ("comp", "area", "height", "members", "doors", "adj", "build", "moveblock")
 
     def __init__(self, h: list[int]) -> None:
         comp = [-1] * 64
@@ -99,6 +99,7 @@ class Castles:
                     doors[cu].append((v, m))
         self.doors = doors
         self.build: list[int] | None = None  # filled by the game on first use
+        self.moveblock: tuple | None = None  # (occupants, targets), filled by the game
 
     def __len__(self) -> int:
         return len(self.area)

@@ -37,6 +37,7 @@ _MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
 _BUILD = [f"build {_N[s]}" for s in range(64)]
 _KNIGHT = [f"knight {_N[s]}" for s in range(64)]
 _PAIR = [[f"{_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
+_MOVEBLOCK = [[f"play moveblock {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
 
 _LEVEL_WORDS = {1: "one level", 2: "two levels", 3: "three levels"}
 
@@ -76,6 +77,7 @@ class Game:
         "t_revealed",
         "cc",
         "_undo",
+        "_legal",
     )
 
     # ------------------------------------------------------------------ creation
@@ -109,6 +111,7 @@ class Game:
         self.t_revealed: list[str] = []
         self.cc: Castles | None = None
         self._undo: list[tuple] = []
+        self._legal: list[str] | None = None
 
     @classmethod
     def new(
@@ -315,6 +318,7 @@ class Game:
             revealed,
             self.cc,
         ) = s
+        self._legal = None
         self.h = h[:]
         self.occ = occ[:]
         self.kn = [k[:] for k in kn]
@@ -336,6 +340,7 @@ class Game:
         actions = parse_actions(text)
         if not actions:
             raise NotationError("No action given; type one, for example 'move c3 d3' or 'end'.")
+        self._legal = None
         events: list[dict[str, Any]] = []
         if len(actions) == 1 and actions[0][0] != "score":
             before = self._save()
@@ -1032,60 +1037,107 @@ class Game:
         ]
 
     def moveblock_targets(self) -> dict[int, list[int]]:
-        """Every legal ``play moveblock A B`` as {A: [B, ...]} (RULES.md §6)."""
+        """Every legal ``play moveblock A B`` as {A: [B, ...]} (RULES.md §6).
+
+        Works on the current castle labels: taking a block off a square changes only
+        that square's castle (and the bare squares next to it, if it becomes bare), so
+        destinations are grouped by the castle they land on or extend.
+        """
         h, occ = self.h, self.occ
         cc = self.castles_()
-        n_before = len(cc.area)
+        key = tuple(occ)
+        if cc.moveblock is not None and cc.moveblock[0] == key:
+            return cc.moveblock[1]
+        comp, area, height, members, adj = cc.comp, cc.area, cc.height, cc.members, cc.adj
+        n_before = len(area)
+        bad_base = {c for c in range(n_before) if height[c] > area[c]}
+        groups: dict[int, list[int]] = {}  # castle -> destinations fine while it is unchanged
+        related: dict[int, list[int]] = {}  # castle -> every destination on or next to it
+        fresh: list[int] = []  # bare squares touching no castle
+        for b in range(64):
+            if occ[b] != EMPTY:
+                continue
+            hb = h[b]
+            if hb > 0:
+                c = comp[b]
+                ok = max(height[c], hb + 1) <= area[c]
+            else:
+                t = adj[b]
+                if not t:
+                    fresh.append(b)
+                    continue
+                if len(t) > 1:
+                    continue
+                c = t[0]
+                ok = height[c] <= area[c] + 1
+            related.setdefault(c, []).append(b)
+            if ok:
+                groups.setdefault(c, []).append(b)
         out: dict[int, list[int]] = {}
         for a in range(64):
-            if h[a] == 0 or occ[a] != EMPTY:
+            ha = h[a]
+            if ha == 0 or occ[a] != EMPTY:
                 continue
-            ca = cc.comp[a]
-            if h[a] >= 2:
-                comp2 = cc.comp
-                area2 = cc.area
-                height2 = cc.height[:]
-                height2[ca] = max(h[s] - (s == a) for s in cc.members[ca])
+            ca = comp[a]
+            if ha >= 2:
+                area_a = area[ca]
+                height_a = max(h[s] - (s == a) for s in members[ca])
                 n2 = n_before
-                h[a] -= 1
-                adj2 = cc.adj
+                gone = False
             else:
-                h[a] = 0
-                comp2, area2, height2 = labels(h)
-                n2 = len(area2)
-                expected = n_before if cc.area[ca] > 1 else n_before - 1
-                if n2 != expected:  # the castle came apart
-                    h[a] = 1
+                area_a = area[ca] - 1
+                if area_a > 0 and _is_cut(a, members[ca], comp):
                     continue
-                adj2 = None
-            bad = [c for c in range(n2) if height2[c] > area2[c]]
-            targets = []
-            if len(bad) <= 1:
-                for b in range(64):
-                    if b == a or occ[b] != EMPTY:
-                        continue
-                    hb = h[b]
-                    if hb > 0:
-                        c = comp2[b]
-                        if n2 < 6 or (bad and bad[0] != c):
+                height_a = max((h[s] for s in members[ca] if s != a), default=0)
+                n2 = n_before if area_a > 0 else n_before - 1
+                gone = True
+            bad = bad_base - {ca}
+            if height_a > area_a:
+                bad.add(ca)
+            if len(bad) > 1 or n2 < 5:
+                continue
+            bad_c = next(iter(bad)) if bad else -1
+            targets: list[int] = []
+            if n2 >= 6:
+                if bad_c < 0:
+                    for c, lst in groups.items():
+                        if c != ca:
+                            targets.extend(lst)
+                elif bad_c != ca:
+                    targets.extend(groups.get(bad_c, ()))
+                if bad_c < 0 or bad_c == ca:
+                    for b in related.get(ca, ()):
+                        if b == a:
                             continue
-                        if max(height2[c], hb + 1) <= area2[c]:
+                        hb = h[b]
+                        if hb > 0:
+                            if max(height_a, hb + 1) <= area_a:
+                                targets.append(b)
+                        elif height_a <= area_a + 1:
                             targets.append(b)
-                        continue
-                    if adj2 is not None:
-                        touch = adj2[b]
-                    else:
-                        touch = {comp2[t] for t in ORTH[b] if comp2[t] >= 0}
-                    if not touch:
-                        if n2 + 1 >= 6 and not bad:
-                            targets.append(b)
-                    elif len(touch) == 1:
-                        (c,) = touch
-                        if n2 >= 6 and (not bad or bad[0] == c) and height2[c] <= area2[c] + 1:
-                            targets.append(b)
-            h[a] += 1
+            if bad_c < 0:
+                targets.extend(fresh)
+            if gone:
+                near = [b for b in ORTH[a] if h[b] == 0 and occ[b] == EMPTY]
+                if near:
+                    targets = [b for b in targets if b not in near]
+                    for b in near:
+                        touch = {comp[t] for t in ORTH[b] if t != a and comp[t] >= 0}
+                        if not touch:
+                            if bad_c < 0:
+                                targets.append(b)
+                        elif len(touch) == 1 and n2 >= 6:
+                            (c,) = touch
+                            if bad_c >= 0 and bad_c != c:
+                                continue
+                            if c == ca:
+                                if height_a <= area_a + 1:
+                                    targets.append(b)
+                            elif height[c] <= area[c] + 1:
+                                targets.append(b)
             if targets:
                 out[a] = targets
+        cc.moveblock = (key, out)
         return out
 
     def _do_card(self, a: Action) -> None:
@@ -1313,6 +1365,12 @@ class Game:
 
     def legal(self) -> list[str]:
         """Every legal single action of the player to move, canonical and sorted."""
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = self._generate()
+        return cached[:]
+
+    def _generate(self) -> list[str]:
         stage = self.stage_
         if stage == "play":
             return sorted(self._legal_play())
@@ -1384,11 +1442,7 @@ class Game:
             occ = self.occ
             return [f"play extra {_N[s]}" for s in self.build_ok() if occ[s] == EMPTY]
         if card == "moveblock":
-            return [
-                f"play moveblock {_PAIR[a][b]}"
-                for a, bs in self.moveblock_targets().items()
-                for b in bs
-            ]
+            return [_MOVEBLOCK[a][b] for a, bs in self.moveblock_targets().items() for b in bs]
         return []
 
 
@@ -1536,6 +1590,23 @@ def master_points(g: Game, cc: Castles) -> list[int]:
             if len(seen) == len(group):
                 pts[p] = 40
     return pts
+
+
+def _is_cut(a: int, castle: list[int], comp: list[int]) -> bool:
+    """Whether the castle ``castle`` (which holds a) falls apart without square a."""
+    c = comp[a]
+    near = [t for t in ORTH[a] if comp[t] == c]
+    if len(near) <= 1:
+        return False
+    seen = {a, near[0]}
+    todo = [near[0]]
+    while todo:
+        s = todo.pop()
+        for t in ORTH[s]:
+            if comp[t] == c and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return len(seen) < len(castle)
 
 
 def _has_square(ks: list[int]) -> bool:
