@@ -11,9 +11,10 @@ Printed: median, 95th percentile and max of the time from sending an
 interaction to
 
 * ``ack``      the bot's first callback (the deferral),
-* ``reply``    the private reply (the follow-up that resolves the deferral),
-* ``picture``  the public turn message carrying ``board.png`` (rendered by the
-               bot for every finished decision),
+* ``reply``    the private reply (the follow-up that resolves the deferral), for
+               interactions that post no picture (an action within a turn, a lobby step),
+* ``picture``  for interactions that finish a decision (or start the game): the
+               public turn message carrying ``board.png``, rendered by the bot,
 
 plus throughput and any request the fake refused. ``--think`` is each simulated
 player's pause before an interaction (uniform in [0.5, 1.5] x think); 0 makes
@@ -62,10 +63,10 @@ class Stats:
         self.interactions += 1
         if ix.callback_latency is not None:
             self.ack.append(ix.callback_latency)
-        if reply.resolved_at is not None:
-            self.reply.append(reply.resolved_at - ix.sent_at)
         if picture is not None:
             self.picture.append(picture.created_at - ix.sent_at)
+        elif reply.resolved_at is not None:
+            self.reply.append(reply.resolved_at - ix.sent_at)
 
 
 def percentile(values: list[float], q: float) -> float:
