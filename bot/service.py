@@ -388,7 +388,7 @@ class GameService:
             raise NotAllowed("The game hasn't started yet: there is no board to show.")
         seats = await self._store.seats(row.id)
         game = await self._load(row)
-        mine = next((s for s in seats if s.user_id == user.id), None)
+        mine = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
         viewer = mine.name if mine else None
         highlight = changed_squares(row.turn_start_position or row.position, row.position)
         return BoardView(
@@ -420,6 +420,8 @@ class GameService:
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is None or mine.name is None:
             raise NotSeated("You're not playing in this game, so you have no hand.")
+        if mine.resigned:
+            raise NotSeated("You resigned from this game; the computer holds your cards now.")
         game = await self._load(row)
         return texts.hand(game, mine.name)
 

@@ -362,6 +362,9 @@ async def test_resign_hands_the_seat_to_the_computer_or_ends_the_game(env: Env):
     assert seats[0].is_ai and seats[0].resigned
     with pytest.raises(NotSeated):
         await env.service.play(channel_id=CHANNEL, user=ANN, text="place c3")
+    with pytest.raises(NotSeated, match="resigned"):
+        await env.service.hand(channel_id=CHANNEL, user=ANN)
+    assert (await env.service.board(channel_id=CHANNEL, user=ANN)).viewer is None
     assert (await env.service.ai_step(1)) is not None
     # Bob is the last human: resigning now ends the game.
     out = await env.service.resign(channel_id=CHANNEL, user=BOB)
