@@ -125,12 +125,17 @@ class TorresBot(discord.Client):
         if await self.store.get_meta(_SYNC_KEY) == digest:
             log.info("slash commands unchanged; not syncing")
             return False
-        if guild is not None:
-            target = discord.Object(id=guild)
-            self.tree.copy_global_to(guild=target)
-            await self.tree.sync(guild=target)
-        else:
-            await self.tree.sync()
+        try:
+            if guild is not None:
+                target = discord.Object(id=guild)
+                self.tree.copy_global_to(guild=target)
+                await self.tree.sync(guild=target)
+            else:
+                await self.tree.sync()
+        except discord.HTTPException:
+            # Commands registered earlier keep working; the next start tries again.
+            log.exception("could not sync the slash commands")
+            return False
         await self.store.set_meta(_SYNC_KEY, digest)
         log.info("slash commands synced (%s)", f"guild {guild}" if guild else "global")
         return True
