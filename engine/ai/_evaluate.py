@@ -44,6 +44,10 @@ _CARD_VALUE = {
     "vault": 0.8,
 }
 _AP_VALUE = 0.9  # an action point left in the turn is worth almost one `score` step
+_LATER_CASTLE = 0.45  # weight of today's castle points for each scoring after the next
+_LATER_KNIGHT = 0.8  # worth of a knight on the board per scoring after the next
+_BASE_KNIGHT = 0.4
+_POTENTIAL = 0.5  # share of the gain one step away (a knight next to a higher square)
 _WIN_BONUS = 100.0
 
 
@@ -135,12 +139,15 @@ def player_values(pos: dict[str, Any]) -> dict[str, float]:
     label, areas, _ = castle_map(heights)
     king_castle = label.get(INDEX[king]) if king else None
     later = 3 - q  # scorings after the pending one
-    w_castle = 1.0 + 0.45 * later
-    w_knight = 0.8 * later + 0.4
+    w_castle = 1.0 + _LATER_CASTLE * later
+    w_knight = _LATER_KNIGHT * later + _BASE_KNIGHT
     turn = pos.get("turn") or {}
     to_move = pos.get("to_move")
     out: dict[str, float] = {}
     master = pos.get("master_card")
+    occupied = {INDEX[sq] for squares in knights.values() for sq in squares}
+    if king:
+        occupied.add(INDEX[king])
     for p in players:
         mine = knights.get(p, [])
         best: dict[int, int] = {}
@@ -155,6 +162,8 @@ def player_values(pos: dict[str, Any]) -> dict[str, float]:
                     king_bonus = 5 * q
         cpts = sum(areas[c] * lvl for c, lvl in best.items())
         value = float(scores.get(p, 0)) + w_castle * cpts + king_bonus + w_knight * len(mine)
+        if _POTENTIAL and mine:
+            value += _POTENTIAL * w_castle * _climb_gain(mine, heights, label, areas, best, occupied)
         # Cards: worth something only while turns remain to play them (one per turn).
         turns_left = len(stacks.get(p, [])) + 3 * later
         if p == to_move and pos.get("stage") in ("play", "draw-keep"):
@@ -174,6 +183,42 @@ def player_values(pos: dict[str, Any]) -> dict[str, float]:
     if to_move in out and pos.get("stage") in ("play", "draw-keep"):
         out[to_move] += _AP_VALUE * int(turn.get("ap") or 0)
     return out
+
+
+def _climb_gain(
+    squares: list[str],
+    heights: dict[str, int],
+    label: dict[int, int],
+    areas: list[int],
+    best: dict[int, int],
+    occupied: set[int],
+) -> float:
+    """What stepping up once would add: the best such step, plus a little of the others.
+
+    A knight next to a square one level higher (or a castle it could climb onto)
+    can score more next turn; this rewards building the steps one climbs.
+    """
+    gains = []
+    for sq in squares:
+        i = INDEX[sq]
+        level = heights.get(sq, 0)
+        top = 0
+        for n in NEIGHBOURS[i]:
+            if n in occupied:
+                continue
+            h = heights.get(SQUARES[n], 0)
+            if h < 1 or h > level + 1:
+                continue
+            c = label[n]
+            gain = areas[c] * (h - best.get(c, 0))
+            if gain > top:
+                top = gain
+        if top:
+            gains.append(top)
+    if not gains:
+        return 0.0
+    gains.sort(reverse=True)
+    return gains[0] + 0.4 * sum(gains[1:])
 
 
 def evaluate(pos: dict[str, Any], me: str) -> float:

@@ -35,6 +35,7 @@ from engine.ai._plan import (
 _CANDIDATES = 6
 _REPLY_MOST = 14  # actions the simulated replies consider per step
 _REPLY_CARDS = 3
+_OWN_FOLLOWUP = False  # also play this player's next turn greedily before evaluating
 
 
 def search_decision(
@@ -48,7 +49,7 @@ def search_decision(
         return greedy_decision(world, me, rng, budget)
     candidates: list[list[str]] = []
     statics: list[float] = []
-    for value, actions, final in planned:
+    for value, actions, final in planned[: 8 * _CANDIDATES]:
         turn = finish(world, me, actions, final)
         if turn not in candidates:
             candidates.append(turn)
@@ -101,15 +102,20 @@ def _rollout(
     world.play("; ".join(turn))
     budget.spend(3)
     steps = 0
+    own = 0
     while world.stage != "over" and steps < 12:
         steps += 1
         player = world.to_move
         if player == me and world.stage != "draw-keep":
-            break
+            if not _OWN_FOLLOWUP or own or world.stage != "play":
+                break
+            own += 1
         if budget.exhausted:
             return None
         reply = greedy_decision(
             world, player, rng, budget, width=1, most=_REPLY_MOST, cards=_REPLY_CARDS
         )
         world.play("; ".join(reply))
+        if own and player == me and not (world.to_move == me and world.stage == "draw-keep"):
+            break
     return evaluate(world.position(), me)

@@ -126,3 +126,16 @@ def test_samples_vary_with_the_rng() -> None:
         tuple(sample_position(view, me, random.Random(s))["decks"]["common"]) for s in range(5)
     }
     assert len(decks) > 1
+
+
+def test_a_step_up_within_reach_is_worth_something() -> None:
+    """A knight next to a free square one level higher is better placed than one whose
+    step is blocked by a knight or two levels up (same castle points in all three)."""
+    heights = {"c3": 1, "c4": 2, "c5": 2}
+    free = pos(heights=heights, knights={"red": ["c3"], "blue": []})
+    blocked = pos(heights=heights, knights={"red": ["c3"], "blue": ["c4"]})
+    assert castle_points(free)["red"] == castle_points(blocked)["red"] == 3
+    assert player_values(free)["red"] > player_values(blocked)["red"]
+    too_high = pos(heights={"c3": 1, "c4": 3, "c5": 3, "c6": 3}, knights={"red": ["c3"]})
+    flat = pos(heights={"c3": 1, "c4": 1, "c5": 1, "c6": 1}, knights={"red": ["c3"]})
+    assert player_values(too_high)["red"] == player_values(flat)["red"]
