@@ -85,12 +85,12 @@ def scores_line(after: Mapping[str, int], before: Mapping[str, int], order: Iter
 
 
 def score_table(game: Game, seats: Sequence[SeatRow]) -> str:
+    """Scores, highest first."""
     ranked = sorted(game.players, key=lambda p: -game.scores.get(p, 0))
     by_name = {s.name: s for s in seats}
     lines = ["Scores:"]
     for p in ranked:
-        seat = by_name.get(p)
-        lines.append(f"{colour_dot(p)} {p} ({_plain(seat)}): {game.scores.get(p, 0)}")
+        lines.append(f"{colour_dot(p)} {p} ({_plain(by_name.get(p))}): {game.scores.get(p, 0)}")
     return "\n".join(lines)
 
 
@@ -161,6 +161,13 @@ def game_over(game: Game, seats: Sequence[SeatRow]) -> str:
         head += f"{names[0]} wins."
     elif names:
         head += "Shared victory: " + ", ".join(names) + "."
+    others = [
+        f"<@{s.user_id}>"
+        for s in seats
+        if s.user_id is not None and not s.is_ai and s.name not in winners
+    ]
+    if others:
+        head += " Well played, " + ", ".join(others) + "."
     return head + "\n" + score_table(game, seats)
 
 

@@ -71,6 +71,7 @@ async def test_whole_game_from_new_to_final_scores(env: Env):
         post = out.posts[0]
         posts.append(post)
         assert post.position is not None and post.text.count("played `") == 1
+        assert all(f"<@{m}>" in post.text for m in post.mentions), "a ping needs its mention"
         after_row, after, _ = await state(env)
         if after_row.status == "running":
             turn += 1
