@@ -175,13 +175,18 @@ class TorresBot(discord.Client):
                 everyone=False, roles=False, users=[discord.Object(id=u) for u in post.mentions]
             )
         }
-        try:
-            if post.position is not None:
+        text = post.text
+        if post.position is not None:
+            try:
                 png = await self.render(post.position, None, post.highlight)
                 kwargs["file"] = discord.File(png, filename="board.png")
-            if post.buttons and post.turn is not None:
-                kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
-            await channel.send(post.text[:2000], **kwargs)  # type: ignore[union-attr]
+            except Exception:  # the move stands; the message goes out without its picture
+                log.exception("could not draw the board of game %s", post.game_id)
+                text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
+        if post.buttons and post.turn is not None:
+            kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
+        try:
+            await channel.send(text[:2000], **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException:
             log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             return False

@@ -162,3 +162,67 @@ def test_service_has_no_discord_import():
         source = (ROOT / "bot" / f"{module}.py").read_text()
         assert "import discord" not in source, module
     assert GameService.__module__ == "bot.service"
+
+
+class _Channel:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict]] = []
+
+    async def send(self, text: str, **kwargs: object) -> None:
+        self.sent.append((text, kwargs))
+
+
+async def test_a_post_goes_out_even_if_the_picture_fails(bot: TorresBot, monkeypatch):
+    """The move is already saved: a drawing failure must not turn into an error for the user."""
+    from bot.service import Post
+
+    channel = _Channel()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+
+    async def broken(*args: object) -> bytes:
+        raise ValueError("bad position")
+
+    monkeypatch.setattr(bot.renderer, "render", broken)
+    post = Post(
+        1,
+        7,
+        "**red** played `end`",
+        position={"format": "x"},
+        turn=3,
+        buttons=("end", "undo", "hand"),
+        mentions=(42,),
+    )
+    assert await bot.send_post(post)
+    ((text, kwargs),) = channel.sent
+    assert text.startswith("**red** played `end`") and "could not be drawn" in text
+    assert "file" not in kwargs
+    assert [i.custom_id for i in kwargs["view"].children][0] == "torres:7:3:end"
+    assert [u.id for u in kwargs["allowed_mentions"].users] == [42]
+
+
+async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresBot, monkeypatch):
+    """The picture is attached as board.png; nobody but the named users is pinged."""
+    from bot.service import Post
+
+    channel = _Channel()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+
+    async def fake_render(position: object, viewer: object, highlight: object) -> bytes:
+        assert viewer is None and sorted(highlight) == ["c3", "d3"]  # type: ignore[arg-type]
+        return b"\x89PNG fake"
+
+    monkeypatch.setattr(bot.renderer, "render", fake_render)
+    post = Post(
+        1,
+        7,
+        "text <@42> <@43>",
+        position={"p": 1},
+        highlight=frozenset({"d3", "c3"}),
+        mentions=(42,),
+    )
+    assert await bot.send_post(post)
+    ((_, kwargs),) = channel.sent
+    assert kwargs["file"].filename == "board.png"
+    mentions = kwargs["allowed_mentions"]
+    assert [u.id for u in mentions.users] == [42] and not mentions.everyone and not mentions.roles
+    assert "view" not in kwargs
