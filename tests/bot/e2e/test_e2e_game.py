@@ -252,6 +252,13 @@ class Match:
 
         _, reply = await self.t.slash("carol", "play", actions=legal[0])
         assert "not playing" in reply.content.lower(), reply.content
+        assert self.turn_msg is not None
+        _, reply = await self.t.click("carol", self.turn_msg, "end")
+        assert "not playing" in reply.content.lower(), reply.content
+        _, reply = await self.t.click(waiter, self.turn_msg, "end")
+        assert "not your turn" in reply.content.lower(), reply.content
+        _, reply = await self.t.click(waiter, self.turn_msg, "undo")
+        assert "not your turn" in reply.content.lower(), reply.content
         self.only_public(None)
 
     async def hands_and_board(self) -> None:
