@@ -34,7 +34,6 @@ from ._model import (
     FakeMessage,
     FakeRole,
     FakeUser,
-    iso_now,
     parse_mentions,
     snowflake,
 )
@@ -1617,5 +1616,4 @@ __all__ = [
     "FakeDiscord",
     "FakeInteraction",
     "ProtocolTimeout",
-    "iso_now",
 ]
