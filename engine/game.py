@@ -132,12 +132,12 @@ class Game:
                 raise NotationError("Torres is played by 2, 3 or 4 players.")
             names = list(DEFAULT_NAMES[:players])
         names_t = check_names(names)
-        if variant not in VARIANTS:
+        if not isinstance(variant, str) or variant not in VARIANTS:
             raise NotationError(f"'{variant}' is not a variant; choose common, personal or master.")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise NotationError("The seed must be a whole number.")
         if master_card is not None:
-            if master_card not in MASTER_CARDS:
+            if not isinstance(master_card, str) or master_card not in MASTER_CARDS:
                 raise NotationError(
                     f"'{master_card}' is not a master card; they are {', '.join(MASTER_IDS)}."
                 )
@@ -529,6 +529,8 @@ class Game:
 
     def castle_targets(self) -> list[int]:
         h = self.h
+        if self.supply <= 0:
+            return []
         blocks = [s for s in range(64) if h[s] > 0]
         for gap in (3, 2):  # Ruling (docs/rules.md): relax to 2 only if no square is 3 away
             found = [
@@ -545,6 +547,8 @@ class Game:
     def _do_castle(self, a: Action) -> None:
         s = a[1]
         if s not in self.castle_targets():
+            if self.supply <= 0:
+                raise self._illegal(a, "The common supply has no blocks left.")
             h = self.h
             if h[s] > 0:
                 raise self._illegal(a, f"{_N[s]} already holds a starting block.")
@@ -565,6 +569,8 @@ class Game:
             self.to_move_ = (self.to_move_ + 1) % self._n
 
     def place_targets(self) -> list[int]:
+        if len(self.kn[self.to_move_]) >= MAX_KNIGHTS:
+            return []
         cc = self.castles_()
         taken = {cc.comp[s] for s in range(64) if 0 <= self.occ[s] < KING and cc.comp[s] >= 0}
         return [
@@ -576,6 +582,8 @@ class Game:
     def _do_place(self, a: Action) -> None:
         s = a[1]
         if s not in self.place_targets():
+            if len(self.kn[self.to_move_]) >= MAX_KNIGHTS:
+                raise self._illegal(a, "All 6 of your knights are already on the board.")
             if self.h[s] == 0:
                 raise self._illegal(
                     a, f"{_N[s]} is not a starting castle; place your knight on one."

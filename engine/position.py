@@ -131,7 +131,7 @@ def _cards(v: Any, where: str) -> list[str]:
     if not isinstance(v, list):
         raise _bad(f"{where} must be a list of card ids.")
     for c in v:
-        if c not in CARDS:
+        if not isinstance(c, str) or c not in CARDS:
             raise _bad(f"{where}: {c!r} is not a card ({', '.join(CARDS)}).")
     return list(v)
 
@@ -150,10 +150,10 @@ def read_position(cls: type[Game], d: Any) -> Game:
         raise _bad(str(e)[0].lower() + str(e)[1:]) from None
     n = len(names)
     variant = d.get("variant", "common")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise _bad(f"'variant' is {variant!r}; it must be common, personal or master.")
     stage = d.get("stage", "play")
-    if stage not in STAGES:
+    if not isinstance(stage, str) or stage not in STAGES:
         raise _bad(f"'stage' is {stage!r}; it must be one of {', '.join(STAGES)}.")
     seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
     g = cls(names, variant, seed)
@@ -200,6 +200,8 @@ def read_position(cls: type[Game], d: Any) -> Game:
             raise _bad(f"the king and {names[g.occ[s]]}'s knight both stand on {SQUARE_NAMES[s]}.")
         g.king = s
         g.occ[s] = KING
+    if stage in ("castles", "place") and g.king is not None:
+        raise _bad(f"the king is placed after the first knights, but the stage is {stage}.")
     if stage == "king" and g.king is not None and g.phase_ == 3:
         raise _bad("the king moves after the scoring of phases 1 and 2 only, but 'phase' is 3.")
 
@@ -227,7 +229,7 @@ def read_position(cls: type[Game], d: Any) -> Game:
     g.master = None
     mc = d.get("master_card")
     if mc is not None:
-        if mc not in MASTER_CARDS:
+        if not isinstance(mc, str) or mc not in MASTER_CARDS:
             raise _bad(f"{mc!r} is not a master card ({', '.join(MASTER_CARDS)}).")
         g.master = mc
 
@@ -249,6 +251,8 @@ def read_position(cls: type[Game], d: Any) -> Game:
         g.t_revealed = _cards(turn.get("revealed", []), "the revealed cards")
         if len(g.t_revealed) > 3:
             raise _bad("at most three cards are revealed by a draw.")
+        if stage == "draw-keep" and variant == "master":
+            raise _bad("the stage is draw-keep, but there is no drawing in the master version.")
         if stage == "draw-keep" and not g.t_revealed:
             raise _bad("the stage is draw-keep, but no drawn cards await 'keep'.")
         if stage == "play" and g.t_revealed:
