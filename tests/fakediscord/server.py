@@ -239,6 +239,9 @@ class FakeDiscord:
         self.sync_count = 0
         # Channels where the bot lacks Send Messages: its posts there get 403 (50013).
         self.muted_channels: set[int] = set()
+        self._post_gate: asyncio.Event | None = None
+        self._drop_held = False
+        self.held_posts = 0
         self.identify_count = 0
         self.resume_count = 0
         self.heartbeats = 0
@@ -966,6 +969,22 @@ class FakeDiscord:
         self.allow_resume = resume
         await self._send(conn, {"op": 7, "d": None, "s": None, "t": None})
 
+    def hold_channel_posts(self) -> None:
+        """From now on, channel posts wait (unanswered, not created) until ``release_channel_posts``.
+
+        With a SIGKILL in between this reproduces a crash after the bot committed
+        a turn but before Discord accepted its announcement.
+        """
+        self._post_gate = asyncio.Event()
+        self._drop_held = False
+
+    def release_channel_posts(self, *, drop: bool) -> None:
+        """Let held posts through, or (``drop``) discard them as if they never arrived."""
+        gate, self._post_gate = self._post_gate, None
+        self._drop_held = drop
+        if gate is not None:
+            gate.set()
+
     async def drop_gateway(self) -> None:
         """Close the connection abruptly (code 1006-like network loss is not possible from
         here; 4000 "unknown error" makes discord.py reconnect and resume)."""
@@ -1528,6 +1547,16 @@ class FakeDiscord:
     async def _channel_post(self, request: web.Request) -> web.Response:
         ch = self._channel_by_id(request)
         body, files = await self._read_body(request)
+        if self._post_gate is not None:
+            # Held (see hold_channel_posts): the bot is waiting for Discord's answer.
+            gate = self._post_gate
+            self.held_posts += 1
+            self._notify()
+            await gate.wait()
+            if self._drop_held:
+                raise FormError(
+                    "", "dropped: the sender was gone before Discord answered", status=503
+                )
         if ch.id in self.muted_channels:
             raise FormError("", "Missing Permissions", code=50013, status=403)
         if int(body.get("flags") or 0) & EPHEMERAL:

@@ -352,3 +352,20 @@ async def test_gateway_reconnects_by_resume_or_fresh_identify(fake: FakeDiscord)
     ix = await fake.slash("alice", "games", "probe", "echo", text="after identify")
     assert (await ix.reply()).content == "after identify"
     assert not fake.take_errors()
+
+
+async def test_held_channel_posts_wait_then_pass_or_drop(fake: FakeDiscord) -> None:
+    fake.hold_channel_posts()
+    ix = await fake.slash("alice", "general", "probe", "post", quiet=True)
+    await fake.wait_until(lambda: fake.held_posts >= 1, 10, "the held post")
+    assert not [m for m in fake.channel_messages("general") if m.seq > ix.sent_seq]
+    fake.release_channel_posts(drop=False)
+    await fake.wait_for_message(lambda m: "edited" in m.content, after=ix, channel="general")
+    fake.hold_channel_posts()
+    held = fake.held_posts
+    ix = await fake.slash("alice", "general", "probe", "post", quiet=True)
+    await fake.wait_until(lambda: fake.held_posts > held, 10, "the second held post")
+    fake.release_channel_posts(drop=True)
+    await fake.wait_until(lambda: fake.errors, 10, "the dropped post")
+    assert [e["status"] for e in fake.take_errors()] == [503]
+    assert not [m for m in fake.channel_messages("general") if m.seq > ix.sent_seq]

@@ -47,6 +47,8 @@ class BotRunner:
         self.starts = 0
         # Substrings of ERROR log lines a test provokes on purpose; any other is a failure.
         self.expected_log_errors: list[str] = []
+        # Interactions in flight when the bot was killed: left "thinking…" on purpose.
+        self.abandoned: set[int] = set()
 
     def env(self) -> dict[str, str]:
         return {

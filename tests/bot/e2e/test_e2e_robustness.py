@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 from engine import Game
@@ -223,3 +224,44 @@ async def test_gateway_reconnects_mid_game(runner: BotRunner) -> None:
     assert reply.content == "Your turn is over.", reply.content
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
     assert f"played `{action}; end`" in post.content, post.content
+
+
+async def test_turn_committed_just_before_a_crash_is_still_announced(runner: BotRunner) -> None:
+    """The bot commits a turn, then dies before Discord accepts the turn message.
+
+    The turn is in the database, so after the restart the channel must still get
+    the turn message: without it the next player is never told it is their turn
+    (no ping, no buttons) until a reminder, by default a day later.
+    """
+    t = Table(runner)
+    game_id = await open_game(t)
+    game = new_mirror()
+    await play_setup(t, game, SEATS)
+    who = SEATS[game.to_move]
+    [action] = some_actions(game, 1)
+    t.fake.hold_channel_posts()
+    ix = await t.fake.slash(who, t.channel, "torres", "play", actions=f"{action}; end")
+    await t.fake.wait_until(
+        lambda: t.fake.held_posts >= 1, TIMEOUT, "the bot to post the turn message"
+    )
+    await runner.kill()
+    runner.abandoned.add(ix.id)
+    t.fake.release_channel_posts(drop=True)
+    await t.fake.wait_until(lambda: t.fake.errors, TIMEOUT, "the held post to be dropped")
+    t.fake.take_errors()
+    game.play(action)
+    game.play("end")
+    [position] = runner.db_row("SELECT position FROM games WHERE id = ?", game_id)
+    assert json.loads(position) == game.position(), "the turn was not committed before the post"
+
+    await runner.start()
+    post = await t.fake.wait_for_message(
+        lambda m: bool(m.attachments),
+        channel=t.channel,
+        public=True,
+        after=ix,
+        timeout=TIMEOUT,
+        what="the turn message of the decision committed before the crash",
+    )
+    nxt = t.user(SEATS[game.to_move])
+    assert f"Next: {nxt.mention}" in post.content and post.pinged_ids == [nxt.id], post.content
