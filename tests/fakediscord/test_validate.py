@@ -1,0 +1,123 @@
+"""Discord's limits as the fake enforces them (pure functions, no client needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakediscord._model import FakeUser, parse_mentions
+from tests.fakediscord._validate import (
+    FormError,
+    check_autocomplete,
+    check_commands,
+    check_components,
+    check_message,
+)
+
+
+def button(cid: str, label: str = "x", style: int = 1) -> dict:
+    return {"type": 2, "style": style, "label": label, "custom_id": cid}
+
+
+def row(*items: dict) -> dict:
+    return {"type": 1, "components": list(items)}
+
+
+def test_components_accept_three_turn_buttons() -> None:
+    check_components([row(button("t:1:1:end"), button("t:1:1:undo"), button("t:1:1:hand"))], "c")
+
+
+@pytest.mark.parametrize(
+    ("components", "needle"),
+    [
+        ([row(*(button(f"b{i}") for i in range(6)))], "1 to 5"),
+        ([row(button("same"), button("same"))], "duplicated"),
+        ([row(button("x" * 101))], "custom_id"),
+        ([row(button("ok", label="L" * 81))], "80"),
+        ([button("loose")], "action rows"),
+        ([row(button("a")) for _ in range(6)], "5 action rows"),
+        ([row({"type": 2, "style": 5, "label": "link", "custom_id": "no"})], "link"),
+    ],
+)
+def test_components_refused_like_discord(components: list, needle: str) -> None:
+    with pytest.raises(FormError, match=needle):
+        check_components(components, "components")
+
+
+def test_message_limits() -> None:
+    check_message({"content": "x" * 2000}, "", n_files=0, creating=True)
+    with pytest.raises(FormError, match="2000"):
+        check_message({"content": "x" * 2001}, "", n_files=0, creating=True)
+    with pytest.raises(FormError) as empty:
+        check_message({"content": ""}, "", n_files=0, creating=True)
+    assert empty.value.code == 50006
+    check_message({"content": ""}, "", n_files=1, creating=True)  # a file alone is a message
+    with pytest.raises(FormError, match="mutually exclusive"):
+        check_message(
+            {"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+            "",
+            n_files=0,
+            creating=True,
+        )
+
+
+def test_command_sync_rules() -> None:
+    ok = [
+        {
+            "name": "torres",
+            "description": "d",
+            "options": [
+                {
+                    "type": 1,
+                    "name": "play",
+                    "description": "d",
+                    "options": [
+                        {"type": 3, "name": "actions", "description": "d", "required": True}
+                    ],
+                }
+            ],
+        }
+    ]
+    check_commands(ok)
+    bad_name = [{"name": "Torres", "description": "d"}]
+    with pytest.raises(FormError, match="name"):
+        check_commands(bad_name)
+    order = [
+        {
+            "name": "t",
+            "description": "d",
+            "options": [
+                {"type": 3, "name": "a", "description": "d"},
+                {"type": 3, "name": "b", "description": "d", "required": True},
+            ],
+        }
+    ]
+    with pytest.raises(FormError, match="Required options"):
+        check_commands(order)
+    with pytest.raises(FormError, match="unique"):
+        check_commands(ok + ok)
+    mixed = [
+        {
+            "name": "t",
+            "description": "d",
+            "options": [ok[0]["options"][0], {"type": 3, "name": "z", "description": "d"}],
+        }
+    ]
+    with pytest.raises(FormError, match="mixed"):
+        check_commands(mixed)
+
+
+def test_autocomplete_limits() -> None:
+    check_autocomplete({"choices": [{"name": "a", "value": "a"}] * 25})
+    with pytest.raises(FormError, match="25"):
+        check_autocomplete({"choices": [{"name": "a", "value": "a"}] * 26})
+    with pytest.raises(FormError, match="100"):
+        check_autocomplete({"choices": [{"name": "a", "value": "v" * 101}]})
+
+
+def test_mentions_follow_allowed_mentions() -> None:
+    a, b = FakeUser(1, "a"), FakeUser(2, "b")
+    members = {1: a, 2: b}
+    content = "<@1> and <@!2> and <@3>"
+    assert parse_mentions(content, None, members) == ([1, 2], [1, 2])
+    assert parse_mentions(content, {"parse": []}, members) == ([1, 2], [])
+    assert parse_mentions(content, {"parse": [], "users": ["2"]}, members) == ([1, 2], [2])
