@@ -81,22 +81,29 @@ class Castles:
         self.height = height
         self.members = members
         # adj[s]: the castles orthogonally next to square s (for bare squares: which
-        # castles a block there would touch).
-        self.adj: list[tuple[int, ...]] = [
-            tuple(sorted({comp[t] for t in ORTH[s] if comp[t] >= 0})) for s in range(64)
-        ]
-        # doors[c]: (v, m) for every square v next to castle c with m = the tallest
-        # square of c next to v, when h[v] < m: a knight may leave c onto v.
+        # castles a block there would touch).  doors[c]: (v, m) for every square v next
+        # to castle c with m = the tallest square of c next to v, when h[v] < m: a
+        # knight may leave c onto v.
+        adj: list[tuple[int, ...]] = [()] * 64
         doors: list[list[tuple[int, int]]] = [[] for _ in area]
         for v in range(64):
-            best: dict[int, int] = {}
+            best: dict[int, int] | None = None
             for u in ORTH[v]:
                 cu = comp[u]
-                if cu >= 0 and h[u] > best.get(cu, 0):
-                    best[cu] = h[u]
+                if cu >= 0:
+                    hu = h[u]
+                    if best is None:
+                        best = {cu: hu}
+                    elif hu > best.get(cu, 0):
+                        best[cu] = hu
+            if best is None:
+                continue
+            adj[v] = tuple(sorted(best)) if len(best) > 1 else tuple(best)
+            hv = h[v]
             for cu, m in best.items():
-                if h[v] < m:
+                if hv < m:
                     doors[cu].append((v, m))
+        self.adj = adj
         self.doors = doors
         self.build: list[int] | None = None  # filled by the game on first use
         self.moveblock: tuple | None = None  # (occupants, targets), filled by the game
