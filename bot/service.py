@@ -234,6 +234,13 @@ class GameService:
             seats = await self._store.seats(row.id)
         lines = [f"**Game #{row.id} starts** ({texts.variant_name(row.variant)})."]
         lines += [f"{texts.colour_dot(s.name)} {s.name}: {_who(s)}" for s in seats]
+        master = texts.master_card_line(initial.get("master_card"))
+        if master:
+            lines.append(master)
+        lines.append(
+            "Play with `/torres play` (its list offers the legal actions) and the buttons "
+            "below; `/torres rules` explains the game."
+        )
         lines.append(self._next_line(row, game, seats))
         post = self._board_post(row, game, seats, "\n".join(lines), frozenset())
         return Outcome(

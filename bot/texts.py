@@ -196,12 +196,18 @@ def hand(game: Game, name: str) -> str:
             "Drawn, keep one with `keep CARD top` or `keep CARD bottom`: "
             + ", ".join(f"{engine.CARDS.get(c, c)} (`{c}`)" for c in revealed)
         )
-    master = view.get("master_card")
+    master = master_card_line(view.get("master_card"))
     if master:
-        label = getattr(engine, "MASTER_CARDS", {}).get(master, master)
-        helptext = getattr(engine, "MASTER_CARD_HELP", {}).get(master, "")
-        lines.append(f"Master card in play: **{label}** — {helptext}")
+        lines.append(master)
     return "\n".join(lines)
+
+
+def master_card_line(card: str | None) -> str:
+    """The master card in play (public in the master version), or '' if none."""
+    if not card:
+        return ""
+    label = engine.MASTER_CARDS.get(card, card)
+    return f"Master card in play: **{label}** — {engine.MASTER_CARD_HELP.get(card, '')}"
 
 
 def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:

@@ -520,3 +520,15 @@ async def test_the_kept_card_stays_secret(env: Env):
 
     assert engine.CARDS[card] not in text
     assert card in await env.service.hand(channel_id=CHANNEL, user=ANN)
+
+
+async def test_master_version_announces_its_master_card(env: Env):
+    """The master card is public: the start message names it and the hand shows it."""
+    out = await open_game(env, ANN, BOB, variant="master")
+    _, game, _ = await state(env)
+    card = game.position()["master_card"]
+    import engine
+
+    assert f"Master card in play: **{engine.MASTER_CARDS[card]}**" in out.posts[0].text
+    assert "castle SQ" in out.posts[0].text  # master setup: players place the blocks
+    assert engine.MASTER_CARDS[card] in await env.service.hand(channel_id=CHANNEL, user=BOB)
