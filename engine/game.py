@@ -1473,9 +1473,12 @@ def default_decks(g: Game, rng: random.Random) -> dict[Any, list[str]]:
     """The cards not in any hand, shuffled: one common deck or one per player."""
     if g._variant == "master":
         return {}
+    held = [list(hand) for hand in g.hands]  # cards awaiting 'keep' are out of the deck too
+    if g.to_move_ is not None:
+        held[g.to_move_] += g.t_revealed
     if g._variant == "common":
         deck = [c for c in CARD_IDS for _ in range(4)]
-        for hand in g.hands:
+        for hand in held:
             for c in hand:
                 if c in deck:
                     deck.remove(c)
@@ -1484,7 +1487,7 @@ def default_decks(g: Game, rng: random.Random) -> dict[Any, list[str]]:
     decks: dict[Any, list[str]] = {}
     for p in range(g._n):
         deck = list(CARD_IDS)
-        for c in g.hands[p]:
+        for c in held[p]:
             if c in deck:
                 deck.remove(c)
         rng.shuffle(deck)
