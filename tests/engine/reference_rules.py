@@ -111,14 +111,21 @@ def reference_legal(pos: dict[str, Any]) -> list[str]:
         )
     if stage == "castles":
         placed = [sq for sq in SQUARES if h[sq] > 0]
-        return sorted(
-            f"castle {sq}"
-            for sq in SQUARES
-            if all(
-                abs(FILES.index(sq[0]) - FILES.index(p[0])) + abs(int(sq[1]) - int(p[1])) >= 3
+        if pos["supply"] <= 0:
+            return []
+
+        def far(sq: str, gap: int) -> bool:
+            return all(
+                abs(FILES.index(sq[0]) - FILES.index(p[0])) + abs(int(sq[1]) - int(p[1])) >= gap
                 for p in placed
             )
-        )
+
+        # RULES §2: distance >= 3; docs/rules.md ruling 10: >= 2 only if nothing is 3 away.
+        for gap in (3, 2):
+            found = [f"castle {sq}" for sq in SQUARES if h[sq] == 0 and empty(sq) and far(sq, gap)]
+            if found:
+                return sorted(found)
+        return []
     knighted = {board.comp[sq] for sq in pieces if sq in board.comp and sq != pos.get("king")}
     if stage == "place":
         return sorted(
