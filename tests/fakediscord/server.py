@@ -66,6 +66,11 @@ def _json(data: Any, status: int = 200) -> web.Response:
     )
 
 
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 12]}…({len(text)} chars)"
+
+
 def _no_content() -> web.Response:
     return web.Response(status=204)
 
@@ -156,7 +161,7 @@ class FakeInteraction:
             while opts and opts[0].get("type") in (1, 2):
                 path.append(opts[0]["name"])
                 opts = opts[0].get("options", [])
-            args = " ".join(f"{o['name']}:{o.get('value')!r}" for o in opts)
+            args = " ".join(f"{o['name']}:{_short(o.get('value'))}" for o in opts)
             kind = "autocomplete" if self.type == 4 else "command"
             return f"{kind} /{' '.join(path)} {args} by {self.user.name} in #{self.channel.name}"
         if self.type == 3:

@@ -265,3 +265,41 @@ async def test_turn_committed_just_before_a_crash_is_still_announced(runner: Bot
     )
     nxt = t.user(SEATS[game.to_move])
     assert f"Next: {nxt.mention}" in post.content and post.pinged_ids == [nxt.id], post.content
+
+
+async def test_oversized_and_odd_input_gets_a_short_private_answer(runner: BotRunner) -> None:
+    """Whatever a player types, the answer is a private message Discord accepts (<= 2000 chars)."""
+    t = Table(runner)
+    await open_game(t)
+    odd = [
+        "x" * 3000,
+        "move c3 " + "d3 " * 700,
+        ";;;",
+        "move c3 d3 🎉",
+        "build " + " ".join(["a1"] * 400),
+        "`end`",
+        "end\n" * 300,
+    ]
+    failures = []
+    for text in odd:
+        ix = await t.fake.slash("alice", t.channel, "torres", "play", actions=text)
+
+        def answered(ix=ix):  # a reply, or Discord refusing the bot's answer to it
+            done = [m for m in ix.messages if not m.loading]
+            refused = [e for e in t.fake.errors if ix.token in e["path"]]
+            return (done, refused) if done or refused else None
+
+        done, refused = await t.fake.wait_until(answered, TIMEOUT, f"an answer to {ix.describe()}")
+        if refused:
+            failures.append(f"{text[:30]!r}: the bot's answer was refused: {refused[0]['message']}")
+            continue
+        reply = done[0]
+        wanted = ("Nothing was changed", "at least one action")
+        if not reply.ephemeral or not any(w in reply.content for w in wanted):
+            failures.append(f"{text[:30]!r}: unexpected answer {reply.content[:200]!r}")
+    if failures:  # leave the fixture's own checks to this assertion
+        runner.abandoned |= set(t.fake.interactions)
+        runner.expected_log_errors.append("could not tell user")
+        t.fake.take_errors()
+    assert failures == [], "\n".join(failures)
+    assert t.public_since(0)[-1].attachments, "no turn message may follow a refused command"
