@@ -303,3 +303,46 @@ async def test_oversized_and_odd_input_gets_a_short_private_answer(runner: BotRu
         t.fake.take_errors()
     assert failures == [], "\n".join(failures)
     assert t.public_since(0)[-1].attachments, "no turn message may follow a refused command"
+
+
+async def test_autocomplete_answers_anything_typed(runner: BotRunner) -> None:
+    """Suggestions continue what was typed, stay legal, and fit Discord's limits for any input."""
+    t = Table(runner)
+    await open_game(t)
+    game = new_mirror()
+    await play_setup(t, game, SEATS)
+    who = SEATS[game.to_move]
+    legal = game.legal()
+    first = next(a for a in legal if a != "end")
+    typed_inputs = [
+        "",
+        "b",
+        "build",
+        f"{first}; ",
+        f"{first};",
+        "end; ",
+        "zzz; m",
+        "x" * 500 + "; b",
+        "🎉",
+        "; ; ;",
+    ]
+    for typed in typed_inputs:
+        choices = await t.fake.autocomplete(
+            who, t.channel, "torres", "play", focused="actions", actions=typed
+        )
+        assert len(choices) <= 25, typed
+        for c in choices:
+            assert 1 <= len(c["name"]) <= 100 and len(c["value"]) <= 100, (typed, c)
+    plain = await t.fake.autocomplete(
+        who, t.channel, "torres", "play", focused="actions", actions="b"
+    )
+    assert plain and all(c["value"] in legal and c["value"].startswith("b") for c in plain), plain
+    chained = await t.fake.autocomplete(
+        who, t.channel, "torres", "play", focused="actions", actions=f"{first}; "
+    )
+    after = game.copy()
+    after.play(first)
+    assert chained and all(
+        c["value"].startswith(f"{first}; ") and c["value"].split("; ", 1)[1] in after.legal()
+        for c in chained
+    ), chained
