@@ -229,3 +229,24 @@ def test_from_position_rejects_a_viewer_position():
     view = Game.new(players=2).position(viewer="red")
     with pytest.raises(NotationError):
         Game.from_position(view)
+
+
+def test_positions_and_hands_are_copies():
+    """API: position(), hand() and scores are snapshots; mutating them (or the dict read) changes nothing."""
+    from engine import Game
+
+    game = Pos().h(c3=1).knights("a", "c3").hand("a", "jump").deck("ap6").game()
+    before = game.position()
+    p = game.position()
+    p["heights"]["c3"] = 4
+    p["knights"]["a"].append("h8")
+    p["turn"]["ap"] = 99
+    p["decks"]["common"].clear()
+    game.hand("a").append("vault")
+    game.scores["a"] = 50
+    assert game.position() == before
+    d = game.position()
+    other = Game.from_position(d)
+    d["heights"]["c3"] = 3
+    d["hands"]["a"].append("lift")
+    assert other.position() == before
