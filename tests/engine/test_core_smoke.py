@@ -216,3 +216,57 @@ def test_cli_exit_codes() -> None:
     ]:
         r = run_cli(*args, stdin=stdin)
         assert r.returncode == 1 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_ruling_lift_turn_needs_a_chosen_stack() -> None:
+    """docs/rules.md 3: `play lift A turn` needs the turn's stack; `play lift A` takes the tallest."""
+    g = pos(
+        heights={"c3": 1, "c4": 1},
+        knights={"ann": ["c3"]},
+        hands={"ann": ["lift"]},
+        stacks={"ann": [2, 3], "bob": [2]},
+    )
+    assert "play lift c3 turn" not in g.legal()
+    with pytest.raises(IllegalAction):
+        g.play("play lift c3 turn")
+    g.play("play lift c3")
+    p = g.position()
+    assert p["stacks"]["ann"] == [2, 2] and p["heights"]["c3"] == 2 and p["turn"]["stack"] is None
+
+
+def test_ruling_personal_draw_of_the_last_card() -> None:
+    """docs/rules.md 4: one card left: both keep forms are listed and act the same."""
+    g = pos(variant="personal", knights={"ann": ["a1"]}, decks={"ann": ["vault"], "bob": []})
+    g.play("draw")
+    assert g.stage == "draw-keep" and g.legal() == ["keep vault bottom", "keep vault top"]
+    g.play("keep vault top")
+    assert g.hand("ann") == ["vault"] and "play vault" not in " ".join(g.legal())
+
+
+def test_ruling_default_stacks_by_stage() -> None:
+    """docs/rules.md 18: the allotment is filled in only for a turn in progress."""
+    assert pos().position()["stacks"] == {"ann": [3, 3, 3, 3], "bob": [3, 3, 3, 3]}
+    assert pos(stage="place").position()["stacks"] == {"ann": [], "bob": []}
+
+
+def test_ruling_master_next_phase_starter_is_the_leader() -> None:
+    """docs/rules.md 12: lowest scorer moves the king, the leader starts the next phase."""
+    g = pos(
+        variant="master",
+        round=4,
+        to_move="bob",
+        heights={"c3": 1, "c4": 1},
+        knights={"ann": ["c3"], "bob": ["a1"]},
+        king="c4",
+        master_card="border",
+        scores={"ann": 1, "bob": 0},
+        stacks={"ann": [], "bob": [3]},
+    )
+    events = g.play("end")
+    assert [e["type"] for e in events] == ["turn_end", "phase_scored"]
+    # ann: 1 + 2 (area 2 x level 1) + 5 (king's bonus) = 8; bob: 2 + 2 for the a1 edge knight.
+    assert g.scores == {"ann": 8, "bob": 4}
+    assert g.stage == "king" and g.to_move == "bob" and g.phase == 1
+    g.play("king pass")
+    assert (g.phase, g.round, g.to_move, g.stage) == (2, 1, "ann", "play")
+    assert g.position()["phase_starter"] == "ann"
