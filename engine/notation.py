@@ -32,11 +32,11 @@ def parse_square(word: str) -> int:
 
 def parse_actions(text: str) -> tuple[Action, ...]:
     """Parse every clause of ``text``; raises NotationError on the first malformed one."""
+    if not isinstance(text, str):
+        raise NotationError("Actions must be given as text, for example 'move c3 d3; end'.")
     cached = _CACHE.get(text)
     if cached is not None:
         return cached
-    if not isinstance(text, str):
-        raise NotationError("Actions must be given as text, for example 'move c3 d3; end'.")
     out: list[Action] = []
     for clause in _SPLIT.split(text.lower()):
         words = clause.split()
