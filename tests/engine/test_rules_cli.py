@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
-from rules_helpers import ACTION_CARDS, FIELDS, START_SQUARES, Pos, cli_json, run_cli
+from rules_helpers import ACTION_CARDS, FIELDS, REPO, START_SQUARES, Pos, cli_json, run_cli
 
 
 def write(tmp_path, pos: dict | str | bytes, name: str = "pos.json") -> str:
@@ -333,3 +335,32 @@ def test_action_when_game_over_is_not_a_traceback(tmp_path):
     legal = run_cli("legal", "--position", path)
     assert legal.returncode == 0
     assert legal.stdout == b""
+
+
+def test_engine_runs_from_the_root_with_nothing_installed():
+    """NOTATION: `python -m engine` runs from the repository root with no package installed, stdlib only."""
+    # -S: no site-packages at all (so neither the editable install nor any third-party package)
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "engine", "new", "--players", "2"],
+        cwd=REPO,
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert json.loads(proc.stdout)["players"] == ["red", "blue"]
+    check = (
+        "import importlib, pkgutil, sys, engine\n"
+        "names = [m.name for m in pkgutil.walk_packages(engine.__path__, 'engine.')"
+        " if not m.name.endswith('__main__')]\n"
+        "for n in names: importlib.import_module(n)\n"
+        "extra = {k.split('.')[0] for k in sys.modules} - set(sys.stdlib_module_names)"
+        " - {'engine', '__main__'}\n"
+        "print(sorted(extra))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", check], cwd=REPO, capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert proc.stdout.decode().strip() == "[]", (
+        "engine imports something outside the standard library"
+    )
