@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -210,6 +211,18 @@ def process_cpu(pid: int | None) -> float | None:
     return total
 
 
+async def cpu_share(samples: list[float], stop: asyncio.Event) -> None:
+    """Every 2 s, time a 20 ms busy loop: CPU time / wall time is the share of a CPU that a
+    runnable process gets on this machine right now (1.0 on an idle machine)."""
+    while not stop.is_set():
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        while time.process_time() - cpu0 < 0.02:
+            pass
+        samples.append((time.process_time() - cpu0) / (time.perf_counter() - wall0))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 2.0)
+
+
 def row(name: str, values: list[float]) -> str:
     if not values:
         return f"  {name:<8} (none)"
@@ -244,8 +257,13 @@ async def main(args: argparse.Namespace) -> int:
             await fake.wait_synced(30, names=["torres"])
             players = [Player(fake, i, args, stats) for i in range(n)]
             started = time.monotonic()
+            shares: list[float] = []
+            stop = asyncio.Event()
+            sampler = asyncio.create_task(cpu_share(shares, stop))
             results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
             elapsed = time.monotonic() - started
+            stop.set()
+            await sampler
             bot_cpu = process_cpu(bot.pid)
             for i, r in enumerate(results):
                 if isinstance(r, BaseException):
@@ -269,9 +287,10 @@ async def main(args: argparse.Namespace) -> int:
     mine = time.process_time()
     cpu = f"bot process {bot_cpu:.1f} s" if bot_cpu is not None else "bot process ?"
     print(f"  CPU used: {cpu}, benchmark process (fake Discord + players) {mine:.1f} s")
+    share = statistics.median(shares) if shares else float("nan")
     print(
-        f"  machine load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after "
-        "(other work on the machine inflates these latencies)"
+        f"  machine: load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; "
+        f"a busy process got {share:.0%} of a CPU (median of {len(shares)} probes; 100% = idle machine)"
     )
     print(row("ack", stats.ack))
     print(row("reply", stats.reply))
