@@ -974,6 +974,24 @@ class FakeDiscord:
         self.allow_resume = resume
         await self._send(conn, {"op": 7, "d": None, "s": None, "t": None})
 
+    async def create_thread(
+        self, name: str, parent: FakeChannel | str, *, announce: bool = True
+    ) -> FakeChannel:
+        """A user opens a public thread now; ``announce`` sends THREAD_CREATE to the bot
+        (``False``: the bot first hears of it in an interaction's channel object)."""
+        parent_ch = self.channel(parent)
+        thread = FakeChannel(
+            snowflake(),
+            name,
+            self.guild_id,
+            parent_id=parent_ch.id,
+            owner_id=self.users[next(iter(self.users))].id,
+        )
+        self.channels[name] = thread
+        if announce:
+            await self._dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
+
     def hold_channel_posts(self) -> None:
         """From now on, channel posts wait (unanswered, not created) until ``release_channel_posts``.
 

@@ -369,3 +369,12 @@ async def test_held_channel_posts_wait_then_pass_or_drop(fake: FakeDiscord) -> N
     await fake.wait_until(lambda: fake.errors, 10, "the dropped post")
     assert [e["status"] for e in fake.take_errors()] == [503]
     assert not [m for m in fake.channel_messages("general") if m.seq > ix.sent_seq]
+
+
+@pytest.mark.parametrize("announce", [True, False])
+async def test_threads_created_later(fake: FakeDiscord, announce: bool) -> None:
+    thread = await fake.create_thread(f"late-{announce}", "general", announce=announce)
+    ix = await fake.slash("bob", thread, "probe", "post", quiet=True)
+    msg = await fake.wait_for_message(lambda m: "edited" in m.content, after=ix, channel=thread)
+    assert msg.content.endswith("in Thread") and msg.channel_id == thread.id
+    assert not fake.take_errors()

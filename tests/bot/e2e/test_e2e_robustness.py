@@ -6,6 +6,8 @@ import asyncio
 import json
 import re
 
+import pytest
+
 from engine import Game
 from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png, open_game, play_setup
 
@@ -346,3 +348,15 @@ async def test_autocomplete_answers_anything_typed(runner: BotRunner) -> None:
         c["value"].startswith(f"{first}; ") and c["value"].split("; ", 1)[1] in after.legal()
         for c in chained
     ), chained
+
+
+@pytest.mark.parametrize("announced", [True, False])
+async def test_a_game_in_a_thread_opened_after_start(runner: BotRunner, announced: bool) -> None:
+    """Threads opened while the bot runs; unannounced ones are known only from the interaction."""
+    thread = await runner.fake.create_thread("later", "games", announce=announced)
+    t = Table(runner, thread.name)
+    await open_game(t)
+    start = await t.fake.wait_for_message(
+        lambda m: bool(m.attachments), channel=thread, public=True, timeout=TIMEOUT
+    )
+    assert start.channel_id == thread.id and t.user("alice").mention in start.content
