@@ -80,8 +80,8 @@ class BotProcess:
 
     def group_members(self) -> list[int]:
         """Live processes in the bot's process group (itself and e.g. render workers); Linux only."""
-        if self.proc is None:
-            return []
+        if self.proc is None or not os.path.isdir("/proc"):
+            return []  # no /proc (not Linux): nothing to check
         out = []
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
