@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import logging
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -14,15 +15,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.cog import TorresGroup, report_error
+from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
 from bot.service import GameService, Outcome, Post
 from bot.store import Store
+from bot.texts import shorten
 from bot.views import TurnButton, turn_view
 
 log = logging.getLogger(__name__)
 
 _SYNC_KEY = "commands_hash"
+_RESEND_AFTER = 60.0  # seconds after which an unsent post of this process counts as lost
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
@@ -92,6 +95,7 @@ class TorresBot(discord.Client):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._background: asyncio.Task[None] | None = None
         self.renderer = Renderer(config.render_threads)
+        self._started = time.time()
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TurnButton)
@@ -163,7 +167,7 @@ class TorresBot(discord.Client):
                 "\nYour command was carried out, but I could not post in this channel: "
                 "I need the Send Messages, Attach Files and Embed Links permissions here."
             )
-        await interaction.followup.send(reply, ephemeral=True)
+        await send_private(interaction, reply)
         if outcome.ai_game is not None:
             self.kick_ai(outcome.ai_game)
 
@@ -186,10 +190,13 @@ class TorresBot(discord.Client):
         if post.buttons and post.turn is not None:
             kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
         try:
-            await channel.send(text[:2000], **kwargs)  # type: ignore[union-attr]
-        except discord.HTTPException:
+            await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
+        except discord.HTTPException as exc:
             log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
+            if 400 <= exc.status < 500:  # refused (permissions, deleted channel): don't retry
+                await self.service.delivered(post)
             return False
+        await self.service.delivered(post)
         return True
 
     # -- computer players and reminders ------------------------------------------------
@@ -219,10 +226,15 @@ class TorresBot(discord.Client):
             self._ai_tasks.pop(game_id, None)
 
     async def _background_loop(self) -> None:
-        """Resume computer turns (e.g. after a restart) and send due reminders."""
+        """Deliver posts a crash left behind, resume computer turns, send due reminders."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
+                # Posts queued before this process started were never sent; posts of
+                # this process get a minute before they count as lost.
+                before = max(self._started, time.time() - _RESEND_AFTER)
+                for post in await self.service.undelivered(created_before=before):
+                    await self.send_post(post)
                 for game_id in await self.service.games_awaiting_ai():
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():

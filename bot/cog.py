@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.errors import ServiceError
 from bot.rules import TOPICS, rules_text
 from bot.service import GameService, Outcome, User
+from bot.texts import shorten
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
@@ -35,6 +36,7 @@ def _user(interaction: discord.Interaction) -> User:
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already deferred."""
+    text = shorten(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -81,7 +83,7 @@ async def handle_button(
         user = _user(interaction)
         if action == "hand":
             text = await service.hand(game_id=game_id, turn=turn, user=user)
-            await interaction.followup.send(text, ephemeral=True)
+            await send_private(interaction, text)
             return
         if action == "undo":
             outcome = await service.undo(game_id=game_id, turn=turn, user=user)
@@ -192,14 +194,14 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
         png = await self.bot.render(view.position, view.viewer, view.highlight)
         await interaction.followup.send(
-            view.text, file=discord.File(png, filename="board.png"), ephemeral=True
+            shorten(view.text), file=discord.File(png, filename="board.png"), ephemeral=True
         )
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await self.service.hand(channel_id=_channel(interaction), user=_user(interaction))
-        await interaction.followup.send(text, ephemeral=True)
+        await send_private(interaction, text)
 
     @app_commands.command(description="The rules in brief")
     @app_commands.describe(topic="What to explain (default: an overview)")

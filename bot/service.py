@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot import texts
@@ -69,6 +69,33 @@ class Post:
     turn: int | None = None  # the turn the buttons belong to
     buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
     mentions: tuple[int, ...] = ()
+    outbox_id: int | None = None  # set when the post was queued with the change it reports
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "channel_id": self.channel_id,
+            "game_id": self.game_id,
+            "text": self.text,
+            "position": self.position,
+            "highlight": sorted(self.highlight),
+            "turn": self.turn,
+            "buttons": list(self.buttons),
+            "mentions": list(self.mentions),
+        }
+
+    @classmethod
+    def from_payload(cls, data: dict[str, Any], outbox_id: int | None = None) -> Post:
+        return cls(
+            channel_id=int(data["channel_id"]),
+            game_id=int(data["game_id"]),
+            text=str(data["text"]),
+            position=data.get("position"),
+            highlight=frozenset(data.get("highlight") or ()),
+            turn=data.get("turn"),
+            buttons=tuple(data.get("buttons") or ()),
+            mentions=tuple(int(m) for m in data.get("mentions") or ()),
+            outbox_id=outbox_id,
+        )
 
 
 @dataclass(slots=True)
@@ -228,10 +255,23 @@ class GameService:
             seating += [(None, "Computer", names[i], True) for i in range(len(humans), total)]
             initial = game.position()
             now = self._clock()
-            await self._store.start_game(row.id, seats=seating, initial=initial, now=now)
-            row = await self._fresh(row.id)
+            seats = [
+                SeatRow(row.id, i, uid, display, name, is_ai, False, now)
+                for i, (uid, display, name, is_ai) in enumerate(seating, start=1)
+            ]
+            row = replace(row, status="running", turn_no=1, turn_start_seq=0, last_seq=0)
+            post = self._start_post(row, game, seats, initial)
+            (post.outbox_id,) = await self._store.start_game(
+                row.id, seats=seating, initial=initial, now=now, outbox=[post.to_payload()]
+            )
             self._cache[row.id] = (row.last_seq, game.copy())
-            seats = await self._store.seats(row.id)
+        return Outcome(
+            reply=f"Game #{row.id} started.", posts=[post], ai_game=self._ai_pending(game, seats)
+        )
+
+    def _start_post(
+        self, row: GameRow, game: Game, seats: list[SeatRow], initial: dict[str, Any]
+    ) -> Post:
         lines = [f"**Game #{row.id} starts** ({texts.variant_name(row.variant)})."]
         lines += [f"{texts.colour_dot(s.name)} {s.name}: {_who(s)}" for s in seats]
         master = texts.master_card_line(initial.get("master_card"))
@@ -242,10 +282,7 @@ class GameService:
             "below; `/torres rules` explains the game."
         )
         lines.append(self._next_line(row, game, seats))
-        post = self._board_post(row, game, seats, "\n".join(lines), frozenset())
-        return Outcome(
-            reply=f"Game #{row.id} started.", posts=[post], ai_game=self._ai_pending(game, seats)
-        )
+        return self._board_post(row, game, seats, "\n".join(lines), frozenset())
 
     # -- playing ------------------------------------------------------------------
 
@@ -286,7 +323,7 @@ class GameService:
                     "Nothing to take back: this turn has no actions yet, or the last one "
                     "was a card draw (a draw can't be undone)."
                 )
-            seq = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
+            seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
         return Outcome(reply="Took back your last action. " + _ap_line(work))
 
@@ -326,18 +363,33 @@ class GameService:
                 "scores": dict(over.get("scores", work.scores)),
                 "winners": list(over.get("winners", work.winners)),
             }
-        seq = await self._record(
-            row, seat, user_id, "play", normalize(text), work, turn_ended=done, result=result
+        posts: list[Post] = []
+        if done:
+            nxt = row.last_seq + 1
+            new_row = replace(row, turn_no=row.turn_no + 1, turn_start_seq=nxt, last_seq=nxt)
+            posts.append(
+                await self._turn_post(row, new_row, seats, seat, before, work, events, text)
+            )
+        seq, ids = await self._record(
+            row,
+            seat,
+            user_id,
+            "play",
+            normalize(text),
+            work,
+            turn_ended=done,
+            result=result,
+            outbox=posts,
         )
         self._cache[row.id] = (seq, work.copy())
         if not done:
-            return Outcome(reply=f"Done: `{normalize(text)}`. " + _ap_line(work))
-        new_row = await self._fresh(row.id)
-        post = await self._turn_post(row, new_row, seats, seat, before, work, events)
+            return Outcome(
+                reply=f"Done: `{texts.shorten(normalize(text), 1500)}`. " + _ap_line(work)
+            )
         reply = "Your turn is over." if seat.user_id is not None else ""
         if over is not None:
             reply = "The game is over."
-        return Outcome(reply=reply, posts=[post], ai_game=self._ai_pending(work, seats))
+        return Outcome(reply=reply, posts=posts, ai_game=self._ai_pending(work, seats))
 
     async def ai_step(self, game_id: int) -> Outcome | None:
         """Let the computer make one decision if a computer seat is to move.
@@ -512,6 +564,11 @@ class GameService:
             humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
             has_ai = any(s.is_ai for s in seats)
             if has_ai and humans_left:
+                text = (
+                    f"{user.display} ({seat.name}) resigned from game #{row.id}; "
+                    "the computer plays their seat from now on."
+                )
+                post = Post(row.channel_id, row.id, text)
                 await self._record(
                     row,
                     seat,
@@ -521,15 +578,12 @@ class GameService:
                     game,
                     turn_ended=False,
                     seat_to_ai=seat.name,
+                    outbox=[post],
                 )
                 seats = await self._store.seats(row.id)
-                text = (
-                    f"{user.display} ({seat.name}) resigned from game #{row.id}; "
-                    "the computer plays their seat from now on."
-                )
                 return Outcome(
                     reply="You resigned; the computer takes over your seat.",
-                    posts=[Post(row.channel_id, row.id, text)],
+                    posts=[post],
                     ai_game=self._ai_pending(game, seats),
                 )
             result = {
@@ -538,23 +592,29 @@ class GameService:
                 "scores": dict(game.scores),
                 "winners": [],
             }
+            mentions = tuple(
+                s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
+            )
+            text = (
+                f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here "
+                + " ".join(f"<@{m}>" for m in mentions)
+                + "\n"
+                + texts.score_table(game, seats)
+            )
+            post = Post(row.channel_id, row.id, text, mentions=mentions)
             await self._record(
-                row, seat, user.id, "resign", "resign", game, turn_ended=False, result=result
+                row,
+                seat,
+                user.id,
+                "resign",
+                "resign",
+                game,
+                turn_ended=False,
+                result=result,
+                outbox=[post],
             )
             self._cache.pop(row.id, None)
-        mentions = tuple(
-            s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
-        )
-        text = (
-            f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here "
-            + " ".join(f"<@{m}>" for m in mentions)
-            + "\n"
-            + texts.score_table(game, seats)
-        )
-        return Outcome(
-            reply="You resigned; the game is over.",
-            posts=[Post(row.channel_id, row.id, text, mentions=mentions)],
-        )
+        return Outcome(reply="You resigned; the game is over.", posts=[post])
 
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
         """End the channel's game: its author may; a channel manager may once it is idle."""
@@ -609,6 +669,32 @@ class GameService:
             text = texts.reminder(row, seat, sent, now)
             posts.append(Post(row.channel_id, row.id, text, mentions=(seat.user_id,)))
         return posts
+
+    # -- delivery -------------------------------------------------------------------
+
+    async def undelivered(self, *, created_before: float) -> list[Post]:
+        """Queued posts that never reached Discord (e.g. the process died first).
+
+        A turn message whose turn is over by now is dropped: a later message
+        has said what matters, and its buttons would only be stale.
+        """
+        out = []
+        for outbox_id, game_id, payload in await self._store.unsent(created_before=created_before):
+            post = Post.from_payload(payload, outbox_id)
+            row = await self._store.game(game_id)
+            stale = post.turn is not None and (
+                row is None or row.status != "running" or row.turn_no != post.turn
+            )
+            if stale:
+                await self._store.mark_sent(outbox_id, self._clock())
+            else:
+                out.append(post)
+        return out
+
+    async def delivered(self, post: Post) -> None:
+        """Note that a queued post reached Discord (or never will)."""
+        if post.outbox_id is not None:
+            await self._store.mark_sent(post.outbox_id, self._clock())
 
     # -- replay ---------------------------------------------------------------------
 
@@ -726,8 +812,10 @@ class GameService:
         turn_ended: bool,
         result: dict[str, Any] | None = None,
         seat_to_ai: str | None = None,
-    ) -> int:
-        seq = await self._store.record(
+        outbox: Sequence[Post] = (),
+    ) -> tuple[int, list[int]]:
+        """Commit one log row with the new snapshot and the posts that report it."""
+        seq, ids = await self._store.record(
             row.id,
             expected_seq=row.last_seq,
             player=seat.name or "?",
@@ -739,10 +827,13 @@ class GameService:
             result=result,
             now=self._clock(),
             seat_to_ai=seat_to_ai,
+            outbox=[p.to_payload() for p in outbox],
         )
         if seq < 0:  # cannot happen while the game's lock is held
             raise RuntimeError(f"game {row.id} changed under its lock")
-        return seq
+        for post, outbox_id in zip(outbox, ids, strict=True):
+            post.outbox_id = outbox_id
+        return seq, ids
 
     def _ai_pending(self, game: Game, seats: Sequence[SeatRow]) -> int | None:
         seat = self._seat_named(seats, game.to_move)
@@ -790,7 +881,9 @@ class GameService:
         before: Game,
         after: Game,
         events: list[dict[str, Any]],
+        current: str,
     ) -> Post:
+        """The public message for a finished decision; *current* is the text that finished it."""
         entries = await self._store.actions(old_row.id, after_seq=old_row.turn_start_seq)
         actions: list[str] = []
         for entry in entries:
@@ -798,6 +891,7 @@ class GameService:
                 actions.extend(split_actions(entry.action))
             elif entry.kind == "undo" and actions:
                 actions.pop()
+        actions.extend(split_actions(current))
         actions = [public_action(a) for a in actions]
         start = old_row.turn_start_position or before.position()
         start_scores = dict(start.get("scores") or {})
@@ -859,12 +953,12 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            raise IllegalMove(f"{exc} Nothing was changed.") from None
+            raise IllegalMove(f"{texts.shorten(str(exc), 600)} Nothing was changed.") from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
             raise IllegalMove(
-                f"`{action}` already finishes your turn, so `{actions[i + 1]}` would be "
+                f"`{action}` already finishes your turn, so `{texts.shorten(actions[i + 1], 100)}` would be "
                 "played for the next player. Nothing was changed; leave out what follows "
                 f"`{action}`."
             )

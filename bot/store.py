@@ -97,6 +97,20 @@ _MIGRATIONS: list[list[str]] = [
         BEGIN SELECT RAISE(ABORT, 'the actions log is append-only'); END
         """,
     ],
+    # 2: an outbox, so that a turn message committed with its turn is posted even
+    # if the process dies before Discord has it.
+    [
+        """
+        CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id    INTEGER NOT NULL REFERENCES games (id),
+            created_at REAL NOT NULL,
+            sent_at    REAL,
+            payload    TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL",
+    ],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -178,6 +192,19 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     data["is_ai"] = bool(data["is_ai"])
     data["resigned"] = bool(data["resigned"])
     return SeatRow(**data)
+
+
+async def _queue(
+    conn: aiosqlite.Connection, game_id: int, payloads: Sequence[dict[str, Any]], now: float
+) -> list[int]:
+    ids = []
+    for payload in payloads:
+        cur = await conn.execute(
+            "INSERT INTO outbox (game_id, created_at, payload) VALUES (?, ?, ?)",
+            (game_id, now, _dump(payload)),
+        )
+        ids.append(int(cur.lastrowid or 0))
+    return ids
 
 
 def _probe(path: str) -> None:
@@ -435,8 +462,9 @@ class Store:
         seats: Sequence[tuple[int | None, str, str, bool]],
         initial: dict[str, Any],
         now: float,
-    ) -> None:
-        """Mark a game running, seat everyone and store its starting position.
+        outbox: Sequence[dict[str, Any]] = (),
+    ) -> list[int]:
+        """Mark a game running, seat everyone, store its starting position, queue *outbox*.
 
         *seats* holds ``(user_id, display, engine_name, is_ai)`` in seat order
         and replaces the seats of the open game.
@@ -455,6 +483,7 @@ class Store:
                 " updated_at = ?, last_activity = ?, reminders_sent = 0 WHERE id = ?",
                 (_dump(initial), _dump(initial), _dump(initial), now, now, game_id),
             )
+            return await _queue(conn, game_id, outbox, now)
 
     async def record(
         self,
@@ -470,12 +499,14 @@ class Store:
         result: dict[str, Any] | None,
         now: float,
         seat_to_ai: str | None = None,
-    ) -> int:
-        """Append one log row and store the new snapshot, in one transaction.
+        outbox: Sequence[dict[str, Any]] = (),
+    ) -> tuple[int, list[int]]:
+        """Append one log row, store the new snapshot and queue *outbox* posts, in one transaction.
 
         *expected_seq* is the log length the caller computed against; if the
-        game moved on meanwhile the write is refused (returns -1) so that a stale
-        computation is never committed. Returns the new row's ``seq``.
+        game moved on meanwhile the write is refused (returns ``(-1, [])``) so
+        that a stale computation is never committed. Returns the new row's
+        ``seq`` and the outbox ids of the posts.
         """
         async with self.transaction() as conn:
             async with conn.execute(
@@ -483,7 +514,7 @@ class Store:
             ) as cur:
                 row = await cur.fetchone()
             if row is None or int(row[0]) != expected_seq or row[2] != "running":
-                return -1
+                return -1, []
             seq = expected_seq + 1
             await conn.execute(
                 "INSERT INTO actions (game_id, seq, player, user_id, kind, action, time)"
@@ -514,7 +545,8 @@ class Store:
                     "UPDATE games SET status = 'over', result = ? WHERE id = ?",
                     (_dump(result), game_id),
                 )
-        return seq
+            ids = await _queue(conn, game_id, outbox, now)
+        return seq, ids
 
     async def finish(
         self, game_id: int, *, status: str, result: dict[str, Any], now: float
@@ -527,6 +559,22 @@ class Store:
                 (status, _dump(result), now, game_id),
             )
             return cur.rowcount == 1
+
+    async def unsent(self, *, created_before: float) -> list[tuple[int, int, dict[str, Any]]]:
+        """Queued posts not yet delivered, oldest first: ``(id, game_id, payload)``."""
+        async with self._conn.execute(
+            "SELECT id, game_id, payload FROM outbox WHERE sent_at IS NULL AND created_at < ?"
+            " ORDER BY id",
+            (created_before,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+
+    async def mark_sent(self, outbox_id: int, now: float) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
+            )
 
     async def note_reminder(self, game_id: int, *, expected_sent: int, expected_seq: int) -> bool:
         """Count one reminder as sent, unless the game moved on meanwhile."""

@@ -25,6 +25,18 @@ _VARIANTS = {
 }
 
 
+def shorten(text: str, limit: int = 2000) -> str:
+    """*text* cut in the middle to at most *limit* characters.
+
+    Discord refuses messages over 2000 characters, and error messages may echo
+    whatever a player typed.
+    """
+    if len(text) <= limit:
+        return text
+    half = (limit - 3) // 2
+    return text[:half] + " … " + text[-(limit - 3 - half) :]
+
+
 def colour_dot(name: str | None) -> str:
     return _DOTS.get(name or "", "⚪")
 

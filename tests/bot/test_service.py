@@ -532,3 +532,32 @@ async def test_master_version_announces_its_master_card(env: Env):
     assert f"Master card in play: **{engine.MASTER_CARDS[card]}**" in out.posts[0].text
     assert "castle SQ" in out.posts[0].text  # master setup: players place the blocks
     assert engine.MASTER_CARDS[card] in await env.service.hand(channel_id=CHANNEL, user=BOB)
+
+
+async def test_turn_messages_are_queued_until_delivered(env: Env):
+    """A finished turn's message is in the outbox with the turn; stale ones are dropped."""
+    start = await open_game(env, ANN, BOB)
+    out = await env.service.play(channel_id=CHANNEL, user=ANN, text="place c3")
+    (post,) = out.posts
+    assert start.posts[0].outbox_id is not None and post.outbox_id is not None
+    later = env.clock.now + 1
+    # The start message is for turn 1, which is over: dropped, not resent.
+    (pending,) = await env.service.undelivered(created_before=later)
+    assert pending.outbox_id == post.outbox_id
+    assert pending.to_payload() == post.to_payload()
+    await env.service.delivered(post)
+    assert await env.service.undelivered(created_before=later) == []
+    # A mid-turn reply queues nothing.
+    await env.service.play(channel_id=CHANNEL, user=BOB, text="place f6")
+    await env.service.play(channel_id=CHANNEL, user=BOB, text="king d1")
+    out = await env.service.play(channel_id=CHANNEL, user=ANN, text="score")
+    assert out.posts == []
+
+
+async def test_long_input_gets_a_short_answer(env: Env):
+    """Whatever is typed, refusals and echoes stay well under Discord's 2000 characters."""
+    await past_setup(env)
+    for text in ("x" * 5000, "move c3 " + "d3 " * 900, "end;" * 400, "score; " * 700):
+        with pytest.raises(IllegalMove) as refused:
+            await env.service.play(channel_id=CHANNEL, user=ANN, text=text)
+        assert len(refused.value.message) < 1000 and "Nothing was changed" in refused.value.message

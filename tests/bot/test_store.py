@@ -76,7 +76,7 @@ async def test_action_log_is_append_only(tmp_path):
         initial={"format": "torres-position/1", "players": ["red", "blue"]},
         now=2.0,
     )
-    seq = await store.record(
+    seq, _ = await store.record(
         game_id,
         expected_seq=0,
         player="red",
@@ -107,8 +107,8 @@ async def test_stale_write_is_refused(tmp_path):
     common = dict(
         player="red", user_id=1, kind="play", action="end", turn_ended=False, result=None, now=3.0
     )
-    assert await store.record(game_id, expected_seq=0, position={"b": 2}, **common) == 1
-    assert await store.record(game_id, expected_seq=0, position={"c": 3}, **common) == -1
+    assert await store.record(game_id, expected_seq=0, position={"b": 2}, **common) == (1, [])
+    assert await store.record(game_id, expected_seq=0, position={"c": 3}, **common) == (-1, [])
     row = await store.game(game_id)
     assert row is not None and row.position == {"b": 2} and row.last_seq == 1
     await store.close()
@@ -136,4 +136,73 @@ async def test_leaving_renumbers_seats(tmp_path):
     await store.remove_seat(game_id, 2, 7.0)
     seats = await store.seats(game_id)
     assert [(s.seat, s.user_id) for s in seats] == [(1, 1), (2, 3)]
+    await store.close()
+
+
+async def test_version_1_database_is_migrated_with_its_data(tmp_path):
+    """A database from schema version 1 gets the outbox and keeps its games."""
+    from bot.store import _MIGRATIONS
+
+    path = str(tmp_path / "old.db")
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO schema_version VALUES (1)")
+        for statement in _MIGRATIONS[0]:
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO games (channel_id, author_id, status, seats_wanted, bots, variant, seed,"
+            " created_at, updated_at, last_activity, reminder_interval, reminder_limit,"
+            " idle_cancel_after) VALUES (10, 1, 'open', 2, 0, 'common', 3, 0, 0, 0, 60, 3, 600)"
+        )
+    store = await Store.open(path)
+    assert await store.schema_version() == SCHEMA_VERSION == 2
+    assert (await store.active_game(10)) is not None
+    assert await store.unsent(created_before=1e12) == []
+    await store.close()
+
+
+async def test_outbox_is_written_with_the_action(tmp_path):
+    """Posts queued with an action are committed with it, and listed until marked sent."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    game_id = await _new_game(store)
+    (first,) = await store.start_game(
+        game_id,
+        seats=[(1, "ann", "red", False)],
+        initial={"a": 1},
+        now=2.0,
+        outbox=[{"text": "start"}],
+    )
+    seq, (second,) = await store.record(
+        game_id,
+        expected_seq=0,
+        player="red",
+        user_id=1,
+        kind="play",
+        action="end",
+        position={"b": 2},
+        turn_ended=True,
+        result=None,
+        now=3.0,
+        outbox=[{"text": "turn"}],
+    )
+    assert seq == 1 and first < second
+    assert await store.unsent(created_before=2.5) == [(first, game_id, {"text": "start"})]
+    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [first, second]
+    await store.mark_sent(first, 4.0)
+    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    # a refused (stale) write queues nothing
+    assert await store.record(
+        game_id,
+        expected_seq=0,
+        player="red",
+        user_id=1,
+        kind="play",
+        action="end",
+        position={},
+        turn_ended=True,
+        result=None,
+        now=5.0,
+        outbox=[{"text": "x"}],
+    ) == (-1, [])
+    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
     await store.close()
