@@ -108,6 +108,10 @@ class Match:
     async def turn_post(self, after: Any, actions: list[str]) -> FakeMessage:
         """The public turn message for a decision that just ended, checked against the mirror."""
         post = await self.t.public_after(after, "the turn message", lambda m: bool(m.attachments))
+        reply = after.original
+        # docs/bot.md: the private reply comes after the public message it caused.
+        assert reply is not None and reply.resolved_at is not None
+        assert post.created_at <= reply.resolved_at, "the reply came before the turn message"
         self.only_public(post)
         self.turn_posts.append(post)
         assert post.kind == "channel"
