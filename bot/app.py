@@ -79,6 +79,9 @@ class TorresBot(discord.Client):
     """The bot. The store and service are built by the caller and passed in."""
 
     def __init__(self, *, config: BotConfig, store: Store, service: GameService) -> None:
+        # The bot never joins voice: no start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
