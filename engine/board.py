@@ -111,6 +111,64 @@ class Castles:
     def __len__(self) -> int:
         return len(self.area)
 
+    def with_block(self, h: list[int], s: int) -> Castles:
+        """The tables after one block was added on s (``h`` already counts it).
+
+        The block must not join two castles (no rule allows that); it lands on a castle,
+        extends one or starts a new one.  Only that castle's entries change, so this is
+        much cheaper than recomputing everything.
+        """
+        new = Castles.__new__(Castles)
+        comp = self.comp
+        area = self.area[:]
+        height = self.height[:]
+        members = self.members[:]
+        doors = self.doors[:]
+        adj = self.adj
+        c = comp[s]
+        if c < 0:
+            comp = comp[:]
+            adj = adj[:]
+            touching = self.adj[s]
+            if touching:
+                c = touching[0]
+                area[c] += 1
+                members[c] = [*members[c], s]
+            else:
+                c = len(area)
+                area.append(1)
+                height.append(0)
+                members.append([s])
+                doors.append([])
+            comp[s] = c
+            for t in ORTH[s]:
+                if c not in adj[t]:
+                    adj[t] = tuple(sorted((*adj[t], c)))
+        if h[s] > height[c]:
+            height[c] = h[s]
+        near: set[int] = set()
+        for m in members[c]:
+            near.add(m)
+            near.update(ORTH[m])
+        entries = []
+        for v in sorted(near):
+            top = 0
+            for u in ORTH[v]:
+                if comp[u] == c and h[u] > top:
+                    top = h[u]
+            if h[v] < top:
+                entries.append((v, top))
+        doors[c] = entries
+        new.comp = comp
+        new.area = area
+        new.height = height
+        new.members = members
+        new.doors = doors
+        new.adj = adj
+        new.build = None
+        new.moveblock = None
+        return new
+
 
 def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:
     """The castles of a board given as square -> height: orthogonally connected squares of height >= 1."""

@@ -479,6 +479,11 @@ class Game:
                 f"{what} costs {cost} action point{'s' if cost > 1 else ''} and you have {left} left.",
             )
 
+    def _added(self, s: int) -> None:
+        """Update the castle tables after a block was added on s (never joining castles)."""
+        cc = self.cc
+        self.cc = None if cc is None else cc.with_block(self.h, s)
+
     def _put_piece(self, s: int, who: int) -> None:
         self.occ[s] = who
         if who != KING:
@@ -559,7 +564,7 @@ class Game:
                 "at least three steps apart (two empty squares between them orthogonally).",
             )
         self.h[s] = 1
-        self.cc = None
+        self._added(s)
         self.supply -= 1
         self._undo.clear()
         if sum(1 for x in self.h if x > 0) >= len(START_SQUARES):
@@ -774,7 +779,7 @@ class Game:
             self.t_stack = stacks.pop(i)
         self.t_stack -= 1
         self.h[s] += 1
-        self.cc = None
+        self._added(s)
         self.t_ap -= 1
 
     def add_targets(self, p: int) -> set[int]:
@@ -1304,7 +1309,7 @@ class Game:
             st = self.stacks[p]
             st[st.index(src)] -= 1
         self.h[s] += 1
-        self.cc = None
+        self._added(s)
 
     def _card_extra(self, a: Action) -> None:
         s = a[2]
@@ -1313,7 +1318,7 @@ class Game:
         if s not in self.build_ok() or self.occ[s] != EMPTY:
             self._explain_build(a, s)
         self.h[s] += 1
-        self.cc = None
+        self._added(s)
         self.supply -= 1
 
     def _card_moveblock(self, a: Action) -> None:
