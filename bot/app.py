@@ -195,9 +195,18 @@ class TorresBot(discord.Client):
         try:
             await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
-            log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             if 400 <= exc.status < 500:  # refused (permissions, deleted channel): don't retry
+                log.error(
+                    "Discord refused a post in channel %s (game %s): %s",
+                    post.channel_id,
+                    post.game_id,
+                    exc,
+                )
                 await self.service.delivered(post)
+            else:  # Discord's side: the outbox keeps it for another try
+                log.exception(
+                    "could not post in channel %s (game %s)", post.channel_id, post.game_id
+                )
             return False
         await self.service.delivered(post)
         return True
