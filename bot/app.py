@@ -197,7 +197,7 @@ class TorresBot(discord.Client):
         except discord.HTTPException as exc:
             if 400 <= exc.status < 500:  # refused (permissions, deleted channel): don't retry
                 log.error(
-                    "Discord refused a post in channel %s (game %s): %s",
+                    "could not post in channel %s (game %s): Discord refused: %s",
                     post.channel_id,
                     post.game_id,
                     exc,
