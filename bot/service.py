@@ -450,6 +450,9 @@ class GameService:
         mine = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
         viewer = mine.name if mine else None
         highlight = changed_squares(row.turn_start_position or row.position, row.position)
+        if not highlight:  # nothing done yet this turn: show what the last turn changed
+            last = await self._store.last_payload(row.id)
+            highlight = frozenset((last or {}).get("highlight") or ())
         return BoardView(
             text=texts.status_line(row.id, game, seats),
             position=game.position(),

@@ -570,6 +570,14 @@ class Store:
             rows = await cur.fetchall()
         return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
 
+    async def last_payload(self, game_id: int) -> dict[str, Any] | None:
+        """The most recent post queued for a game (sent or not)."""
+        async with self._conn.execute(
+            "SELECT payload FROM outbox WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else json.loads(row[0])
+
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         async with self.transaction() as conn:
             await conn.execute(

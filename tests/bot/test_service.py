@@ -561,3 +561,15 @@ async def test_long_input_gets_a_short_answer(env: Env):
         with pytest.raises(IllegalMove) as refused:
             await env.service.play(channel_id=CHANNEL, user=ANN, text=text)
         assert len(refused.value.message) < 1000 and "Nothing was changed" in refused.value.message
+
+
+async def test_board_highlights_this_turn_or_else_the_last(env: Env):
+    """At the start of a turn the board shows the previous turn's squares."""
+    await past_setup(env)
+    board = await env.service.board(channel_id=CHANNEL, user=ANN)
+    assert board.highlight == {"d1"}  # the king was just placed
+    _, game, _ = await state(env)
+    move = next(a for a in game.legal() if a.startswith("move c3 "))
+    await env.service.play(channel_id=CHANNEL, user=ANN, text=move)
+    board = await env.service.board(channel_id=CHANNEL, user=BOB)
+    assert board.highlight == {"c3", move.split()[2]} and board.viewer == "blue"
