@@ -71,6 +71,41 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else f"{text[: limit - 12]}…({len(text)} chars)"
 
 
+def _multipart(ctype: str, raw: bytes) -> list[tuple[str, dict[str, str], bytes]]:
+    """(field name, lower-cased headers, exact bytes) of each part of a multipart/form-data body.
+
+    Parsed by hand so that file bytes are kept exactly as sent.
+    """
+    params = dict(p.strip().split("=", 1) for p in ctype.split(";")[1:] if "=" in p)
+    boundary = params.get("boundary", "").strip('"')
+    if not boundary:
+        raise FormError("", "multipart body without a boundary")
+    out = []
+    for section in raw.split(b"--" + boundary.encode())[1:]:
+        if section.startswith(b"--"):
+            break
+        section = section.removeprefix(b"\r\n")
+        head, sep, data = section.partition(b"\r\n\r\n")
+        if not sep:
+            raise FormError("", "malformed multipart part")
+        headers = {}
+        for line in head.decode("utf-8", "replace").split("\r\n"):
+            key, _, value = line.partition(":")
+            headers[key.strip().lower()] = value.strip()
+        name = _disposition(headers).get("name", "")
+        out.append((name, headers, data.removesuffix(b"\r\n")))
+    return out
+
+
+def _disposition(headers: dict[str, str]) -> dict[str, str]:
+    """The parameters of a Content-Disposition header (name, filename)."""
+    out = {}
+    for item in headers.get("content-disposition", "").split(";")[1:]:
+        key, _, value = item.strip().partition("=")
+        out[key.strip()] = value.strip().strip('"')
+    return out
+
+
 def _no_content() -> web.Response:
     return web.Response(status=204)
 
@@ -1060,19 +1095,16 @@ class FakeDiscord:
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
             body: dict[str, Any] = {}
-            reader = await request.multipart()
-            async for part in reader:
-                name = part.name or ""
+            for name, headers, data in _multipart(ctype, await request.read()):
                 if name == "payload_json":
-                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                    body = json.loads(data.decode())
                 elif name.startswith("files[") and name.endswith("]"):
                     idx = int(name[6:-1])
-                    data = await part.read(decode=False)  # type: ignore[union-attr]
                     files[idx] = Attachment(
                         id=idx,
-                        filename=part.filename or f"file{idx}",
-                        data=bytes(data),
-                        content_type=part.headers.get("Content-Type"),
+                        filename=_disposition(headers).get("filename") or f"file{idx}",
+                        data=data,
+                        content_type=headers.get("content-type"),
                     )
                 else:
                     raise FormError(name, f"unexpected multipart field {name!r}")
