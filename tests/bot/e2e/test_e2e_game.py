@@ -201,7 +201,10 @@ class Match:
         ix, reply = await self.t.slash(who, "play", actions=wrong)
         assert reply.content.startswith(f"Done: `{wrong}`"), reply.content
         self.game.play(wrong)
-        ix, reply = await self.t.slash(who, "undo")
+        if self.turn_msg is not None and self.rng.random() < 0.5:
+            ix, reply = await self.t.click(who, self.turn_msg, "undo")
+        else:
+            ix, reply = await self.t.slash(who, "undo")
         assert reply.content.startswith("Took back"), reply.content
         assert self.game.undo()
         return await self.play_slash(actions)

@@ -202,3 +202,21 @@ async def test_rules_are_private_and_fit_a_message(runner: BotRunner) -> None:
         ix = await t.fake.slash("carol", t.channel, "torres", "rules", topic=topic)
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and 50 < len(reply.content) <= 2000, (topic, reply.content)
+
+
+async def test_cancel_a_running_game_then_its_buttons_are_dead(runner: BotRunner) -> None:
+    t = Table(runner)
+    game_id = await open_started(t)
+    start = await t.fake.wait_for_message(
+        lambda m: bool(m.attachments), channel=t.channel, public=True, timeout=TIMEOUT
+    )
+    _, reply = await t.slash("bob", "cancel")
+    assert "Only the game's author" in reply.content, reply.content
+    ix, reply = await t.slash("alice", "cancel")
+    assert reply.content == f"Game #{game_id} is cancelled.", reply.content
+    note = await t.public_after(ix, "the cancel note", lambda m: "cancelled" in m.content)
+    assert "red 0" in note.content and "blue 0" in note.content, note.content
+    _, reply = await t.click("alice", start, "hand")
+    assert "over" in reply.content.lower(), reply.content
+    _, reply = await t.slash("alice", "board")
+    assert "no torres game" in reply.content.lower(), reply.content
