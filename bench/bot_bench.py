@@ -30,8 +30,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
+import re
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -68,6 +71,21 @@ class Stats:
             self.picture.append(picture.created_at - ix.sent_at)
         elif reply.resolved_at is not None:
             self.reply.append(reply.resolved_at - ix.sent_at)
+
+
+def stored_positions_match(db: str, players: list[Player]) -> int:
+    """How many games' stored positions equal their players' engine mirrors (none lost under load)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        good = 0
+        for p in players:
+            if p.game_id is None or p.game is None:
+                continue
+            row = conn.execute("SELECT position FROM games WHERE id = ?", (p.game_id,)).fetchone()
+            good += row is not None and json.loads(row[0]) == p.game.position()
+        return good
+    finally:
+        conn.close()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -111,6 +129,8 @@ class Player:
         self.stats = stats
         self.rng = random.Random(index)
         self.turn_msg: FakeMessage | None = None
+        self.game_id: int | None = None
+        self.game: Game | None = None
 
     async def think(self) -> None:
         if self.args.think > 0:
@@ -141,12 +161,16 @@ class Player:
     async def run(self) -> None:
         a, b = self.users
         await self.think()
-        await self.send(self.slash(a, "new", players=2), picture=False)
+        _, opened, _ = await self.send(self.slash(a, "new", players=2), picture=False)
+        found = re.search(r"game #(\d+)", opened.content)
+        if found is None:
+            raise AssertionError(f"/torres new answered {opened.content!r}")
+        self.game_id = int(found.group(1))
         await self.think()
         await self.send(self.slash(b, "join"), picture=False)
         await self.think()
         await self.send(self.slash(a, "start"), picture=True)
-        game = Game.new(players=2, names=["red", "blue"], variant="common", seed=SEED)
+        game = self.game = Game.new(players=2, names=["red", "blue"], variant="common", seed=SEED)
         seats = {"red": a, "blue": b}
         decisions = 0
         while game.stage != "over" and (
@@ -268,6 +292,7 @@ async def main(args: argparse.Namespace) -> int:
             for i, r in enumerate(results):
                 if isinstance(r, BaseException):
                     stats.failures.append(f"game {i}: {type(r).__name__}: {str(r)[:400]}")
+            matching = stored_positions_match(env["TORRES_DB"], players)
         finally:
             await bot.stop()
             await bot.reap_group(10)
@@ -292,6 +317,7 @@ async def main(args: argparse.Namespace) -> int:
         f"  machine: load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; "
         f"a busy process got {share:.0%} of a CPU (median of {len(shares)} probes; 100% = idle machine)"
     )
+    print(f"  stored positions equal to the players' mirrors: {matching}/{n} games")
     print(row("ack", stats.ack))
     print(row("reply", stats.reply))
     print(row("picture", stats.picture))
@@ -305,7 +331,7 @@ async def main(args: argparse.Namespace) -> int:
         print(f"  {len(refused)} requests refused by the fake, e.g. {refused[:3]}")
     for f in stats.failures[:10]:
         print("  FAILED", f)
-    if stats.failures or refused:
+    if stats.failures or refused or matching != n:
         print("--- bot log (tail) ---\n" + bot_log)
         return 1
     return 0
