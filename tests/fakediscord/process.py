@@ -23,8 +23,11 @@ class BotProcess:
         env: Mapping[str, str],
         log_path: Path,
         cwd: Path = REPO_ROOT,
+        prefix: Sequence[str] = (),
     ) -> None:
-        self.args = [sys.executable, *args] if args and args[0] != sys.executable else list(args)
+        """``args`` go to the current Python; ``prefix`` runs before it (e.g. ``nice -n -10``)."""
+        python = [sys.executable, *args] if args and args[0] != sys.executable else list(args)
+        self.args = [*prefix, *python]
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
         self.log_path = log_path
         self.cwd = cwd
