@@ -303,11 +303,15 @@ class Store:
                 raise
             await self._conn.execute("COMMIT")
 
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        """One row in a single round trip to aiosqlite's thread (reads outside transactions)."""
+        rows = list(await self._conn.execute_fetchall(sql, params))
+        return rows[0] if rows else None
+
     # -- meta -------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
-        async with self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -321,40 +325,35 @@ class Store:
     # -- reads ------------------------------------------------------------------
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
     async def active_game(self, channel_id: int) -> GameRow | None:
         """The open or running game of a channel, if any."""
-        async with self._conn.execute(
+        row = await self._one(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'running')",
             (channel_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else _game(row)
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ",".join("?" for _ in statuses)
-        async with self._conn.execute(
+        rows = await self._conn.execute_fetchall(
             f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_game(r) for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self._conn.execute(
+        rows = await self._conn.execute_fetchall(
             "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_seat(r) for r in rows]
 
     async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
-        async with self._conn.execute(
+        rows = await self._conn.execute_fetchall(
             "SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after_seq),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [ActionRow(**dict(r)) for r in rows]
 
     # -- writes -----------------------------------------------------------------
@@ -508,42 +507,47 @@ class Store:
         that a stale computation is never committed. Returns the new row's
         ``seq`` and the outbox ids of the posts.
         """
+        seq = expected_seq + 1
+        snapshot = _dump(position)
+        # Few statements on purpose: each is a round trip to aiosqlite's thread
+        # while the write lock is held. The guarded UPDATE doubles as the check.
         async with self.transaction() as conn:
-            async with conn.execute(
-                "SELECT last_seq, turn_no, status FROM games WHERE id = ?", (game_id,)
-            ) as cur:
-                row = await cur.fetchone()
-            if row is None or int(row[0]) != expected_seq or row[2] != "running":
+            cur = await conn.execute(
+                "UPDATE games SET position = ?, last_seq = ?, updated_at = ?, last_activity = ?,"
+                " reminders_sent = 0,"
+                " turn_no = turn_no + ?,"
+                " turn_start_seq = CASE WHEN ? THEN ? ELSE turn_start_seq END,"
+                " turn_start_position = CASE WHEN ? THEN ? ELSE turn_start_position END,"
+                " status = CASE WHEN ? THEN 'over' ELSE status END,"
+                " result = COALESCE(?, result)"
+                " WHERE id = ? AND last_seq = ? AND status = 'running'",
+                (
+                    snapshot,
+                    seq,
+                    now,
+                    now,
+                    int(turn_ended),
+                    int(turn_ended),
+                    seq,
+                    int(turn_ended),
+                    snapshot,
+                    int(result is not None),
+                    _dump(result),
+                    game_id,
+                    expected_seq,
+                ),
+            )
+            if cur.rowcount != 1:
                 return -1, []
-            seq = expected_seq + 1
             await conn.execute(
                 "INSERT INTO actions (game_id, seq, player, user_id, kind, action, time)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, seq, player, user_id, kind, action, now),
             )
-            snapshot = _dump(position)
             if seat_to_ai is not None:
                 await conn.execute(
                     "UPDATE seats SET is_ai = 1, resigned = 1 WHERE game_id = ? AND name = ?",
                     (game_id, seat_to_ai),
-                )
-            if turn_ended:
-                await conn.execute(
-                    "UPDATE games SET position = ?, last_seq = ?, turn_no = turn_no + 1,"
-                    " turn_start_seq = ?, turn_start_position = ?, updated_at = ?,"
-                    " last_activity = ?, reminders_sent = 0 WHERE id = ?",
-                    (snapshot, seq, seq, snapshot, now, now, game_id),
-                )
-            else:
-                await conn.execute(
-                    "UPDATE games SET position = ?, last_seq = ?, updated_at = ?,"
-                    " last_activity = ?, reminders_sent = 0 WHERE id = ?",
-                    (snapshot, seq, now, now, game_id),
-                )
-            if result is not None:
-                await conn.execute(
-                    "UPDATE games SET status = 'over', result = ? WHERE id = ?",
-                    (_dump(result), game_id),
                 )
             ids = await _queue(conn, game_id, outbox, now)
         return seq, ids
@@ -562,20 +566,18 @@ class Store:
 
     async def unsent(self, *, created_before: float) -> list[tuple[int, int, dict[str, Any]]]:
         """Queued posts not yet delivered, oldest first: ``(id, game_id, payload)``."""
-        async with self._conn.execute(
+        rows = await self._conn.execute_fetchall(
             "SELECT id, game_id, payload FROM outbox WHERE sent_at IS NULL AND created_at < ?"
             " ORDER BY id",
             (created_before,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
         """The most recent post queued for a game (sent or not)."""
-        async with self._conn.execute(
+        row = await self._one(
             "SELECT payload FROM outbox WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else json.loads(row[0])
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
