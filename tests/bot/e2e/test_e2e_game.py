@@ -420,6 +420,12 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
     assert status == "over"
     assert json.loads(position) == match.game.position()
 
+    # Hidden information: public messages name a card only where it was played.
+    for m in t.fake.channel_messages(t.channel):
+        text = re.sub(r"play [a-z0-9]+", "play ·", m.text)
+        for card, label in engine.CARDS.items():
+            assert label not in text and not re.search(rf"\b{card}\b", text), (card, m.text)
+
     # The channel is free again; a new game can be opened.
     _, reply = await t.slash("bob", "play", actions="end")
     assert "no torres game" in reply.content.lower(), reply.content
@@ -480,3 +486,8 @@ async def test_whole_game_in_other_variants(
     assert "**Game over!**" in final.content
     status, position = runner.db_row("SELECT status, position FROM games WHERE id = ?", game_id)
     assert status == "over" and json.loads(position) == match.game.position()
+    if variant == "personal":  # kept and held cards never show in public
+        for m in t.fake.channel_messages(t.channel):
+            text = re.sub(r"play [a-z0-9]+", "play ·", m.text)
+            for card, label in engine.CARDS.items():
+                assert label not in text and not re.search(rf"\b{card}\b", text), (card, m.text)
