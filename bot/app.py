@@ -99,6 +99,7 @@ class TorresBot(discord.Client):
         self._background: asyncio.Task[None] | None = None
         self.renderer = Renderer(config.render_threads)
         self._started = time.time()
+        self._next_prune = self._started
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TurnButton)
@@ -251,6 +252,9 @@ class TorresBot(discord.Client):
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():
                     await self.send_post(post)
+                if time.time() >= self._next_prune:
+                    await self.service.prune_delivered()
+                    self._next_prune = time.time() + 3600
             except asyncio.CancelledError:
                 raise
             except Exception:

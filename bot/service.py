@@ -694,6 +694,10 @@ class GameService:
                 out.append(post)
         return out
 
+    async def prune_delivered(self, *, age: float = 86400.0) -> int:
+        """Drop delivered posts older than *age* seconds (each game keeps its latest)."""
+        return await self._store.prune_outbox(sent_before=self._clock() - age)
+
     async def delivered(self, post: Post) -> None:
         """Note that a queued post reached Discord (or never will)."""
         if post.outbox_id is not None:

@@ -580,6 +580,16 @@ class Store:
         )
         return None if row is None else json.loads(row[0])
 
+    async def prune_outbox(self, *, sent_before: float) -> int:
+        """Forget posts delivered before *sent_before*, except each game's latest."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?"
+                " AND id NOT IN (SELECT MAX(id) FROM outbox GROUP BY game_id)",
+                (sent_before,),
+            )
+            return cur.rowcount
+
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         async with self.transaction() as conn:
             await conn.execute(

@@ -206,3 +206,23 @@ async def test_outbox_is_written_with_the_action(tmp_path):
     ) == (-1, [])
     assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
     await store.close()
+
+
+async def test_pruning_keeps_unsent_posts_and_each_games_latest(tmp_path):
+    """Delivered posts are forgotten after a while; unsent ones and the latest stay."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    game_id = await _new_game(store)
+    ids = await store.start_game(
+        game_id,
+        seats=[(1, "ann", "red", False)],
+        initial={"a": 1},
+        now=1.0,
+        outbox=[{"n": 1}, {"n": 2}, {"n": 3}, {"n": 4}],
+    )
+    for outbox_id in ids[:2] + ids[3:]:
+        await store.mark_sent(outbox_id, 2.0)
+    assert await store.prune_outbox(sent_before=1.5) == 0
+    assert await store.prune_outbox(sent_before=3.0) == 2  # the first two
+    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [ids[2]]
+    assert await store.last_payload(game_id) == {"n": 4}
+    await store.close()
