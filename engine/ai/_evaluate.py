@@ -48,6 +48,7 @@ _LATER_CASTLE = 0.45  # weight of today's castle points for each scoring after t
 _LATER_KNIGHT = 0.8  # worth of a knight on the board per scoring after the next
 _BASE_KNIGHT = 0.4
 _POTENTIAL = 0.5  # share of the gain one step away (a knight next to a higher square)
+_POTENTIAL2 = 0.0  # share of the extra gain two steps away
 _WIN_BONUS = 100.0
 
 
@@ -163,7 +164,9 @@ def player_values(pos: dict[str, Any]) -> dict[str, float]:
         cpts = sum(areas[c] * lvl for c, lvl in best.items())
         value = float(scores.get(p, 0)) + w_castle * cpts + king_bonus + w_knight * len(mine)
         if _POTENTIAL and mine:
-            value += _POTENTIAL * w_castle * _climb_gain(mine, heights, label, areas, best, occupied)
+            value += (
+                _POTENTIAL * w_castle * _climb_gain(mine, heights, label, areas, best, occupied)
+            )
         # Cards: worth something only while turns remain to play them (one per turn).
         turns_left = len(stacks.get(p, [])) + 3 * later
         if p == to_move and pos.get("stage") in ("play", "draw-keep"):
@@ -199,26 +202,43 @@ def _climb_gain(
     can score more next turn; this rewards building the steps one climbs.
     """
     gains = []
+    further = 0.0
     for sq in squares:
         i = INDEX[sq]
         level = heights.get(sq, 0)
         top = 0
+        top2 = 0
         for n in NEIGHBOURS[i]:
             if n in occupied:
                 continue
             h = heights.get(SQUARES[n], 0)
-            if h < 1 or h > level + 1:
+            if h > level + 1:
                 continue
-            c = label[n]
-            gain = areas[c] * (h - best.get(c, 0))
-            if gain > top:
-                top = gain
+            if h >= 1:
+                c = label[n]
+                gain = areas[c] * (h - best.get(c, 0))
+                if gain > top:
+                    top = gain
+            if _POTENTIAL2:
+                for m in NEIGHBOURS[n]:
+                    if m in occupied or m == i:
+                        continue
+                    h2 = heights.get(SQUARES[m], 0)
+                    if h2 < 1 or h2 > h + 1:
+                        continue
+                    c = label[m]
+                    gain = areas[c] * (h2 - best.get(c, 0))
+                    if gain > top2:
+                        top2 = gain
         if top:
             gains.append(top)
+        if top2 > top:
+            further = max(further, top2 - top)
+    extra = _POTENTIAL2 / _POTENTIAL * further if _POTENTIAL2 else 0.0
     if not gains:
-        return 0.0
+        return extra
     gains.sort(reverse=True)
-    return gains[0] + 0.4 * sum(gains[1:])
+    return gains[0] + 0.4 * sum(gains[1:]) + extra
 
 
 def evaluate(pos: dict[str, Any], me: str) -> float:

@@ -1,8 +1,8 @@
 """The "search" level: plan whole turns, then test the best few against replies.
 
-1. *Candidate turns.* A beam search over the actions of the turn (``plan_turn``)
-   on one sampled world keeps the best distinct end-of-turn positions by the
-   static evaluation.
+1. *Candidate turns.* The greedy turn of the heuristic level, then a beam search
+   over the actions of the turn (``plan_turn``), on one sampled world; the best
+   distinct end-of-turn positions by the static evaluation are the candidates.
 2. *Turn-level Monte Carlo.* Each candidate is played in freshly sampled worlds
    (other hands and deck order drawn again each time), the other players answer
    with quick greedy turns until the decision comes back to this player, and the
@@ -44,7 +44,12 @@ def search_decision(
     world = sample_game(game, me, rng, view)
     if world.stage in SINGLE_STAGES:
         return single_decision(world, me, rng, budget)
-    planned = plan_turn(world, me, rng, budget.share(0.4), width=5, most=90, cards=30)
+    # The greedy turn first (what the heuristic level plays), so that even a budget
+    # too small for anything else gives a complete, sensible turn; then a wider beam.
+    planned = plan_turn(world, me, rng, budget.share(0.5), width=1, most=60, cards=10)
+    if not budget.exhausted:
+        planned += plan_turn(world, me, rng, budget.share(0.4), width=4, most=90, cards=30)
+        planned.sort(key=lambda r: -r[0])
     if not planned:
         return greedy_decision(world, me, rng, budget)
     candidates: list[list[str]] = []
