@@ -15,10 +15,44 @@ import pytest_asyncio
 
 from bot.service import GameService, ServiceConfig, User
 from bot.store import Store
-from tests.bot.e2e._harness import BotRunner
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import BotProcess, FakeDiscord, FakeMessage
 
 TIMEOUT = 20.0
+
+
+class Runner:
+    """The bot process on one database, startable again after a stop or a kill."""
+
+    def __init__(self, fake: FakeDiscord, db: Path, log: Path, env: dict[str, str]) -> None:
+        self.fake, self.db, self.log, self.extra = fake, db, log, env
+        self.proc: BotProcess | None = None
+
+    async def start(self) -> None:
+        before = self.fake.identify_count
+        env = {
+            **self.fake.env(),
+            "DISCORD_TOKEN": "test-token",
+            "TORRES_DB": str(self.db),
+            "TORRES_GUILD_READY_TIMEOUT": "0.1",
+            **self.extra,
+        }
+        self.proc = await BotProcess(["-m", "bot"], env=env, log_path=self.log).start()
+        try:
+            await self.fake.wait_until(
+                lambda: self.fake.identify_count > before and self.fake.connected,
+                40,
+                "the bot to connect",
+            )
+            await self.fake.wait_synced(20, names=["torres"])
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n--- bot log ---\n{self.log_text()}") from None
+
+    async def stop(self) -> None:
+        if self.proc is not None:
+            await self.proc.stop()
+
+    def log_text(self) -> str:
+        return self.proc.log_text(20000) if self.proc else ""
 
 
 @pytest_asyncio.fixture
@@ -28,8 +62,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.stop()
 
 
-def _runner(fake: FakeDiscord, tmp_path: Path, **env: str) -> BotRunner:
-    return BotRunner(fake, tmp_path / "torres.db", tmp_path / "bot.log", env)
+def _runner(fake: FakeDiscord, tmp_path: Path, **env: str) -> Runner:
+    return Runner(fake, tmp_path / "torres.db", tmp_path / "bot.log", env)
 
 
 async def _reply(fake: FakeDiscord, who: str, sub: str, **options: object) -> FakeMessage:
