@@ -256,6 +256,7 @@ class FakeMessage:
     edited_at: float | None = None
     edits: int = 0
     deleted: bool = False
+    nonce: str | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -355,6 +356,8 @@ class FakeMessage:
             "components": self.components,
             "reactions": [],
         }
+        if self.nonce is not None:
+            out["nonce"] = self.nonce
         if self.kind != "channel":
             out["webhook_id"] = str(app_id)
             out["application_id"] = str(app_id)

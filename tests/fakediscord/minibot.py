@@ -154,6 +154,16 @@ async def post(interaction: discord.Interaction, quiet: bool = False) -> None:
     await msg.edit(content=f"{interaction.user.mention} look (edited) in {type(ch).__name__}")
 
 
+@probe.command(description="Post twice with one nonce (Discord keeps one message)")
+async def idempotent(interaction: discord.Interaction, nonce: str) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    ch = interaction.channel
+    assert isinstance(ch, discord.TextChannel | discord.Thread), type(ch)
+    first = await ch.send("only once", nonce=nonce)
+    second = await ch.send("only once", nonce=nonce)
+    await interaction.followup.send(f"same={first.id == second.id}", ephemeral=True)
+
+
 @probe.command(description="Typed options")
 @app_commands.describe(n="how many", flag="a switch", who="someone")
 async def typed(

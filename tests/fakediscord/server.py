@@ -282,6 +282,8 @@ class FakeDiscord:
         self._post_gate: asyncio.Event | None = None
         self._drop_held = False
         self.held_posts = 0
+        self._nonces: dict[str, tuple[FakeMessage, float]] = {}
+        self.nonce_hits = 0  # posts answered with an earlier message (enforce_nonce)
         self.identify_count = 0
         self.resume_count = 0
         self.heartbeats = 0
@@ -1614,11 +1616,24 @@ class FakeDiscord:
                 )
         if ch.id in self.muted_channels:
             raise FormError("", "Missing Permissions", code=50013, status=403)
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            raise FormError("nonce", "must be 25 or fewer in length")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: same author and nonce within a few minutes -> that message, no new one.
+            seen = self._nonces.get(str(nonce))
+            if seen is not None and time.monotonic() - seen[1] < 300 and not seen[0].deleted:
+                self.nonce_hits += 1
+                return self._message_json(seen[0])
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise FormError("flags", "a channel message cannot be ephemeral")
         msg = self._new_message(
             body, files, channel_id=ch.id, kind="channel", interaction=None, path=""
         )
+        if nonce is not None:
+            msg.nonce = str(nonce)
+            if body.get("enforce_nonce"):
+                self._nonces[str(nonce)] = (msg, time.monotonic())
         self._notify()
         await self._announce(msg)
         return self._message_json(msg)

@@ -378,3 +378,13 @@ async def test_threads_created_later(fake: FakeDiscord, announce: bool) -> None:
     msg = await fake.wait_for_message(lambda m: "edited" in m.content, after=ix, channel=thread)
     assert msg.content.endswith("in Thread") and msg.channel_id == thread.id
     assert not fake.take_errors()
+
+
+async def test_enforce_nonce_makes_channel_posts_idempotent(fake: FakeDiscord) -> None:
+    ix = await fake.slash("carol", "general", "probe", "idempotent", nonce="turn-7")
+    assert (await ix.reply()).content == "same=True"
+    posts = [m for m in fake.channel_messages("general") if m.seq > ix.sent_seq]
+    assert [m.content for m in posts] == ["only once"] and posts[0].nonce == "turn-7"
+    ix = await fake.slash("carol", "general", "probe", "idempotent", nonce="x" * 26)
+    await fake.wait_until(lambda: fake.errors, 10, "the refused nonce")
+    assert "nonce" in fake.take_errors()[0]["message"]
