@@ -176,7 +176,7 @@ class TorresBot(discord.Client):
             self.kick_ai(outcome.ai_game)
 
     async def send_post(self, post: Post) -> bool:
-        """Post publicly in the game's channel; False (logged) if Discord refused."""
+        """Post publicly in the game's channel; False (logged) if it could not be posted."""
         channel = self.get_channel(post.channel_id) or self.get_partial_messageable(post.channel_id)
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
@@ -208,6 +208,9 @@ class TorresBot(discord.Client):
                 log.exception(
                     "could not post in channel %s (game %s)", post.channel_id, post.game_id
                 )
+            return False
+        except Exception:  # connection trouble: the change is saved; the outbox retries
+            log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             return False
         await self.service.delivered(post)
         return True
