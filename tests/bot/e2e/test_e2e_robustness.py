@@ -360,3 +360,59 @@ async def test_a_game_in_a_thread_opened_after_start(runner: BotRunner, announce
         lambda m: bool(m.attachments), channel=thread, public=True, timeout=TIMEOUT
     )
     assert start.channel_id == thread.id and t.user("alice").mention in start.content
+
+
+@pytest.mark.parametrize(
+    "runner",
+    [
+        {
+            "TORRES_REMINDER_SECONDS": "1",
+            "TORRES_REMINDER_CHECK_SECONDS": "0.2",
+            "TORRES_REMINDER_COUNT": "9",
+        }
+    ],
+    indirect=True,
+)
+async def test_turn_message_accepted_just_before_a_crash_is_not_posted_twice(
+    runner: BotRunner,
+) -> None:
+    """Discord accepted the turn message but the bot died before hearing so.
+
+    After the restart the bot may try again, but the channel must end up with
+    the turn message once (Discord's ``nonce`` + ``enforce_nonce`` make a
+    repeated post return the first message instead of creating a second).
+    Reminders every second mark the bot's background pass, which re-sends
+    undelivered posts first: once a reminder follows the restart, any repeat
+    has been sent.
+    """
+    t = Table(runner)
+    await open_game(t)
+    game = new_mirror()
+    await play_setup(t, game, SEATS)
+    who = SEATS[game.to_move]
+    [action] = some_actions(game, 1)
+    t.fake.hold_channel_posts()
+    ix = await t.fake.slash(who, t.channel, "torres", "play", actions=f"{action}; end")
+    await t.fake.wait_until(
+        lambda: t.fake.held_posts >= 1, TIMEOUT, "the bot to post the turn message"
+    )
+    await runner.kill()
+    runner.abandoned.add(ix.id)
+    t.fake.release_channel_posts(drop=False)  # Discord creates it; the bot never sees the answer
+    first = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
+    game.play(action)
+    game.play("end")
+
+    restart_seq = t.fake.last_seq
+    await runner.start()
+    nxt = t.user(SEATS[game.to_move])
+    await t.fake.wait_for_message(
+        lambda m: "it's your move" in m.content and nxt.id in m.pinged_ids,
+        channel=t.channel,
+        public=True,
+        after=restart_seq,
+        timeout=TIMEOUT,
+        what="a reminder after the restart",
+    )
+    posts = [m for m in t.public_since(ix.sent_seq) if m.attachments]
+    assert posts == [first], f"the turn message was posted {len(posts)} times: {posts}"
