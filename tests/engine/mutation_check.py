@@ -1,6 +1,6 @@
 """Mutation check of the engine rules suite (not a test; run by hand).
 
-    .venv/bin/python tests/engine/mutation_check.py
+    .venv/bin/python tests/engine/mutation_check.py     # ~20 min: failing hypothesis tests shrink
 
 Each mutant copies engine/ and tests/engine/ to a temporary directory, changes
 one rule there (never in the working tree), and runs the rules suite; a mutant
