@@ -51,9 +51,7 @@ def write_position(g: Game, viewer: str | None, *, spectator: bool = False) -> d
     decks: dict[str, list[str]] = {}
     for key, lst in g.decks.items():
         decks["common" if key == "common" else names[key]] = cards(None, lst)
-    in_turn = g.stage_ in ("play", "draw-keep")
-    turn = None
-    if in_turn:
+    if g.stage_ in ("play", "draw-keep"):
         turn = {
             "ap": g.t_ap,
             "stack": g.t_stack,
@@ -61,6 +59,8 @@ def write_position(g: Game, viewer: str | None, *, spectator: bool = False) -> d
             "played": g.t_played,
             "revealed": cards(g.to_move_, g.t_revealed),
         }
+    else:  # no turn in progress: the fresh turn the field defaults to
+        turn = {"ap": BASE_AP, "stack": None, "drawn": [], "played": False, "revealed": []}
     return {
         "format": FORMAT,
         "variant": g._variant,
