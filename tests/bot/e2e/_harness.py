@@ -59,7 +59,8 @@ class BotRunner:
             "TORRES_SEED": str(SEED),
             "TORRES_LOG_LEVEL": "INFO",
             "TORRES_AI_SECONDS": "0.2",
-            **self.extra_env,
+            # "{guild}" in a test's extra settings stands for the fake guild's id.
+            **{k: v.format(guild=self.fake.guild_id) for k, v in self.extra_env.items()},
         }
 
     async def start(self) -> None:

@@ -220,3 +220,17 @@ async def test_cancel_a_running_game_then_its_buttons_are_dead(runner: BotRunner
     assert "over" in reply.content.lower(), reply.content
     _, reply = await t.slash("alice", "board")
     assert "no torres game" in reply.content.lower(), reply.content
+
+
+@pytest.mark.parametrize("runner", [{"TORRES_SYNC_GUILD": "{guild}"}], indirect=True)
+async def test_commands_synced_to_one_guild(runner: BotRunner) -> None:
+    """TORRES_SYNC_GUILD: the commands go to that server only, and work there."""
+    fake = runner.fake
+    assert fake.global_commands == []
+    [cmd] = fake.guild_commands[fake.guild_id]
+    assert cmd["name"] == "torres" and cmd["guild_id"] == str(fake.guild_id)
+    t = Table(runner)
+    ix = await fake.slash("alice", t.channel, "torres", "new")
+    assert ix.data["guild_id"] == str(fake.guild_id)
+    reply = await ix.reply(TIMEOUT)
+    assert "You opened game #" in reply.content, reply.content
