@@ -416,3 +416,22 @@ async def test_turn_message_accepted_just_before_a_crash_is_not_posted_twice(
     )
     posts = [m for m in t.public_since(ix.sent_seq) if m.attachments]
     assert posts == [first], f"the turn message was posted {len(posts)} times: {posts}"
+
+
+async def test_a_refused_token_is_a_clear_one_line_error(tmp_path) -> None:
+    """Discord answers 401 to the login: the bot says so on stderr and exits with status 1."""
+    from tests.fakediscord import BotProcess, FakeDiscord
+
+    fake = await FakeDiscord(token="the-real-token").start()
+    try:
+        env = {**fake.env(), "DISCORD_TOKEN": "a-wrong-token", "TORRES_DB": str(tmp_path / "t.db")}
+        bot = await BotProcess(["-m", "bot"], env=env, log_path=tmp_path / "bot.log").start()
+        assert bot.proc is not None
+        rc = await asyncio.wait_for(bot.proc.wait(), 40)
+        await bot.stop()
+        log = bot.log_text()
+        assert rc == 1, log
+        assert "token" in log.lower() and "Traceback" not in log, log
+        assert fake.identify_count == 0
+    finally:
+        await fake.stop()
