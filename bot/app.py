@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import logging
+import secrets
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -100,9 +101,11 @@ class TorresBot(discord.Client):
         self.renderer = Renderer(config.render_threads)
         self._started = time.time()
         self._next_prune = self._started
+        self._nonce_salt = "00000000"
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TurnButton)
+        self._nonce_salt = await self._salt()
         await self.renderer.start()
         await self.sync_commands()
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
@@ -118,6 +121,14 @@ class TorresBot(discord.Client):
         )
         self.renderer.close()
         await super().close()
+
+    async def _salt(self) -> str:
+        """Eight digits kept in the database, so that post nonces differ between databases."""
+        salt = await self.store.get_meta("nonce_salt")
+        if salt is None:
+            salt = f"{secrets.randbelow(10**8):08d}"
+            await self.store.set_meta("nonce_salt", salt)
+        return salt
 
     # -- command sync -----------------------------------------------------------------
 
@@ -157,7 +168,7 @@ class TorresBot(discord.Client):
         return io.BytesIO(await self.renderer.render(position, viewer, highlight))
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
-        """Send an outcome: the public posts, then the private reply, then let computers move.
+        """Send an outcome: the public posts, then the private reply; computers move meanwhile.
 
         Posting first means that when a player sees the reply, the channel
         already shows what their command changed.
@@ -165,6 +176,8 @@ class TorresBot(discord.Client):
         failed = False
         for post in outcome.posts:
             failed |= not await self.send_post(post)
+        if outcome.ai_game is not None:  # the computer's answer comes after these posts
+            self.kick_ai(outcome.ai_game)
         reply = outcome.reply or "Done."
         if failed:
             reply += (
@@ -172,8 +185,6 @@ class TorresBot(discord.Client):
                 "I need the Send Messages, Attach Files and Embed Links permissions here."
             )
         await send_private(interaction, reply)
-        if outcome.ai_game is not None:
-            self.kick_ai(outcome.ai_game)
 
     async def send_post(self, post: Post) -> bool:
         """Post publicly in the game's channel; False (logged) if it could not be posted."""
@@ -193,6 +204,10 @@ class TorresBot(discord.Client):
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
         if post.buttons and post.turn is not None:
             kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
+        if post.outbox_id is not None:
+            # The same nonce on a repeat (after a crash) makes Discord return the
+            # message it already has instead of posting it twice.
+            kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         try:
             await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:

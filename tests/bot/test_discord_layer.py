@@ -226,3 +226,18 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     mentions = kwargs["allowed_mentions"]
     assert [u.id for u in mentions.users] == [42] and not mentions.everyone and not mentions.roles
     assert "view" not in kwargs
+
+
+async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
+    """A repeat of a queued post uses the same nonce, so Discord does not post it twice."""
+    from bot.service import Post
+
+    channel = _Channel()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+    first = Post(1, 7, "turn", outbox_id=41)
+    assert await bot.send_post(first) and await bot.send_post(Post(1, 7, "turn", outbox_id=41))
+    assert await bot.send_post(Post(1, 7, "other", outbox_id=42))
+    assert await bot.send_post(Post(1, 7, "reminder"))  # not queued: Discord's default nonce
+    nonces = [kwargs.get("nonce") for _, kwargs in channel.sent]
+    assert nonces[0] == nonces[1] != nonces[2] and nonces[3] is None
+    assert all(len(n) <= 25 for n in nonces[:3])
