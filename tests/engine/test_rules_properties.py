@@ -23,7 +23,7 @@ ROUNDS = {2: (4, 4, 4), 3: (4, 3, 3), 4: (4, 3, 3)}
 MAX_STEPS = 3000
 
 SETTINGS = settings(
-    max_examples=8,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -52,7 +52,7 @@ CONFIGS = [(n, v) for n in (2, 3, 4) for v in ("common", "personal", "master")]
 
 @pytest.mark.parametrize(("n", "variant"), CONFIGS, ids=[f"{n}p-{v}" for n, v in CONFIGS])
 @settings(
-    max_examples=3,
+    max_examples=5,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -166,7 +166,7 @@ def check_after(pos: dict, before: dict, action: str) -> None:
     assert len(everyone) == len(set(everyone)), f"{action}: two pieces on one square"
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_legal_matches_reference_on_constructed_positions(seed):
     """RULES §4, §6: on random mid-turn positions legal() equals the reference, and every listed action plays."""
