@@ -172,8 +172,15 @@ class Castles:
 
 def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:
     """The castles of a board given as square -> height: orthogonally connected squares of height >= 1."""
+    from .errors import NotationError
+
     h = [0] * 64
     for name, value in heights.items():
-        h[SQUARE_INDEX[name]] = value
+        sq = SQUARE_INDEX.get(name.lower()) if isinstance(name, str) else None
+        if sq is None:
+            raise NotationError(f"{name!r} is not a square; squares run from a1 to h8.")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise NotationError(f"The height of {name} must be a whole number, not {value!r}.")
+        h[sq] = value
     cs = Castles(h)
     return [frozenset(SQUARE_NAMES[s] for s in m) for m in cs.members]
