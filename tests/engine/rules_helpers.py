@@ -278,20 +278,24 @@ def blocks_total(pos: dict[str, Any]) -> int:
 
 
 def run_cli(
-    *args: str, stdin: bytes | str | None = None, timeout: float = 60
+    *args: str,
+    stdin: bytes | str | None = None,
+    timeout: float = 60,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     """Run ``python -m engine ARGS`` from the repository root, as the contract says."""
     if isinstance(stdin, str):
         stdin = stdin.encode()
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
+    full_env = dict(os.environ)
+    full_env.pop("PYTHONPATH", None)
+    full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "engine", *args],
         cwd=REPO,
         input=stdin,
         capture_output=True,
         timeout=timeout,
-        env=env,
+        env=full_env,
     )
 
 

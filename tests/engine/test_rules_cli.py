@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 
 import pytest
 from rules_helpers import ACTION_CARDS, FIELDS, REPO, START_SQUARES, Pos, cli_json, run_cli
+
+from engine import Game
 
 
 def write(tmp_path, pos: dict | str | bytes, name: str = "pos.json") -> str:
@@ -66,8 +69,6 @@ def test_new_options():
 
 def test_new_matches_python_interface():
     """NOTATION: the CLI and Game.new describe the same game."""
-    from engine import Game
-
     pos = cli_json(run_cli("new", "--players", "3", "--seed", "21"))
     assert pos == Game.new(players=3, names=["red", "blue", "green"], seed=21).position()
 
@@ -364,3 +365,29 @@ def test_engine_runs_from_the_root_with_nothing_installed():
     assert proc.stdout.decode().strip() == "[]", (
         "engine imports something outside the standard library"
     )
+
+
+@pytest.mark.parametrize("variant", ["common", "personal", "master"])
+def test_same_seed_same_game_in_any_process(variant):
+    """issue 2: deterministic -- the same seed and actions give the same game, whatever the hash seed."""
+    game = Game.new(players=3, variant=variant, seed=41)
+    start = game.position()
+    rng = random.Random(5)
+    actions = []
+    while game.stage != "over" and len(actions) < 120:
+        legal = game.legal()
+        action = "end" if "end" in legal and rng.random() < 0.25 else rng.choice(legal)
+        game.play(action)
+        actions.append(action)
+    script = "\n".join(actions)
+    outs = []
+    for hash_seed in ("0", "4242"):
+        env = {"PYTHONHASHSEED": hash_seed}
+        new = cli_json(
+            run_cli("new", "--players", "3", "--variant", variant, "--seed", "41", env=env)
+        )
+        assert new == start
+        outs.append(
+            cli_json(run_cli("play", "--position", "-", script, stdin=json.dumps(start), env=env))
+        )
+    assert outs[0] == outs[1] == game.position()

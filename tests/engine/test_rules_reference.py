@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -196,6 +197,18 @@ def test_legal_matches_reference_on_constructed_positions(seed):
     for probe in probes:
         if probe in legal:
             continue
-        with pytest.raises((IllegalAction, NotationError)):
+        with pytest.raises((IllegalAction, NotationError)) as info:
             game.play(probe)
         assert game.position() == full, f"refused {probe!r} changed the position"
+        assert_player_message(str(info.value), probe)
+
+
+def assert_player_message(msg: str, action: str) -> None:
+    """Brief: every error is one sentence a player can act on -- no Python leaking through."""
+    assert msg.strip(), f"{action!r}: empty message"
+    assert "\n" not in msg.strip(), f"{action!r}: multi-line message {msg!r}"
+    assert len(msg) <= 300, f"{action!r}: message too long {msg!r}"
+    assert msg.rstrip().endswith((".", ")")), f"{action!r}: not a sentence {msg!r}"
+    for junk in ("Traceback", "Error", "{", "[", "<", "self.", "\\x"):
+        assert junk not in msg, f"{action!r}: message shows {junk!r}: {msg!r}"
+    assert not re.search(r"\bNone\b(?! of)", msg), f"{action!r}: message shows None: {msg!r}"
