@@ -212,3 +212,55 @@ def assert_player_message(msg: str, action: str) -> None:
     for junk in ("Traceback", "Error", "{", "[", "<", "self.", "\\x"):
         assert junk not in msg, f"{action!r}: message shows {junk!r}: {msg!r}"
     assert not re.search(r"\bNone\b(?! of)", msg), f"{action!r}: message shows None: {msg!r}"
+
+
+def random_decision_position(seed: int) -> dict:
+    """Random positions in the other decision stages: king move, setup king, draw-keep, castles."""
+    rng = random.Random(seed)
+    pos = random_position(seed)
+    kind = rng.choice(["king", "setup-king", "draw-keep", "castles"])
+    players = pos["players"]
+    if kind in ("king", "setup-king"):
+        pos["stage"] = "king"
+        pos["turn"] = None
+        pos["stacks"] = {p: [] for p in players}
+        pos["phase"], pos["round"] = (rng.choice([1, 2]), 3) if kind == "king" else (1, 1)
+        if kind == "king" and pos["king"] is None:
+            free = [
+                sq for sq in pos["heights"] if all(sq not in k for k in pos["knights"].values())
+            ]
+            pos["king"] = free[0] if free else None
+        if kind == "setup-king":
+            pos["king"] = None
+            pos["knights"] = {p: pos["knights"][p][:1] for p in players}
+    elif kind == "draw-keep":
+        pos["variant"] = "personal"
+        pos["stage"] = "draw-keep"
+        pos["decks"] = {p: [] for p in players}
+        pos["turn"]["revealed"] = rng.sample(ACTION_CARDS, rng.randint(1, 3))
+        pos["turn"]["drawn"] = []
+    else:
+        pos["variant"] = "master"
+        pos["stage"] = "castles"
+        pos["decks"] = {}
+        pos["king"] = None
+        pos["knights"] = {p: [] for p in players}
+        pos["turn"] = None
+        pos["stacks"] = {p: [] for p in players}
+        pos["heights"] = {sq: 1 for sq in rng.sample(SQUARES, rng.randint(0, 7))}
+        pos["supply"] = 92 - len(pos["heights"])
+    return pos
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_legal_matches_reference_in_decision_stages(seed):
+    """RULES §2, §4 draw, §7.5: king moves, setup king, keep, castle placement equal the reference."""
+    pos = random_decision_position(seed)
+    game = Game.from_position(pos)
+    legal = compare(game, f"(decision stage {pos['stage']}, seed {seed})")
+    full = game.position()
+    for action in random.Random(seed).sample(legal, min(len(legal), 5)):
+        other = game.copy()
+        other.play(action)
+        assert blocks_total(other.position()) == blocks_total(full)
