@@ -164,6 +164,18 @@ async def idempotent(interaction: discord.Interaction, nonce: str) -> None:
     await interaction.followup.send(f"same={first.id == second.id}", ephemeral=True)
 
 
+class Ask(discord.ui.Modal, title="A question"):
+    answer = discord.ui.TextInput(label="Your answer")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"you said {self.answer.value}", ephemeral=True)
+
+
+@probe.command(description="Open a modal")
+async def ask(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(Ask())
+
+
 @probe.command(description="Typed options")
 @app_commands.describe(n="how many", flag="a switch", who="someone")
 async def typed(

@@ -388,3 +388,11 @@ async def test_enforce_nonce_makes_channel_posts_idempotent(fake: FakeDiscord) -
     ix = await fake.slash("carol", "general", "probe", "idempotent", nonce="x" * 26)
     await fake.wait_until(lambda: fake.errors, 10, "the refused nonce")
     assert "nonce" in fake.take_errors()[0]["message"]
+
+
+async def test_modal_callback_is_recorded(fake: FakeDiscord) -> None:
+    ix = await fake.slash("dana", "games", "probe", "ask")
+    await ix.response()
+    assert ix.callback_type == 9 and ix.modal is not None
+    assert ix.modal["title"] == "A question" and ix.messages == []
+    assert not fake.take_errors()
