@@ -52,6 +52,8 @@ class Match:
         self.public_seq = 0  # public messages up to here have been accounted for
         self.decisions = 0
         self.turn_posts: list[FakeMessage] = []
+        self.pending_events: list[dict[str, Any]] = []  # since the last turn message
+        self.phases_scored = 0
 
     # -- the mirror --------------------------------------------------------------
 
@@ -94,6 +96,7 @@ class Match:
         events: list[dict[str, Any]] = []
         for a in actions:
             events += self.game.play(a) or []
+        self.pending_events += events
         return events
 
     # -- checks on public posts ------------------------------------------------------
@@ -120,6 +123,22 @@ class Match:
         # docs/bot.md: the kept card of a personal-deck draw is secret, shown as `keep ? top`.
         public = [re.sub(r"^keep \S+ ", "keep ? ", a) for a in actions]
         assert f"played `{'; '.join(public)}`" in post.content, (actions, post.content)
+        for event in self.pending_events:
+            if event.get("type") != "phase_scored":
+                continue
+            # The phase's own summary, one line per player ending in the new score.
+            self.phases_scored += 1
+            assert f"Phase {event['phase']} scoring" in post.content, post.content
+            lines = post.content.split(f"Phase {event['phase']} scoring", 1)[1].splitlines()
+            for player, score in event["scores"].items():
+                assert any(
+                    player in line and line.rstrip().endswith(str(score)) for line in lines
+                ), (
+                    player,
+                    score,
+                    post.content,
+                )
+        self.pending_events = []
         scores = self.game.scores
         for colour in self.seats:
             assert re.search(rf"\b{colour} {scores[colour]}\b", post.content), (
@@ -409,6 +428,7 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
         await match.decide()
 
     assert refusals_done and stale_done and simultaneous_done and killed and cards_done
+    assert match.phases_scored == 3
     final = match.turn_posts[-1]
     for colour, user in match.seats.items():
         name = t.user(user).display_name
