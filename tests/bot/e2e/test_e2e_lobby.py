@@ -12,19 +12,7 @@ import re
 import pytest
 
 from engine import Game
-from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png
-
-
-async def open_started(
-    t: Table, *, players: int = 2, bots: int = 0, joiners: tuple[str, ...] = ("bob",)
-) -> int:
-    _, reply = await t.slash("alice", "new", players=players, bots=bots)
-    game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]
-    for who in joiners:
-        await t.slash(who, "join")
-    _, reply = await t.slash("alice", "start")
-    assert f"Game #{game_id} started" in reply.content, reply.content
-    return game_id
+from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png, open_game
 
 
 async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
@@ -59,7 +47,7 @@ async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
 @pytest.mark.parametrize("runner", [{"TORRES_IDLE_CANCEL_SECONDS": "0"}], indirect=True)
 async def test_channel_manager_may_end_an_idle_game(runner: BotRunner) -> None:
     t = Table(runner)
-    game_id = await open_started(t)
+    game_id = await open_game(t)
     _, reply = await t.slash("carol", "cancel")  # no Manage Channels
     assert "Only the game's author" in reply.content, reply.content
     ix, reply = await t.slash("dana", "cancel")  # Manage Channels, game idle >= 0 s
@@ -71,7 +59,7 @@ async def test_channel_manager_may_end_an_idle_game(runner: BotRunner) -> None:
 
 async def test_resign_ends_a_game_without_computer_players(runner: BotRunner) -> None:
     t = Table(runner)
-    game_id = await open_started(t)
+    game_id = await open_game(t)
     ix, reply = await t.slash("bob", "resign")
     assert "game is over" in reply.content, reply.content
     post = await t.public_after(ix, "the resignation", lambda m: "resigned" in m.content)
@@ -152,7 +140,7 @@ async def test_against_the_computer(runner: BotRunner) -> None:
 )
 async def test_reminders_ping_the_idle_player_a_bounded_number_of_times(runner: BotRunner) -> None:
     t = Table(runner)
-    await open_started(t)
+    await open_game(t)
     alice = t.user("alice")
     first = await t.fake.wait_for_message(
         lambda m: "it's your move" in m.content, channel=t.channel, public=True, timeout=TIMEOUT
@@ -206,7 +194,7 @@ async def test_rules_are_private_and_fit_a_message(runner: BotRunner) -> None:
 
 async def test_cancel_a_running_game_then_its_buttons_are_dead(runner: BotRunner) -> None:
     t = Table(runner)
-    game_id = await open_started(t)
+    game_id = await open_game(t)
     start = await t.fake.wait_for_message(
         lambda m: bool(m.attachments), channel=t.channel, public=True, timeout=TIMEOUT
     )
