@@ -16,13 +16,17 @@ interaction to
 * ``picture``  for interactions that finish a decision (or start the game): the
                public turn message carrying ``board.png``, rendered by the bot,
 
-plus throughput and any request the fake refused. ``--think`` is each simulated
+plus throughput, the bot's CPU time (its process tree), the share of a CPU a busy
+process gets on this machine at the time (other work inflates the latencies),
+whether every game's stored position equals its players' mirror, and any
+request the fake refused. ``--think`` is each simulated
 player's pause before an interaction (uniform in [0.5, 1.5] x think); 0 makes
 every player act the instant the previous reply arrives (a stress test, far
 denser than people playing turn by turn).
 
     .venv/bin/python bench/bot_bench.py                  # 50 games, think 1 s
     .venv/bin/python bench/bot_bench.py --games 10 --think 0 --decisions 12
+    TORRES_RENDER_THREADS=4 .venv/bin/python bench/bot_bench.py   # bot settings pass through
 """
 
 from __future__ import annotations
