@@ -54,8 +54,11 @@ def search_decision(
         return greedy_decision(world, me, rng, budget)
     candidates: list[list[str]] = []
     statics: list[float] = []
-    for value, actions, final in planned[: 8 * _CANDIDATES]:
+    for value, actions, final in planned[: 4 * _CANDIDATES]:
+        if candidates and budget.exhausted:
+            break
         turn = finish(world, me, actions, final)
+        budget.spend(2)
         if turn not in candidates:
             candidates.append(turn)
             statics.append(value)
