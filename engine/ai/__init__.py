@@ -22,8 +22,9 @@ Levels:
 - ``"random"``: uniformly random legal actions until ``end`` (forced after 40).
 - ``"heuristic"``: a quick greedy turn builder; each step takes the action whose
   result evaluates best (current score + the castle points and king's bonus the
-  position would score now, weighted by the scorings left, + knights, cards and
-  action points), then leftover action points go to score steps.
+  position would score now, weighted by the scorings left, + half the gain of the
+  best step up within reach + knights, cards and action points; see
+  ``_evaluate``), then leftover action points go to score steps.
 - ``"search"``: a beam search over whole turns proposes a few candidate turns, and
   turn-level Monte Carlo with sampled hidden information and greedy replies by the
   other players picks among them (see ``_search``).
