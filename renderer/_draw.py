@@ -1,11 +1,14 @@
 """Paint a BoardView onto a Pillow image.
 
-Everything is created per call (image, fonts, records): no module state
-changes, so renders may run in worker threads side by side.
+Each call paints on its own image. The only shared state is a set of caches of
+immutable things (fonts, rendered text masks, text widths): filled on first
+use, never mutated afterwards, so renders may run in worker threads side by side.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,16 +93,10 @@ class _Painter:
         self.image = Image.new("RGB", g.CANVAS_SIZE, BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
         self.out = Rendering(self.image)
-        self._fonts: dict[tuple[bool, int], ImageFont.FreeTypeFont] = {}
-        self._shown: dict[str, str] = {}
 
     # -- text ---------------------------------------------------------------
     def font(self, size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-        key = (bold, size)
-        if key not in self._fonts:
-            path = BOLD_FONT if bold else REGULAR_FONT
-            self._fonts[key] = ImageFont.truetype(str(path), size)
-        return self._fonts[key]
+        return _font(size, bold)
 
     def text(
         self,
@@ -114,41 +111,42 @@ class _Painter:
         stroke: int = 0,
         stroke_fill: RGB | None = None,
     ) -> Box:
-        font = self.font(size, bold)
-        kwargs = {"font": font, "anchor": anchor, "stroke_width": stroke}
-        self.draw.text(xy, text, fill=fill, stroke_fill=stroke_fill, **kwargs)
-        box = self.draw.textbbox(xy, text, **kwargs)
-        self.out.texts.append(TextBox(text, tuple(box), layer, size))
+        x, y = xy
+        glyph = _glyph(text, size, bold, anchor, stroke, math.modf(x)[0], math.modf(y)[0])
+        # As ImageDraw.text does it (Pillow 13), with the masks from the cache:
+        # the stroke in stroke_fill, then the text itself on top.
+        ix, iy = int(x), int(y)
+        ink = self.draw._getink(fill)[0]
+        if stroke:
+            stroke_ink = ink if stroke_fill is None else self.draw._getink(stroke_fill)[0]
+            mask, (ox, oy) = glyph.stroke_mask
+            self.draw.draw.draw_bitmap((ix + ox, iy + oy), mask, stroke_ink)
+            draw_fill = ink != stroke_ink
+        else:
+            draw_fill = True
+        if draw_fill:
+            mask, (ox, oy) = glyph.mask
+            self.draw.draw.draw_bitmap((ix + ox, iy + oy), mask, ink)
+        left, top, right, bottom = glyph.bbox
+        box = (left + x, top + y, right + x, bottom + y)
+        self.out.texts.append(TextBox(text, box, layer, size))
         return box
 
     def fit(self, text: str, size: int, width: float, *, bold: bool = True, min_size: int = 16):
         """Largest font size <= size (down to min_size) at which text fits width;
         past that, the text is cut with an ellipsis."""
-        while size > min_size and self.font(size, bold).getlength(text) > width:
+        while size > min_size and _length(text, size, bold) > width:
             size -= 1
-        font = self.font(size, bold)
-        if font.getlength(text) <= width:
+        if _length(text, size, bold) <= width:
             return text, size
-        while text and font.getlength(text + "…") > width:
+        while text and _length(text + "…", size, bold) > width:
             text = text[:-1]
         return text + "…", size
 
     def shown(self, name: str) -> str:
         """A player name as drawn: characters the shipped font lacks (emoji, CJK)
         become "?" instead of empty boxes."""
-        if name not in self._shown:
-            font = self.font(30)
-            missing = bytes(font.getmask("\U0010fffd"))
-            chars = []
-            for ch in name:
-                if ch.isspace() or ch.isascii():
-                    chars.append(ch if ch.isprintable() else "?")
-                elif unicodedata.category(ch) in ("Mn", "Cf"):
-                    continue  # variation selectors, joiners: nothing to draw
-                else:
-                    chars.append("?" if bytes(font.getmask(ch)) == missing else ch)
-            self._shown[name] = " ".join("".join(chars).split()) or "?"
-        return self._shown[name]
+        return _shown(name)
 
     # -- shapes --------------------------------------------------------------
     def marker(
@@ -448,7 +446,7 @@ class _Painter:
             first = min(castle, key=lambda s: (-g.square_coords(s)[1], g.square_coords(s)[0]))
             left, top, _, _ = g.map_cell_box(first)
             label = str(len(castle))
-            w = max(self.font(19).getlength(label) + 10, 24)
+            w = max(_length(label, 19, True) + 10, 24)
             d.rounded_rectangle(
                 (left - w / 2, top - 12, left + w / 2, top + 12),
                 6,
@@ -617,7 +615,7 @@ class _Painter:
             layer="panel",
         )
         score, score_size = self.fit(str(p.score), 44, (x1 - x0) / 2, min_size=20)
-        score_w = self.font(score_size).getlength(score)
+        score_w = _length(score, score_size, True)
         self.text((x1 - 12, y + 30), score, score_size, INK, anchor="rm", layer="panel")
         prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
         name, size = self.fit(
@@ -650,12 +648,11 @@ class _Painter:
             ly += 32
 
     def _wrap(self, text: str, size: int, width: float, bold: bool) -> list[str]:
-        font = self.font(size, bold)
         out: list[str] = []
         line = ""
         for word in text.split():
             trial = f"{line} {word}".strip()
-            if font.getlength(trial) <= width or not line:
+            if _length(trial, size, bold) <= width or not line:
                 line = trial
             else:
                 out.append(line)
@@ -663,6 +660,68 @@ class _Painter:
         if line:
             out.append(line)
         return out
+
+
+# -- caches of immutable things, shared by all renders ---------------------------
+# FreeType faces are safe to share: Pillow holds the GIL (or, free-threaded, a
+# per-font lock) while it uses one.
+
+
+@functools.cache
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(BOLD_FONT if bold else REGULAR_FONT), size)
+
+
+@functools.lru_cache(maxsize=8192)
+def _length(text: str, size: int, bold: bool) -> float:
+    return _font(size, bold).getlength(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _shown(name: str) -> str:
+    font = _font(30, True)
+    missing = bytes(font.getmask("\U0010fffd"))
+    chars = []
+    for ch in name:
+        if ch.isspace() or ch.isascii():
+            chars.append(ch if ch.isprintable() else "?")
+        elif unicodedata.category(ch) in ("Mn", "Cf"):
+            continue  # variation selectors, joiners: nothing to draw
+        else:
+            chars.append("?" if bytes(font.getmask(ch)) == missing else ch)
+    return " ".join("".join(chars).split()) or "?"
+
+
+@dataclass(frozen=True)
+class _Glyph:
+    """One text rendered once: its anti-aliased masks (with their offsets from the
+    anchor point) and its box relative to that point. The masks are never written to."""
+
+    mask: tuple[object, tuple[int, int]]
+    stroke_mask: tuple[object, tuple[int, int]] | None
+    bbox: tuple[float, float, float, float]
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph(
+    text: str, size: int, bold: bool, anchor: str, stroke: int, fx: float, fy: float
+) -> _Glyph:
+    """Masks of ``text`` as ImageDraw.text makes them, for an anchor point whose
+    fractional part is (fx, fy) (FreeType renders at sub-pixel offsets).
+
+    Most of a picture's text (heights, labels, letters, names, card lines) recurs
+    from render to render, and rendering glyphs was the largest part of drawing.
+    """
+    font = _font(size, bold)
+    start = (fx, fy)
+    mask = font.getmask2(text, "L", anchor=anchor, start=start, stroke_filled=True)
+    stroke_mask = None
+    if stroke:
+        stroke_mask = font.getmask2(
+            text, "L", stroke_width=stroke, anchor=anchor, start=start, stroke_filled=True
+        )
+    bbox = font.getbbox(text, "L", stroke_width=stroke, anchor=anchor)
+    return _Glyph(mask, stroke_mask, bbox)
 
 
 def _polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
