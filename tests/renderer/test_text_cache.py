@@ -70,11 +70,18 @@ def test_cached_text_equals_pillow_text(case):
 @given(
     x=st.floats(-5, 380, allow_nan=False),
     y=st.floats(-5, 180, allow_nan=False),
-    text=st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), min_size=1, max_size=8),
+    text=st.text(
+        st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_categories=("Cc",)),
+        min_size=1,
+        max_size=8,
+    ),
     stroke=st.sampled_from([0, 2, 3]),
 )
 def test_cached_text_equals_pillow_text_anywhere(x, y, text, stroke):
-    """Any text at any (fractional, even negative) point."""
+    """Any text at any (fractional, even negative) point.
+
+    (Control characters are left out: Pillow refuses them, and the renderer
+    never draws one; names are cleaned first.)"""
     painter = _painter()
     expected = painter.image.copy()
     want = _by_pillow(expected, (x, y), text, 22, (28, 28, 32), "mm", True, stroke, (255, 255, 255))
