@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from ._draw import PieceMark, Rendering, TextBox, paint
+from ._draw import PieceMark, Rendering, TextBox, paint, palette_image
 from ._model import BoardView, build_view
 
 __all__ = [
@@ -60,13 +60,16 @@ def render_board(
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of a rendered picture, as a 256-colour palette image.
+    """PNG bytes of a rendered picture, as a palette image with one fixed palette.
 
-    The picture is flat colours plus anti-aliased text, so a palette loses
-    nothing visible (mean error about half a level out of 255) while the PNG is
-    about 2.5 times smaller and encodes about 3 times faster than RGB.
+    The picture is flat colours plus anti-aliased text, and the renderer knows
+    every one of them (``_draw.palette_colours``), so a fixed palette keeps the
+    flat colours exact and the text edges smooth without an adaptive
+    quantisation per render (which cost ~14 ms; mapping to a fixed palette costs
+    ~2). Deflate level 3 is 2.4 times faster than 6 for a PNG ~25% larger
+    (~80 KB for a busy board). Deterministic: same picture, same bytes.
     """
-    paletted = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    paletted = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    paletted.save(buf, format="PNG", compress_level=6)
+    paletted.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()

@@ -19,7 +19,7 @@ import engine
 from engine.rules import ROUNDS
 
 from . import geometry as g
-from ._model import BoardView, PlayerView
+from ._model import PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -51,6 +51,10 @@ KING_FILL: RGB = (255, 255, 255)
 TAG_BG: RGB = (45, 45, 52)
 TO_MOVE_BG: RGB = (255, 240, 196)
 WINNER_BG: RGB = (214, 236, 222)
+WHITE: RGB = (255, 255, 255)
+VARIANT_INK: RGB = (200, 204, 214)
+GRID_LINE: RGB = (190, 182, 166)
+ROW_EDGE: RGB = (200, 196, 186)
 
 
 @dataclass
@@ -211,7 +215,7 @@ class _Painter:
             (g.WIDTH - 20, 22),
             variant.get(v.variant, v.variant),
             24,
-            (200, 204, 214),
+            VARIANT_INK,
             anchor="ra",
             layer="header",
             bold=False,
@@ -354,12 +358,12 @@ class _Painter:
                 anchor="mm",
                 layer="iso",
                 stroke=3,
-                stroke_fill=(255, 255, 255),
+                stroke_fill=WHITE,
             )
         if not has_piece:
             return
         tx, ty = g.iso_token_center(square, h, lh)
-        d.ellipse((cx - 14, cy - 5, cx + 14, cy + 5), fill=(60, 56, 50))
+        d.ellipse((cx - 14, cy - 5, cx + 14, cy + 5), fill=EDGE)
         d.line([(cx, cy), (tx, ty)], fill=INK, width=5)
         if occupant is not None:
             self.marker(occupant.shape, tx, ty, g.TOKEN_RADIUS, occupant.colour)
@@ -399,8 +403,8 @@ class _Painter:
         x0, y0 = g.MAP_ORIGIN
         for i in range(9):
             p = i * g.MAP_CELL
-            d.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=(190, 182, 166), width=1)
-            d.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=(190, 182, 166), width=1)
+            d.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=GRID_LINE, width=1)
+            d.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=GRID_LINE, width=1)
         for square in g.SQUARES:
             own = castle_of.get(square)
             f, r = g.square_coords(square)
@@ -451,10 +455,10 @@ class _Painter:
                 (left - w / 2, top - 12, left + w / 2, top + 12),
                 6,
                 fill=TAG_BG,
-                outline=(255, 255, 255),
+                outline=WHITE,
                 width=2,
             )
-            self.text((left, top), label, 19, (255, 255, 255), anchor="mm", layer="map")
+            self.text((left, top), label, 19, WHITE, anchor="mm", layer="map")
 
     def _map_cell(self, square: str) -> None:
         v = self.view
@@ -470,7 +474,7 @@ class _Painter:
         if occupant is not None:
             self.marker(occupant.shape, cx, cy + 1, 21, occupant.colour, width=3)
             ny = cy + (6 if occupant.shape == "triangle" else 1)
-            halo = INK if sum(occupant.ink) > 384 else (255, 255, 255)
+            halo = _halo(occupant.ink)
             label, size = self.fit(str(h), 30, g.MAP_CELL - 10, min_size=12)
             self.text(
                 (cx, ny),
@@ -493,16 +497,15 @@ class _Painter:
                 anchor="mm",
                 layer="map",
                 stroke=2,
-                stroke_fill=(255, 255, 255),
+                stroke_fill=WHITE,
             )
         elif h:
-            dark = h >= 5
             label, size = self.fit(str(h), 32, g.MAP_CELL - 10, min_size=12)
             self.text(
                 (cx, cy + 1),
                 label,
                 size,
-                (255, 255, 255) if dark else INK,
+                _map_number_ink(h),
                 anchor="mm",
                 layer="map",
             )
@@ -604,7 +607,7 @@ class _Painter:
         elif p.is_winner:
             d.rounded_rectangle((x0, y, x1, y + row_h), 10, fill=WINNER_BG, outline=INK, width=3)
         else:
-            d.rounded_rectangle((x0, y, x1, y + row_h), 10, outline=(200, 196, 186), width=2)
+            d.rounded_rectangle((x0, y, x1, y + row_h), 10, outline=ROW_EDGE, width=2)
         self.marker(p.shape, x0 + 30, y + 30, 19, p.colour)
         self.text(
             (x0 + 30, y + 30 + (4 if p.shape == "triangle" else 0)),
@@ -739,7 +742,81 @@ def _stone_shade(h: int, king: bool) -> RGB:
         a, b = (250, 224, 140), (196, 150, 40)
     else:
         a, b = (214, 206, 190), (110, 100, 86)
-    return tuple(round(a[i] + (b[i] - a[i]) * t) for i in range(3))  # type: ignore[return-value]
+    # Channels rounded to multiples of 4: Pillow maps colours to a palette by
+    # the nearest entry to the 4x4x4 grid point below, and an off-grid shade can
+    # lose its own entry to a close stone face (h=3 did, by 5 levels of blue).
+    return tuple(4 * round((a[i] + (b[i] - a[i]) * t) / 4) for i in range(3))  # type: ignore[return-value]
+
+
+def _halo(ink: RGB) -> RGB:
+    """Outline around a knight's level on the map, contrasting with its ink."""
+    return INK if sum(ink) > 384 else WHITE
+
+
+def _map_number_ink(h: int) -> RGB:
+    """A bare square's height on the map: white on the dark (tall) shades."""
+    return WHITE if h >= 5 else INK
+
+
+def flat_colours() -> list[RGB]:
+    """Every colour the drawing code fills, strokes or writes with."""
+    solids: list[RGB] = [
+        BACKGROUND, INK, MUTED, HEADER_BG, HEADER_INK, FLOOR_LIGHT, FLOOR_DARK, EDGE,
+        HIGHLIGHT, KING_FILL, TAG_BG, TO_MOVE_BG, WINNER_BG, WHITE, VARIANT_INK,
+        GRID_LINE, ROW_EDGE,
+    ]  # fmt: skip
+    solids += [face for shades in (STONE, KING_STONE) for level in shades for face in level]
+    solids += [*PLAYER_COLOURS, *PLAYER_INKS]
+    solids += [_stone_shade(h, king) for king in (False, True) for h in range(1, 9)]
+    return list(dict.fromkeys(solids))
+
+
+def palette_colours() -> list[RGB]:
+    """Every colour a picture may hold, for one fixed 256-colour PNG palette.
+
+    The flat colours come first, exactly; then, for each text colour over each
+    colour it is drawn on, the anti-aliasing steps between the two (more steps
+    for the small body text, which shows them most). Polygons, lines and
+    ellipses are not anti-aliased, so text is the only source of blends. Tests
+    check that every flat colour maps to itself and that the stored pictures
+    quantise with far less error than an adaptive palette: a new colour in the
+    drawing code must be added here.
+    """
+    # (text colour, colour under it, anti-aliasing steps between them)
+    blends: list[tuple[RGB, RGB, int]] = []
+    for fg, bg in ((INK, BACKGROUND), (MUTED, BACKGROUND), (HEADER_INK, HEADER_BG),
+                   (INK, TO_MOVE_BG), (INK, WHITE)):  # fmt: skip
+        blends.append((fg, bg, 12))  # body text, and heights in their white halo
+    for fg, bg in ((VARIANT_INK, HEADER_BG), (INK, WINNER_BG), (WHITE, TAG_BG), ((0, 0, 0), WHITE)):
+        blends.append((fg, bg, 4))
+    for shades in (STONE, KING_STONE):
+        blends += [(WHITE, level[0], 3) for level in shades]  # halos on top faces
+    for colour, ink in zip(PLAYER_COLOURS, PLAYER_INKS, strict=True):
+        # Letters and levels on markers, their halos, x-ray letters outlined in INK.
+        blends += [(ink, colour, 7), (_halo(ink), colour, 7), (colour, INK, 7)]
+    for king in (False, True):
+        for h in range(1, 9):
+            blends.append((_map_number_ink(h), _stone_shade(h, king), 3))
+    colours: dict[RGB, None] = dict.fromkeys(flat_colours())
+    for fg, bg, steps in blends:
+        for k in range(1, steps + 1):
+            t = k / (steps + 1)
+            colours.setdefault(tuple(round(b + (f - b) * t) for f, b in zip(fg, bg, strict=True)))
+    return list(colours)
+
+
+@functools.cache
+def palette_image() -> Image.Image:
+    """The fixed palette as a Pillow "P" image for ``Image.quantize(palette=...)``.
+
+    Never modified once built (shared by all renders)."""
+    colours = palette_colours()
+    if len(colours) > 256:
+        raise RuntimeError(f"{len(colours)} palette colours; a PNG palette holds 256")
+    colours += [colours[-1]] * (256 - len(colours))
+    image = Image.new("P", (1, 1))
+    image.putpalette([v for c in colours for v in c])
+    return image
 
 
 def paint(view: BoardView) -> Rendering:
