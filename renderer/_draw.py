@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -92,9 +92,9 @@ class Rendering:
 
 
 class _Painter:
-    def __init__(self, view: BoardView) -> None:
-        self.view = view
-        self.image = Image.new("RGB", g.CANVAS_SIZE, BACKGROUND)
+    def __init__(self, view: BoardView | None, image: Image.Image | None = None) -> None:
+        self.view = view  # None only while painting the shared base picture
+        self.image = image if image is not None else Image.new("RGB", g.CANVAS_SIZE, BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
         self.out = Rendering(self.image)
 
@@ -194,6 +194,8 @@ class _Painter:
 
     # -- the whole picture ---------------------------------------------------
     def paint(self) -> Rendering:
+        """Draw everything on a copy of the base (background, header band, empty
+        boards and their labels: the same in every picture)."""
         self.header()
         self.iso_view()
         self.top_map()
@@ -203,7 +205,6 @@ class _Painter:
     # -- header --------------------------------------------------------------
     def header(self) -> None:
         v = self.view
-        self.draw.rectangle((0, 0, g.WIDTH, g.HEADER_HEIGHT), fill=HEADER_BG)
         if v.stage in ("castles", "place") or (v.stage == "king" and v.king is None):
             title = "Setup"
         else:
@@ -255,11 +256,24 @@ class _Painter:
     # -- 3D view -------------------------------------------------------------
     def iso_view(self) -> None:
         v = self.view
-        d = self.draw
         lh = g.level_height(v.heights)
         self.out.level_height = lh
+        # The floor and its labels are in the base picture.
+        self.out.texts += [replace(t) for t in _base().iso_texts]
+        # Columns and pieces, back to front.
+        order = sorted(g.SQUARES, key=lambda s: -sum(g.square_coords(s)))
+        for square in order:
+            self._column(square, lh)
+        # Pieces hidden behind taller towers in front get an x-ray outline on top.
+        for piece in self.out.pieces:
+            if self._is_covered(piece):
+                piece.xray = True
+                self._ghost(piece)
+
+    def iso_floor(self) -> None:
+        """The empty 3D board with its edge labels (part of the base picture)."""
+        d = self.draw
         ip = g.iso_point
-        # Floor tiles.
         for square in g.SQUARES:
             f, r = g.square_coords(square)
             colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
@@ -271,15 +285,6 @@ class _Painter:
             self.text((x, y), g.FILES[i], 24, MUTED, anchor="mm", layer="iso")
             x, y = ip(-0.42, i + 0.5)
             self.text((x, y), g.RANKS[i], 24, MUTED, anchor="mm", layer="iso")
-        # Columns and pieces, back to front.
-        order = sorted(g.SQUARES, key=lambda s: -sum(g.square_coords(s)))
-        for square in order:
-            self._column(square, lh)
-        # Pieces hidden behind taller towers in front get an x-ray outline on top.
-        for piece in self.out.pieces:
-            if self._is_covered(piece):
-                piece.xray = True
-                self._ghost(piece)
 
     def _is_covered(self, piece: PieceMark) -> bool:
         """Whether something drawn later hides part of a piece's marker."""
@@ -389,22 +394,14 @@ class _Painter:
         for i, castle in enumerate(v.castles):
             for square in castle:
                 castle_of[square] = i
-        for square in g.SQUARES:
-            box = g.map_cell_box(square)
-            f, r = g.square_coords(square)
-            h = v.heights.get(square, 0)
-            if h == 0:
-                fill = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
-            else:
+        # The empty squares, grid, frame and labels are in the base picture.
+        for square, h in v.heights.items():
+            if h:
                 in_king = v.king_castle is not None and square in v.king_castle
-                fill = _stone_shade(h, in_king)
-            d.rectangle(box, fill=fill)
-        # Thin grid, then thick castle walls.
+                d.rectangle(g.map_cell_box(square), fill=_stone_shade(h, in_king))
+        # Thin grid (again, over the castles), then thick castle walls.
+        self._map_grid()
         x0, y0 = g.MAP_ORIGIN
-        for i in range(9):
-            p = i * g.MAP_CELL
-            d.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=GRID_LINE, width=1)
-            d.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=GRID_LINE, width=1)
         for square in g.SQUARES:
             own = castle_of.get(square)
             f, r = g.square_coords(square)
@@ -424,24 +421,7 @@ class _Painter:
                 if own is not None and other != own:
                     d.line(edge, fill=EDGE, width=4)
         d.rectangle((x0, y0, x0 + g.MAP_SIZE, y0 + g.MAP_SIZE), outline=EDGE, width=3)
-        # Labels.
-        for i in range(8):
-            self.text(
-                (x0 - 16, y0 + (7 - i + 0.5) * g.MAP_CELL),
-                g.RANKS[i],
-                24,
-                MUTED,
-                anchor="mm",
-                layer="edge",
-            )
-            self.text(
-                (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 16),
-                g.FILES[i],
-                24,
-                MUTED,
-                anchor="mm",
-                layer="edge",
-            )
+        self.out.texts += [replace(t) for t in _base().map_texts]
         # Cells: pieces, heights, highlights.
         for square in g.SQUARES:
             self._map_cell(square)
@@ -459,6 +439,41 @@ class _Painter:
                 width=2,
             )
             self.text((left, top), label, 19, WHITE, anchor="mm", layer="map")
+
+    def map_floor(self) -> None:
+        """The empty map with its grid, frame and labels (part of the base picture)."""
+        d = self.draw
+        for square in g.SQUARES:
+            f, r = g.square_coords(square)
+            colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
+            d.rectangle(g.map_cell_box(square), fill=colour)
+        self._map_grid()
+        x0, y0 = g.MAP_ORIGIN
+        d.rectangle((x0, y0, x0 + g.MAP_SIZE, y0 + g.MAP_SIZE), outline=EDGE, width=3)
+        for i in range(8):
+            self.text(
+                (x0 - 16, y0 + (7 - i + 0.5) * g.MAP_CELL),
+                g.RANKS[i],
+                24,
+                MUTED,
+                anchor="mm",
+                layer="edge",
+            )
+            self.text(
+                (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 16),
+                g.FILES[i],
+                24,
+                MUTED,
+                anchor="mm",
+                layer="edge",
+            )
+
+    def _map_grid(self) -> None:
+        x0, y0 = g.MAP_ORIGIN
+        for i in range(9):
+            p = i * g.MAP_CELL
+            self.draw.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=GRID_LINE, width=1)
+            self.draw.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=GRID_LINE, width=1)
 
     def _map_cell(self, square: str) -> None:
         v = self.view
@@ -696,6 +711,32 @@ def _shown(name: str) -> str:
 
 
 @dataclass(frozen=True)
+class _Base:
+    """The part of every picture that never changes, and its text records."""
+
+    image: Image.Image  # never drawn on: each render paints on a copy
+    iso_texts: tuple[TextBox, ...]
+    map_texts: tuple[TextBox, ...]
+
+
+@functools.cache
+def _base() -> _Base:
+    """Background, header band, the empty 3D board and the empty map, with labels.
+
+    All of it is drawn before (or, for the map, under the same redrawn grid
+    and frame as) anything that depends on the position, so a copy of it is
+    pixel for pixel the start of every picture.
+    """
+    painter = _Painter(None)
+    painter.draw.rectangle((0, 0, g.WIDTH, g.HEADER_HEIGHT), fill=HEADER_BG)
+    painter.iso_floor()
+    iso = len(painter.out.texts)
+    painter.map_floor()
+    texts = painter.out.texts
+    return _Base(painter.image, tuple(texts[:iso]), tuple(texts[iso:]))
+
+
+@dataclass(frozen=True)
 class _Glyph:
     """One text rendered once: its anti-aliased masks (with their offsets from the
     anchor point) and its box relative to that point. The masks are never written to."""
@@ -821,4 +862,4 @@ def palette_image() -> Image.Image:
 
 def paint(view: BoardView) -> Rendering:
     """Draw the whole picture for ``view``."""
-    return _Painter(view).paint()
+    return _Painter(view, _base().image.copy()).paint()

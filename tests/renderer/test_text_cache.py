@@ -1,4 +1,5 @@
-"""Text drawn from the renderer's mask cache is pixel for pixel what Pillow draws.
+"""The caches shared by renders: text drawn from the mask cache is pixel for
+pixel what Pillow draws, and the cached base picture is never drawn on.
 
 The cache copies what ImageDraw.text does inside; if a Pillow upgrade changes
 that, these tests say so before a picture quietly shifts.
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 from renderer_samples import load
 
+import renderer
 from renderer import _draw
 from renderer._draw import _font, _Painter
 from renderer._model import build_view
@@ -97,3 +99,15 @@ def test_cached_text_equals_pillow_text_anywhere(x, y, text, stroke):
     )
     assert ImageChops.difference(painter.image, expected).getbbox() is None
     assert tuple(got) == tuple(want)
+
+
+def test_renders_never_draw_on_the_shared_base():
+    """Every picture starts from a copy of the cached base; the base itself stays
+    as it was built, whatever is rendered."""
+    base = _draw._base().image
+    before = base.tobytes()
+    for name in ("late", "final", "setup"):
+        pos = load(name)
+        rendering = renderer.render(pos, pos["players"][0], ["a1", "h8"])
+        assert rendering.image is not base
+    assert base.tobytes() == before
