@@ -70,22 +70,30 @@ def search_decision(
     counts = [0] * len(candidates)
     active = list(range(len(candidates)))
     per_round = 1
+    rounds = 0
     while len(active) > 1 and not budget.exhausted:
         seeds = [rng.randrange(2**32) for _ in range(per_round)]
+        finished = True
         for i in active:
             for s in seeds:
                 value = _rollout(game, me, view, candidates[i], random.Random(s), budget)
                 if value is None:
+                    finished = False
                     break
                 totals[i] += value
                 counts[i] += 1
-        if budget.exhausted:
+            if not finished:
+                break
+        if not finished:
             break
+        rounds += 1
         active.sort(key=lambda i: -totals[i] / counts[i])
         active = active[: max(1, math.ceil(len(active) / 2))]
         per_round *= 2
     most = max(counts)
-    if most == 0:
+    if rounds == 0 or most == 0:
+        # Not every candidate was tried in the same sampled worlds: a comparison on
+        # part of them would rest on one noisy sample, so trust the static ranking.
         return candidates[0]
     best = max(
         (i for i in range(len(candidates)) if counts[i] == most),
