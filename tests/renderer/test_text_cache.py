@@ -7,11 +7,13 @@ that, these tests say so before a picture quietly shifts.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
-from renderer_samples import load
+from renderer_samples import POSITIONS, load, load_highlight
 
 import renderer
 from renderer import _draw
@@ -111,3 +113,18 @@ def test_renders_never_draw_on_the_shared_base():
         rendering = renderer.render(pos, pos["players"][0], ["a1", "h8"])
         assert rendering.image is not base
     assert base.tobytes() == before
+
+
+def test_threads_side_by_side_give_the_same_bytes():
+    """Renders in worker threads, starting from empty caches, give exactly the
+    bytes of the same renders one after another."""
+    jobs = []
+    for path in sorted(POSITIONS.glob("*.json")):
+        pos = load(path.stem)
+        jobs += [(pos, viewer, load_highlight(path.stem)) for viewer in [None, *pos["players"]]]
+    serial = [renderer.render_board(*job) for job in jobs]
+    for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
+        cache.cache_clear()
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda job: renderer.render_board(*job), jobs * 2))
+    assert parallel == serial * 2
