@@ -128,3 +128,17 @@ def test_threads_side_by_side_give_the_same_bytes():
     with ThreadPoolExecutor(4) as pool:
         parallel = list(pool.map(lambda job: renderer.render_board(*job), jobs * 2))
     assert parallel == serial * 2
+
+
+def test_warm_up_fills_the_shared_caches():
+    """After warm_up the base picture, fonts and common text masks are ready,
+    and pictures are unchanged by it."""
+    pos, highlight = load("late"), load_highlight("late")
+    before = renderer.render_board(pos, pos["to_move"], highlight)
+    for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
+        cache.cache_clear()
+    renderer.warm_up()
+    assert _draw._base.cache_info().currsize == 1
+    assert _draw._font.cache_info().currsize >= 5
+    assert _draw._glyph.cache_info().currsize >= 50
+    assert renderer.render_board(pos, pos["to_move"], highlight) == before
