@@ -25,9 +25,10 @@ Levels:
   position would score now, weighted by the scorings left, + half the gain of the
   best step up within reach + knights, cards and action points; see
   ``_evaluate``), then leftover action points go to score steps.
-- ``"search"``: a beam search over whole turns proposes a few candidate turns, and
+- ``"search"``: a beam search over whole turns (seeded with the greedy turn)
+  proposes candidate turns; among those the evaluation finds nearly equal,
   turn-level Monte Carlo with sampled hidden information and greedy replies by the
-  other players picks among them (see ``_search``).
+  other players picks (see ``_search``).
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a

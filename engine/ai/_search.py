@@ -1,17 +1,20 @@
-"""The "search" level: plan whole turns, then test the best few against replies.
+"""The "search" level: plan whole turns, then test near-equal ones against replies.
 
 1. *Candidate turns.* The greedy turn of the heuristic level, then a beam search
-   over the actions of the turn (``plan_turn``), on one sampled world; the best
-   distinct end-of-turn positions by the static evaluation are the candidates.
-2. *Turn-level Monte Carlo.* Each candidate is played in freshly sampled worlds
-   (other hands and deck order drawn again each time), the other players answer
-   with quick greedy turns until the decision comes back to this player, and the
-   position is evaluated then. Candidates are compared with the same sampled
-   worlds (common random numbers) and whittled down by successive halving; the
-   best mean wins.
+   (width 10) over the actions of the turn (``plan_turn``), on one sampled world;
+   the best distinct end-of-turn positions by the static evaluation are the
+   candidates, as long as they are within ``_NEAR_TIE`` points of the best.
+2. *Turn-level Monte Carlo* among those near-equal candidates: each is played in
+   freshly sampled worlds (other hands and deck order drawn again each time), the
+   other players answer with quick greedy turns until the decision comes back to
+   this player, and the position is evaluated then. Candidates are compared in the
+   same sampled worlds (common random numbers) and whittled down by successive
+   halving; the best mean wins, once every candidate has had a full round.
 
-This is flat Monte Carlo over turn-level choices with heuristic rollouts, in the
-spirit of the turn-level searches of Justesen et al., "Playing Multi-Action
+Measured on the bench seeds (100 four-player games against three heuristic
+players, 1 s): the beam alone wins 57%; adding Monte Carlo among near-ties, 70%;
+Monte Carlo that could overrule a clearly better static value lost ground (37-43%).
+In the spirit of the turn-level searches of Justesen et al., "Playing Multi-Action
 Adversarial Games" (2017).
 """
 
@@ -32,9 +35,12 @@ from engine.ai._plan import (
     single_decision,
 )
 
-_CANDIDATES = 6
+_CANDIDATES = 4
+_NEAR_TIE = 1.0  # only turns this close to the best static value go to the rollouts
 _REPLY_MOST = 14  # actions the simulated replies consider per step
 _REPLY_CARDS = 3
+_BEAM_WIDTH = 10
+_BEAM_SHARE = 0.8  # of the budget left after the greedy turn
 _OWN_FOLLOWUP = False  # also play this player's next turn greedily before evaluating
 
 
@@ -48,14 +54,16 @@ def search_decision(
     # too small for anything else gives a complete, sensible turn; then a wider beam.
     planned = plan_turn(world, me, rng, budget.share(0.5), width=1, most=60, cards=10)
     if not budget.exhausted:
-        planned += plan_turn(world, me, rng, budget.share(0.4), width=4, most=90, cards=30)
+        planned += plan_turn(
+            world, me, rng, budget.share(_BEAM_SHARE), width=_BEAM_WIDTH, most=90, cards=30
+        )
         planned.sort(key=lambda r: -r[0])
     if not planned:
         return greedy_decision(world, me, rng, budget)
     candidates: list[list[str]] = []
     statics: list[float] = []
     for value, actions, final in planned[: 4 * _CANDIDATES]:
-        if candidates and budget.exhausted:
+        if candidates and (budget.exhausted or value < statics[0] - _NEAR_TIE):
             break
         turn = finish(world, me, actions, final)
         budget.spend(2)
