@@ -93,7 +93,7 @@ def run(argv: list[str]) -> tuple[int, str, str]:
     try:
         if args.command == "new":
             names = None
-            players = 4
+            players = None
             if args.names is not None:
                 names = [x.strip() for x in args.names.split(",")]
                 if args.players is not None and _int_arg(args.players, "--players") != len(names):

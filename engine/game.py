@@ -116,7 +116,7 @@ class Game:
     @classmethod
     def new(
         cls,
-        players: int = 4,
+        players: int | None = None,
         *,
         names: list[str] | None = None,
         variant: str = "common",
@@ -125,13 +125,22 @@ class Game:
     ) -> Game:
         """Start a game at its first setup decision; all randomness comes from ``seed``.
 
-        :raises NotationError: for an unknown variant or master card, or bad player names.
+        ``players`` defaults to 4, or to the number of ``names``.
+
+        :raises NotationError: for an unknown variant or master card, bad player names,
+            or ``players`` disagreeing with ``names``.
         """
+        if players is not None and (
+            isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4
+        ):
+            raise NotationError("Torres is played by 2, 3 or 4 players.")
         if names is None:
-            if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-                raise NotationError("Torres is played by 2, 3 or 4 players.")
-            names = list(DEFAULT_NAMES[:players])
+            names = list(DEFAULT_NAMES[: players or 4])
         names_t = check_names(names)
+        if players is not None and players != len(names_t):
+            raise NotationError(
+                f"{len(names_t)} names were given for a {players}-player game; give one name a player."
+            )
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise NotationError(f"'{variant}' is not a variant; choose common, personal or master.")
         if isinstance(seed, bool) or not isinstance(seed, int):

@@ -211,6 +211,7 @@ def test_king_bonus_fifteen_after_phase_three():
         {"names": ["ann", "ann"]},
         {"names": ["solo"]},
         {"master_card": "joker", "variant": "master"},
+        {"players": 2, "names": ["ann", "bob", "cy"]},
     ],
 )
 def test_game_new_rejects_bad_arguments_with_a_message(kwargs):
