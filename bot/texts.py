@@ -132,7 +132,7 @@ def phase_summary(event: Mapping[str, Any], seats: Sequence[SeatRow]) -> str:
         total = sum(int(v) for v in parts.values())
         lines.append(
             f"{colour_dot(player)} {player} ({_plain(by_name.get(player))}): "
-            f"{' + '.join(bits)} = {total} → {scores.get(player, '?')}"
+            f"+{total} ({' + '.join(bits)}), now {scores.get(player, '?')} points"
         )
     return "\n".join(lines)
 
