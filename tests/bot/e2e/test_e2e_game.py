@@ -132,7 +132,8 @@ class Match:
             lines = post.content.split(f"Phase {event['phase']} scoring", 1)[1].splitlines()
             for player, score in event["scores"].items():
                 assert any(
-                    player in line and line.rstrip().endswith(str(score)) for line in lines
+                    player in line and line.rstrip().endswith(f"now {score} points")
+                    for line in lines
                 ), (
                     player,
                     score,
