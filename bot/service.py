@@ -22,7 +22,7 @@ from bot import texts
 from bot.actions import normalize, split_actions
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.store import ChannelBusy, GameRow, SeatRow, Store
-from engine import Game, IllegalAction, NotationError
+from engine import Game, IllegalAction, NotationError, changed_squares
 
 log = logging.getLogger(__name__)
 
@@ -449,7 +449,9 @@ class GameService:
         game = await self._load(row)
         mine = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
         viewer = mine.name if mine else None
-        highlight = changed_squares(row.turn_start_position or row.position, row.position)
+        highlight = frozenset(
+            changed_squares(row.turn_start_position or row.position, row.position)
+        )
         if not highlight:  # nothing done yet this turn: show what the last turn changed
             last = await self._store.last_payload(row.id)
             highlight = frozenset((last or {}).get("highlight") or ())
@@ -912,7 +914,7 @@ class GameService:
             lines.append(texts.game_over(after, seats))
         else:
             lines.append(self._next_line(new_row, after, seats))
-        highlight = changed_squares(start, after.position())
+        highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
         if over is not None:
             post.buttons = ()
@@ -1015,19 +1017,6 @@ def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
             order[a],
         ),
     )
-
-
-def changed_squares(before: dict[str, Any], after: dict[str, Any]) -> frozenset[str]:
-    """Squares whose height, knights or king differ between two positions."""
-    changed: set[str] = set()
-    hb, ha = before.get("heights") or {}, after.get("heights") or {}
-    changed |= {sq for sq in set(hb) | set(ha) if hb.get(sq, 0) != ha.get(sq, 0)}
-    kb, ka = before.get("knights") or {}, after.get("knights") or {}
-    for player in set(kb) | set(ka):
-        changed |= set(kb.get(player) or []) ^ set(ka.get(player) or [])
-    if before.get("king") != after.get("king"):
-        changed |= {sq for sq in (before.get("king"), after.get("king")) if sq}
-    return frozenset(changed)
 
 
 def _random_decision(game: Game, rng: random.Random) -> list[str]:

@@ -12,6 +12,7 @@ from .board import castles
 from .cards import CARD_HELP, CARDS, MASTER_CARD_HELP, MASTER_CARDS
 from .errors import IllegalAction, NotationError
 from .game import Game
+from .position import changed_squares
 
 __all__ = [
     "CARDS",
@@ -22,4 +23,5 @@ __all__ = [
     "IllegalAction",
     "NotationError",
     "castles",
+    "changed_squares",
 ]

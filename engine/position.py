@@ -289,3 +289,25 @@ def read_position(cls: type[Game], d: Any) -> Game:
     g.supply = _int(d, "supply", default_supply) if d.get("supply") is not None else default_supply
     g.cc = None
     return g
+
+
+def changed_squares(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Squares whose height, knight or king differ between two positions, sorted.
+
+    What a turn changed, so that pictures can highlight it (the bot after every
+    turn, the animated replay for every frame).
+    """
+
+    def occupants(pos: dict[str, Any]) -> dict[str, str]:
+        occ = {
+            sq: player for player, squares in (pos.get("knights") or {}).items() for sq in squares
+        }
+        if pos.get("king"):
+            occ[pos["king"]] = "\x00king"
+        return occ
+
+    h0, h1 = before.get("heights") or {}, after.get("heights") or {}
+    o0, o1 = occupants(before), occupants(after)
+    squares = {sq for sq in set(h0) | set(h1) if h0.get(sq, 0) != h1.get(sq, 0)}
+    squares |= {sq for sq in set(o0) | set(o1) if o0.get(sq) != o1.get(sq)}
+    return sorted(squares)

@@ -21,33 +21,14 @@ from typing import Any
 
 from PIL import Image
 
-from engine import Game
+from engine import Game, changed_squares
 from engine.ai import LEVELS, choose_actions
 
 from . import render_board
 
-__all__ = ["Step", "animate", "changed_squares", "main", "play_ai_game"]
+__all__ = ["Step", "animate", "main", "play_ai_game"]
 
 _FORMATS = ("gif", "webp")
-
-
-def changed_squares(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """Squares whose height, knight or king differ between two positions."""
-
-    def occupants(pos: dict[str, Any]) -> dict[str, str]:
-        occ = {}
-        for player, squares in (pos.get("knights") or {}).items():
-            for sq in squares:
-                occ[sq] = player
-        if pos.get("king"):
-            occ[pos["king"]] = "\x00king"
-        return occ
-
-    h0, h1 = before.get("heights") or {}, after.get("heights") or {}
-    o0, o1 = occupants(before), occupants(after)
-    squares = {sq for sq in set(h0) | set(h1) if h0.get(sq, 0) != h1.get(sq, 0)}
-    squares |= {sq for sq in set(o0) | set(o1) if o0.get(sq) != o1.get(sq)}
-    return sorted(squares)
 
 
 @dataclass

@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
-from bot.service import GameService, Outcome, User, _random_decision, changed_squares
+from bot.service import GameService, Outcome, User, _random_decision
 from bot.store import GameRow, SeatRow
 from engine import Game, IllegalAction
 from tests.bot.conftest import ANN, BOB, CHANNEL, CY, EVE, GUILD, Env
@@ -432,22 +432,6 @@ async def test_autocomplete_offers_legal_continuations(env: Env):
         game.copy().play(value)  # every suggestion is legal as a whole
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="fly a1; ")
     assert len(pairs) == 1 and pairs[0][0].startswith("⚠")
-
-
-def test_changed_squares():
-    """Heights, knights (of any colour) and the king count as changes."""
-    before = {
-        "heights": {"a1": 1, "b2": 2},
-        "knights": {"red": ["a1"], "blue": ["c3"]},
-        "king": "b2",
-    }
-    after = {
-        "heights": {"a1": 1, "b2": 3},
-        "knights": {"red": ["a2"], "blue": ["c3"]},
-        "king": "d4",
-    }
-    assert changed_squares(before, after) == {"b2", "a1", "a2", "d4"}
-    assert changed_squares(after, after) == frozenset()
 
 
 async def test_service_is_built_without_discord(env: Env):

@@ -11,18 +11,6 @@ from engine import Game
 from renderer import replay
 
 
-def test_changed_squares_lists_heights_knights_and_king() -> None:
-    """Every square whose height, knight or king changed is highlighted, nothing else."""
-    before = {"heights": {"c3": 1, "d4": 2}, "knights": {"red": ["c3"], "blue": []}, "king": "d4"}
-    after = {
-        "heights": {"c3": 1, "d4": 2, "e4": 1},
-        "knights": {"red": ["c4"], "blue": ["c3"]},
-        "king": "d4",
-    }
-    assert replay.changed_squares(before, after) == ["c3", "c4", "e4"]
-    assert replay.changed_squares(after, after) == []
-
-
 @pytest.mark.parametrize("fmt", ["gif", "webp"])
 def test_animate_makes_one_small_frame_per_position(fmt: str) -> None:
     """One frame per position, scaled to the asked width, in the asked format."""
