@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import itertools
 import json
 import logging
 import secrets
@@ -22,6 +23,7 @@ from bot.service import GameService, Outcome, Post
 from bot.store import Store
 from bot.texts import shorten
 from bot.views import TurnButton, turn_view
+from engine import changed_squares
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,13 @@ def _render_png(position: dict[str, Any], viewer: str | None, highlight: list[st
     from renderer import render_board
 
     return render_board(position, viewer, highlight)
+
+
+def _animate_gif(positions: list[dict[str, Any]]) -> bytes:
+    from renderer.replay import animate
+
+    highlights = [[]] + [changed_squares(a, b) for a, b in itertools.pairwise(positions)]
+    return animate(positions, highlights)
 
 
 class Renderer:
@@ -59,6 +68,11 @@ class Renderer:
         return await loop.run_in_executor(
             self._pool, _render_png, position, viewer, sorted(highlight)
         )
+
+    async def animate(self, positions: list[dict[str, Any]]) -> bytes:
+        """The animated replay of a whole game (one frame a decision), as GIF bytes."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _animate_gif, positions)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -198,13 +212,24 @@ class TorresBot(discord.Client):
             )
         }
         text = post.text
+        files: list[discord.File] = []
         if post.position is not None:
             try:
                 png = await self.render(post.position, None, post.highlight)
-                kwargs["file"] = discord.File(png, filename="board.png")
+                files.append(discord.File(png, filename="board.png"))
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
+        if post.replay:
+            try:
+                frames = await self.service.replay_frames(post.game_id)
+                gif = await self.renderer.animate(frames)
+                files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
+            except Exception:  # the game is over all the same; only the animation is missing
+                log.exception("could not draw the replay of game %s", post.game_id)
+                text += "\n(The replay could not be drawn.)"
+        if files:
+            kwargs["files"] = files
         if post.buttons and post.turn is not None:
             kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
         if post.outbox_id is not None:

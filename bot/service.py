@@ -70,6 +70,7 @@ class Post:
     buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
     mentions: tuple[int, ...] = ()
     outbox_id: int | None = None  # set when the post was queued with the change it reports
+    replay: bool = False  # attach the animated replay of the whole game (game over)
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -81,6 +82,7 @@ class Post:
             "turn": self.turn,
             "buttons": list(self.buttons),
             "mentions": list(self.mentions),
+            "replay": self.replay,
         }
 
     @classmethod
@@ -95,6 +97,7 @@ class Post:
             buttons=tuple(data.get("buttons") or ()),
             mentions=tuple(int(m) for m in data.get("mentions") or ()),
             outbox_id=outbox_id,
+            replay=bool(data.get("replay", False)),
         )
 
 
@@ -709,17 +712,31 @@ class GameService:
 
     async def replay(self, game_id: int) -> Game:
         """Rebuild a game from its starting position and action log."""
+        return (await self._replayed(game_id))[0]
+
+    async def replay_frames(self, game_id: int) -> list[dict[str, Any]]:
+        """The starting position and the position after every finished decision.
+
+        Rebuilt from the log, so the animated replay posted at the game's end
+        needs nothing stored beyond what crash safety already keeps.
+        """
+        return (await self._replayed(game_id))[1]
+
+    async def _replayed(self, game_id: int) -> tuple[Game, list[dict[str, Any]]]:
         row = await self._store.game(game_id)
         if row is None or row.initial is None:
             raise NoGame(f"Game #{game_id} never started.")
         game = Game.from_position(row.initial)
+        frames = [game.position()]
         for entry in await self._store.actions(game_id):
             if entry.kind == "undo":
                 if not game.undo():
                     raise RuntimeError(f"game {game_id} log row {entry.seq}: undo failed")
             elif entry.kind == "play":
-                game, _, _ = _apply(game, entry.action)
-        return game
+                game, _, done = _apply(game, entry.action)
+                if done:
+                    frames.append(game.position())
+        return game, frames
 
     # -- internals --------------------------------------------------------------------
 
@@ -920,6 +937,8 @@ class GameService:
             post.buttons = ()
             post.turn = None
             post.mentions = tuple(s.user_id for s in seats if s.user_id and not s.is_ai)
+            post.replay = True
+            post.text += "\nThe whole game, turn by turn: `replay.gif`."
         return post
 
 

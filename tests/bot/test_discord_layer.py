@@ -222,7 +222,7 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     )
     assert await bot.send_post(post)
     ((_, kwargs),) = channel.sent
-    assert kwargs["file"].filename == "board.png"
+    assert [f.filename for f in kwargs["files"]] == ["board.png"]
     mentions = kwargs["allowed_mentions"]
     assert [u.id for u in mentions.users] == [42] and not mentions.everyone and not mentions.roles
     assert "view" not in kwargs
@@ -241,3 +241,41 @@ async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
     nonces = [kwargs.get("nonce") for _, kwargs in channel.sent]
     assert nonces[0] == nonces[1] != nonces[2] and nonces[3] is None
     assert all(len(n) <= 25 for n in nonces[:3])
+
+
+async def test_the_game_over_post_attaches_the_replay_and_survives_its_failure(
+    bot: TorresBot, monkeypatch
+):
+    """Game over: board.png and replay.gif; if the animation fails, the post goes out without it."""
+    from bot.service import Post
+
+    channel = _Channel()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+
+    async def fake_render(position: object, viewer: object, highlight: object) -> bytes:
+        return b"\x89PNG fake"
+
+    async def fake_frames(game_id: int) -> list[dict]:
+        assert game_id == 7
+        return [{"p": 0}, {"p": 1}]
+
+    async def fake_animate(frames: list[dict]) -> bytes:
+        assert frames == [{"p": 0}, {"p": 1}]
+        return b"GIF89a fake"
+
+    monkeypatch.setattr(bot.renderer, "render", fake_render)
+    monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
+    monkeypatch.setattr(bot.renderer, "animate", fake_animate)
+    post = Post(1, 7, "**Game over!**", position={"p": 1}, replay=True)
+    assert await bot.send_post(post)
+    ((text, kwargs),) = channel.sent
+    assert [f.filename for f in kwargs["files"]] == ["board.png", "replay.gif"]
+
+    async def broken_animate(frames: list[dict]) -> bytes:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bot.renderer, "animate", broken_animate)
+    assert await bot.send_post(post)
+    (text, kwargs) = channel.sent[-1]
+    assert [f.filename for f in kwargs["files"]] == ["board.png"]
+    assert "replay could not be drawn" in text

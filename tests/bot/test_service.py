@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
-from bot.service import GameService, Outcome, User, _random_decision
+from bot.service import GameService, Outcome, Post, User, _random_decision
 from bot.store import GameRow, SeatRow
 from engine import Game, IllegalAction
 from tests.bot.conftest import ANN, BOB, CHANNEL, CY, EVE, GUILD, Env
@@ -96,6 +96,13 @@ async def test_whole_game_from_new_to_final_scores(env: Env):
         await env.service.play(channel_id=CHANNEL, user=ANN, text="end")
     replayed = await env.service.replay(row.id)
     assert replayed.position() == row.position
+    # The animated replay: the starting position, then one frame a finished decision.
+    assert final.replay and not any(p.replay for p in posts[:-1])
+    assert Post.from_payload(final.to_payload()).replay
+    frames = await env.service.replay_frames(row.id)
+    assert len(frames) == len(posts) + 1
+    assert frames[0] == row.initial and frames[-1] == row.position
+    assert [f["stage"] for f in frames[:3]] == ["place", "place", "king"]
 
 
 async def test_turn_message_lists_the_turn_and_highlights_its_squares(env: Env):

@@ -35,6 +35,20 @@ def check_png(data: bytes) -> tuple[int, int]:
     return width, height
 
 
+def check_gif(data: bytes) -> int:
+    """The bytes are an animated GIF Pillow can decode fully; returns its frame count."""
+    from PIL import Image
+
+    assert data[:6] in (b"GIF87a", b"GIF89a"), f"not a GIF: {data[:16]!r}"
+    with Image.open(io.BytesIO(data)) as img:
+        assert img.format == "GIF"
+        frames = getattr(img, "n_frames", 1)
+        for i in range(frames):
+            img.seek(i)
+            img.load()
+    return frames
+
+
 class BotRunner:
     """One fake Discord and the bot process (restartable, on the same database)."""
 

@@ -22,7 +22,7 @@ import pytest
 
 import engine
 from engine import Game, IllegalAction, NotationError
-from tests.bot.e2e._harness import CUSTOM_ID, SEED, TIMEOUT, BotRunner, Table, check_png
+from tests.bot.e2e._harness import CUSTOM_ID, SEED, TIMEOUT, BotRunner, Table, check_gif, check_png
 from tests.fakediscord import FakeMessage
 
 SETUP_STAGES = {"castles", "place", "king"}
@@ -52,6 +52,7 @@ class Match:
         self.public_seq = 0  # public messages up to here have been accounted for
         self.decisions = 0
         self.turn_posts: list[FakeMessage] = []
+        self.checked_posts = 0  # turn messages of finished decisions checked so far
         self.pending_events: list[dict[str, Any]] = []  # since the last turn message
         self.phases_scored = 0
 
@@ -117,8 +118,15 @@ class Match:
         assert post.created_at <= reply.resolved_at, "the reply came before the turn message"
         self.only_public(post)
         self.turn_posts.append(post)
+        self.checked_posts += 1
         assert post.kind == "channel"
-        assert [a.filename for a in post.attachments] == ["board.png"]
+        if self.over:
+            # The game-over message carries the whole game as an animation: the
+            # setup picture, then one frame a finished decision.
+            assert [a.filename for a in post.attachments] == ["board.png", "replay.gif"]
+            assert check_gif(post.attachments[1].data) == self.checked_posts + 1
+        else:
+            assert [a.filename for a in post.attachments] == ["board.png"]
         check_png(post.attachments[0].data)
         # docs/bot.md: the kept card of a personal-deck draw is secret, shown as `keep ? top`.
         public = [re.sub(r"^keep \S+ ", "keep ? ", a) for a in actions]
