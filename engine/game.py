@@ -1192,30 +1192,23 @@ class Game:
         self.t_ap += 2
 
     def _card_jump(self, a: Action) -> None:
-        src, dst = a[2], a[3]
-        self._need_own(a, src)
-        if dst not in ORTH[src]:
-            raise self._illegal(a, f"{_N[dst]} is not orthogonally next to {_N[src]}.")
-        self._need_empty(a, dst)
-        if self.h[dst] > self.h[src] + 2:
-            raise self._illegal(
-                a,
-                f"{_N[dst]} is {_levels(self.h[dst] - self.h[src])} above your knight on "
-                f"{_N[src]}; jump climbs at most two levels.",
-            )
-        self._move_piece(src, dst)
+        self._card_move(a, ORTH, "orthogonally", 2, "jump climbs at most two levels")
 
     def _card_diagonal(self, a: Action) -> None:
+        self._card_move(a, DIAG, "diagonally", 1, "a diagonal move climbs at most one level")
+
+    def _card_move(self, a: Action, targets: Any, direction: str, climb: int, limit: str) -> None:
+        """A card's one-square move to a *direction*-adjacent empty square, up to *climb*."""
         src, dst = a[2], a[3]
         self._need_own(a, src)
-        if dst not in DIAG[src]:
-            raise self._illegal(a, f"{_N[dst]} is not diagonally next to {_N[src]}.")
+        if dst not in targets[src]:
+            raise self._illegal(a, f"{_N[dst]} is not {direction} next to {_N[src]}.")
         self._need_empty(a, dst)
-        if self.h[dst] > self.h[src] + 1:
+        if self.h[dst] > self.h[src] + climb:
             raise self._illegal(
                 a,
                 f"{_N[dst]} is {_levels(self.h[dst] - self.h[src])} above your knight on "
-                f"{_N[src]}; a diagonal move climbs at most one level.",
+                f"{_N[src]}; {limit}.",
             )
         self._move_piece(src, dst)
 
