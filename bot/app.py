@@ -56,6 +56,9 @@ class Renderer:
 
     def __init__(self, threads: int) -> None:
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="render")
+        # Replays (dozens of frames) get a thread of their own, so that a game's
+        # end never queues the other games' turn pictures behind it.
+        self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 
     async def start(self) -> None:
         """Import the renderer and fill its caches now rather than during the first turn."""
@@ -72,10 +75,11 @@ class Renderer:
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _animate_gif, positions)
+        return await loop.run_in_executor(self._replays, _animate_gif, positions)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._replays.shutdown(wait=False, cancel_futures=True)
 
 
 def _import_renderer() -> None:
@@ -115,6 +119,7 @@ class TorresBot(discord.Client):
         self.tree.add_command(TorresGroup(self, service))
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._background: asyncio.Task[None] | None = None
+        self._replay_tasks: set[asyncio.Task[None]] = set()
         self.renderer = Renderer(config.render_threads)
         self._started = time.time()
         self._next_prune = self._started
@@ -130,10 +135,11 @@ class TorresBot(discord.Client):
     async def close(self) -> None:
         if self._background is not None:
             self._background.cancel()
-        for task in list(self._ai_tasks.values()):
+        tasks = [*self._ai_tasks.values(), *self._replay_tasks]
+        for task in tasks:
             task.cancel()
         await asyncio.gather(
-            *(t for t in [self._background, *self._ai_tasks.values()] if t is not None),
+            *(t for t in [self._background, *tasks] if t is not None),
             return_exceptions=True,
         )
         self.renderer.close()
@@ -220,14 +226,6 @@ class TorresBot(discord.Client):
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
-        if post.replay:
-            try:
-                frames = await self.service.replay_frames(post.game_id)
-                gif = await self.renderer.animate(frames)
-                files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
-            except Exception:  # the game is over all the same; only the animation is missing
-                log.exception("could not draw the replay of game %s", post.game_id)
-                text += "\n(The replay could not be drawn.)"
         if files:
             kwargs["files"] = files
         if post.buttons and post.turn is not None:
@@ -256,7 +254,28 @@ class TorresBot(discord.Client):
             log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             return False
         await self.service.delivered(post)
+        if post.replay:
+            task = asyncio.create_task(self._post_replay(channel, post.game_id))
+            self._replay_tasks.add(task)
+            task.add_done_callback(self._replay_tasks.discard)
         return True
+
+    async def _post_replay(self, channel: Any, game_id: int) -> None:
+        """Follow a finished game's last message with the whole game, animated.
+
+        A message of its own, so that the result is never held up by dozens of
+        frames; it is derived from the log, so losing it in a crash loses nothing.
+        """
+        try:
+            frames = await self.service.replay_frames(game_id)
+            gif = await self.renderer.animate(frames)
+            await channel.send(
+                f"Game #{game_id} from the first knight to the last turn: `replay.gif`.",
+                file=discord.File(io.BytesIO(gif), filename="replay.gif"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except Exception:  # the game is over all the same; only the animation is missing
+            log.exception("could not post the replay of game %s", game_id)
 
     # -- computer players and reminders ------------------------------------------------
 

@@ -937,8 +937,7 @@ class GameService:
             post.buttons = ()
             post.turn = None
             post.mentions = tuple(s.user_id for s in seats if s.user_id and not s.is_ai)
-            post.replay = True
-            post.text += "\nThe whole game, turn by turn: `replay.gif`."
+            post.replay = True  # the whole game, animated, follows in a message of its own
         return post
 
 

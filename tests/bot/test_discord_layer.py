@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
@@ -243,10 +244,10 @@ async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
     assert all(len(n) <= 25 for n in nonces[:3])
 
 
-async def test_the_game_over_post_attaches_the_replay_and_survives_its_failure(
-    bot: TorresBot, monkeypatch
+async def test_the_game_over_post_is_followed_by_the_replay_even_if_it_fails(
+    bot: TorresBot, monkeypatch, caplog
 ):
-    """Game over: board.png and replay.gif; if the animation fails, the post goes out without it."""
+    """Game over: the result goes out at once; replay.gif follows, and its failure is only logged."""
     from bot.service import Post
 
     channel = _Channel()
@@ -268,14 +269,19 @@ async def test_the_game_over_post_attaches_the_replay_and_survives_its_failure(
     monkeypatch.setattr(bot.renderer, "animate", fake_animate)
     post = Post(1, 7, "**Game over!**", position={"p": 1}, replay=True)
     assert await bot.send_post(post)
-    ((text, kwargs),) = channel.sent
-    assert [f.filename for f in kwargs["files"]] == ["board.png", "replay.gif"]
+    await asyncio.gather(*bot._replay_tasks)
+    (first, second) = channel.sent
+    assert [f.filename for f in first[1]["files"]] == ["board.png"]
+    assert second[1]["file"].filename == "replay.gif" and "Game #7" in second[0]
+    assert not second[1]["allowed_mentions"].users
 
     async def broken_animate(frames: list[dict]) -> bytes:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bot.renderer, "animate", broken_animate)
+    channel.sent.clear()
     assert await bot.send_post(post)
-    (text, kwargs) = channel.sent[-1]
+    await asyncio.gather(*bot._replay_tasks)
+    ((text, kwargs),) = channel.sent
     assert [f.filename for f in kwargs["files"]] == ["board.png"]
-    assert "replay could not be drawn" in text
+    assert "could not post the replay of game 7" in caplog.text

@@ -120,14 +120,17 @@ class Match:
         self.turn_posts.append(post)
         self.checked_posts += 1
         assert post.kind == "channel"
-        if self.over:
-            # The game-over message carries the whole game as an animation: the
-            # setup picture, then one frame a finished decision.
-            assert [a.filename for a in post.attachments] == ["board.png", "replay.gif"]
-            assert check_gif(post.attachments[1].data) == self.checked_posts + 1
-        else:
-            assert [a.filename for a in post.attachments] == ["board.png"]
+        assert [a.filename for a in post.attachments] == ["board.png"]
         check_png(post.attachments[0].data)
+        if self.over:
+            # Then the whole game as an animation, in a message of its own: the
+            # setup picture, then one frame a finished decision.
+            replay = await self.t.public_after(
+                after, "the replay", lambda m: [a.filename for a in m.attachments] == ["replay.gif"]
+            )
+            assert check_gif(replay.attachments[0].data) == self.checked_posts + 1
+            assert replay.pinged_ids == []
+            self.public_seq = replay.seq
         # docs/bot.md: the kept card of a personal-deck draw is secret, shown as `keep ? top`.
         public = [re.sub(r"^keep \S+ ", "keep ? ", a) for a in actions]
         assert f"played `{'; '.join(public)}`" in post.content, (actions, post.content)
