@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import sys
 
+import asyncpg
 import discord
 import discord.gateway
 import discord.http
@@ -16,7 +17,8 @@ import yarl
 from bot.app import TorresBot
 from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
-from bot.store import Store, StoreError
+from bot.storage import describe, open_store
+from bot.store import StoreError
 
 log = logging.getLogger("bot")
 
@@ -30,7 +32,7 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 async def run(config: BotConfig) -> int:
-    store = await Store.open(config.db_path)
+    store = await open_store(config.db_path)
     service = GameService(
         store,
         ServiceConfig(
@@ -78,6 +80,10 @@ async def run(config: BotConfig) -> int:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["migrate"]:
+        from bot.migrate import main as migrate
+
+        return migrate(sys.argv[2:])
     try:
         config = BotConfig.from_env()
     except ConfigError as exc:
@@ -95,6 +101,9 @@ def main() -> int:
         return 1
     except sqlite3.Error as exc:
         print(f"error: cannot open the database {config.db_path!r}: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        print(f"error: cannot use the database {describe(config.db_path)}: {exc}", file=sys.stderr)
         return 1
 
 

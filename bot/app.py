@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
 from bot.service import GameService, Outcome, Post
-from bot.store import Store
+from bot.storage import GameStore
 from bot.texts import shorten
 from bot.views import TurnButton, turn_view
 from engine import changed_squares
@@ -100,7 +100,7 @@ class TorresTree(app_commands.CommandTree):
 class TorresBot(discord.Client):
     """The bot. The store and service are built by the caller and passed in."""
 
-    def __init__(self, *, config: BotConfig, store: Store, service: GameService) -> None:
+    def __init__(self, *, config: BotConfig, store: GameStore, service: GameService) -> None:
         # The bot never joins voice: no start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False

@@ -14,14 +14,16 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot import texts
 from bot.actions import normalize, split_actions
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
-from bot.store import ChannelBusy, GameRow, SeatRow, Store
+from bot.storage import GameStore
+from bot.store import ChannelBusy, GameRow, SeatRow
 from engine import Game, IllegalAction, NotationError, changed_squares
 
 log = logging.getLogger(__name__)
@@ -125,7 +127,7 @@ class GameService:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         config: ServiceConfig | None = None,
         *,
         clock: Callable[[], float] = time.time,
@@ -740,11 +742,14 @@ class GameService:
 
     # -- internals --------------------------------------------------------------------
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        """This process's lock on the game, then the database's (other processes wait)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        async with lock, self._store.game_lock(game_id):
+            yield
 
     async def _fresh(self, game_id: int) -> GameRow:
         row = await self._store.game(game_id)

@@ -605,3 +605,16 @@ class Store:
                 (game_id, expected_sent, expected_seq),
             )
             return cur.rowcount == 1
+
+    # -- several processes (see bot.store_pg) --------------------------------------
+
+    dialect = "sqlite"
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """One process per SQLite file: the service's asyncio lock is all it takes."""
+        yield
+
+    async def claim_shards(self, shard_ids: Sequence[int]) -> list[int]:
+        """One process per SQLite file: every shard is this process's."""
+        return []
