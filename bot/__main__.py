@@ -19,6 +19,7 @@ from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
 from bot.storage import describe, open_store
 from bot.store import StoreError
+from bot.workers import WorkerPool
 
 log = logging.getLogger("bot")
 
@@ -33,6 +34,7 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 async def run(config: BotConfig) -> int:
     store = await open_store(config.db_path)
+    workers = WorkerPool(config.ai_processes) if config.ai_processes > 0 else None
     service = GameService(
         store,
         ServiceConfig(
@@ -43,8 +45,9 @@ async def run(config: BotConfig) -> int:
             idle_cancel_after=config.idle_cancel_seconds,
             seed=config.seed,
         ),
+        workers=workers,
     )
-    bot = TorresBot(config=config, store=store, service=service)
+    bot = TorresBot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
@@ -75,6 +78,8 @@ async def run(config: BotConfig) -> int:
             runner.cancel()
         await asyncio.gather(runner, return_exceptions=True)
         await store.close()
+        if workers is not None:
+            workers.close()
     log.info("stopped")
     return status
 

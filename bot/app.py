@@ -23,6 +23,7 @@ from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
 from bot.views import TurnButton, turn_view
+from bot.workers import WorkerPool
 from engine import changed_squares
 
 log = logging.getLogger(__name__)
@@ -54,10 +55,12 @@ class Renderer:
     both throughput and latency.
     """
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, workers: WorkerPool | None = None) -> None:
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="render")
-        # Replays (dozens of frames) get a thread of their own, so that a game's
-        # end never queues the other games' turn pictures behind it.
+        # Replays (dozens of frames, ~0.6 s of CPU) go to the worker processes when
+        # there are any, else to a thread of their own, so that a game's end never
+        # queues the other games' turn pictures behind it.
+        self._workers = workers
         self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 
     async def start(self) -> None:
@@ -74,6 +77,8 @@ class Renderer:
 
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
+        if self._workers is not None:
+            return await self._workers.run(_animate_gif, positions)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._replays, _animate_gif, positions)
 
@@ -100,7 +105,14 @@ class TorresTree(app_commands.CommandTree):
 class TorresBot(discord.Client):
     """The bot. The store and service are built by the caller and passed in."""
 
-    def __init__(self, *, config: BotConfig, store: GameStore, service: GameService) -> None:
+    def __init__(
+        self,
+        *,
+        config: BotConfig,
+        store: GameStore,
+        service: GameService,
+        workers: WorkerPool | None = None,
+    ) -> None:
         # The bot never joins voice: no start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -120,7 +132,8 @@ class TorresBot(discord.Client):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._background: asyncio.Task[None] | None = None
         self._replay_tasks: set[asyncio.Task[None]] = set()
-        self.renderer = Renderer(config.render_threads)
+        self.renderer = Renderer(config.render_threads, workers)
+        self.workers = workers
         self._started = time.time()
         self._next_prune = self._started
         self._nonce_salt = "00000000"
@@ -129,6 +142,8 @@ class TorresBot(discord.Client):
         self.add_dynamic_items(TurnButton)
         self._nonce_salt = await self._salt()
         await self.renderer.start()
+        if self.workers is not None:
+            await self.workers.start()
         await self.sync_commands()
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
 

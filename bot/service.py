@@ -11,6 +11,7 @@ Discord layer renders and sends them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
@@ -24,6 +25,7 @@ from bot.actions import normalize, split_actions
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.storage import GameStore
 from bot.store import ChannelBusy, GameRow, SeatRow
+from bot.workers import WorkerPool
 from engine import Game, IllegalAction, NotationError, changed_squares
 
 log = logging.getLogger(__name__)
@@ -133,7 +135,10 @@ class GameService:
         clock: Callable[[], float] = time.time,
         choose_actions: ChooseActions | None = None,
         suggest_actions: ChooseActions | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
+        """*workers*: run the computer players in these processes (then *choose_actions*
+        must pickle); without, they think in a thread of this process."""
         self._store = store
         self.config = config or ServiceConfig()
         self._clock = clock
@@ -142,6 +147,7 @@ class GameService:
         self._cache: dict[int, tuple[int, Game]] = {}
         self._hints: dict[int, tuple[tuple[int, str], str | None]] = {}
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
+        self._workers = workers
 
     # -- lobby ------------------------------------------------------------------
 
@@ -414,7 +420,10 @@ class GameService:
             return None
         seconds = self.config.ai_seconds
         try:
-            actions = await asyncio.to_thread(self._choose, game.copy(), seconds)
+            if self._workers is not None:
+                actions = await self._workers.run(self._choose, game.copy(), seconds)
+            else:
+                actions = await asyncio.to_thread(self._choose, game.copy(), seconds)
         except Exception:
             log.exception("the AI failed in game %s; playing a random legal decision", game_id)
             actions = _random_decision(game, random.Random(row.last_seq))
@@ -1065,12 +1074,14 @@ def _random_decision(game: Game, rng: random.Random) -> list[str]:
 
 def _engine_ai(level: str) -> ChooseActions:
     """The engine's computer player at *level* (``random``, ``heuristic`` or ``search``)."""
+    return functools.partial(_engine_choose, level=level)
+
+
+def _engine_choose(game: Game, seconds: float, *, level: str) -> list[str]:
+    """Module-level, so that it pickles into a worker process."""
     from engine.ai import choose_actions
 
-    def choose(game: Game, seconds: float) -> list[str]:
-        return list(choose_actions(game, seconds=seconds, level=level))
-
-    return choose
+    return list(choose_actions(game, seconds=seconds, level=level))
 
 
 def _who(seat: SeatRow) -> str:
