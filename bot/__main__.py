@@ -7,6 +7,7 @@ import logging
 import signal
 import sqlite3
 import sys
+import time
 
 import asyncpg
 import discord
@@ -14,10 +15,10 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.app import TorresBot
+from bot.app import make_bot
 from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
-from bot.storage import describe, open_store
+from bot.storage import GameStore, describe, open_store
 from bot.store import StoreError
 from bot.workers import WorkerPool
 
@@ -32,8 +33,37 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+async def claim_shards(store: GameStore, config: BotConfig, wait: float = 30.0) -> bool:
+    """Take this process's shards in the database, so that no other process runs them too.
+
+    A process killed a moment ago may still hold them until PostgreSQL notices
+    its connection is gone, so this waits a little before giving up.
+    """
+    shards = list(config.shard_ids or (0,))
+    deadline = time.monotonic() + wait
+    while True:
+        taken = await store.claim_shards(shards)
+        if not taken:
+            return True
+        if time.monotonic() >= deadline:
+            count = config.shard_count or 1
+            print(
+                f"error: shard {', '.join(map(str, taken))} of {count} is already run by another "
+                f"bot process on {describe(config.db_path)}. Each shard runs in exactly one "
+                "process: give every process its own TORRES_SHARD_IDS.",
+                file=sys.stderr,
+            )
+            return False
+        log.warning("shard %s held by another process; waiting for it", taken)
+        shards = taken
+        await asyncio.sleep(1.0)
+
+
 async def run(config: BotConfig) -> int:
     store = await open_store(config.db_path)
+    if not await claim_shards(store, config):
+        await store.close()
+        return 1
     workers = WorkerPool(config.ai_processes) if config.ai_processes > 0 else None
     service = GameService(
         store,
@@ -44,10 +74,12 @@ async def run(config: BotConfig) -> int:
             reminder_limit=config.reminder_count,
             idle_cancel_after=config.idle_cancel_seconds,
             seed=config.seed,
+            shard_count=config.shard_count,
+            shard_ids=config.shard_ids or (),
         ),
         workers=workers,
     )
-    bot = TorresBot(config=config, store=store, service=service, workers=workers)
+    bot = make_bot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 

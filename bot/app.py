@@ -112,6 +112,7 @@ class TorresBot(discord.Client):
         store: GameStore,
         service: GameService,
         workers: WorkerPool | None = None,
+        **client_options: Any,
     ) -> None:
         # The bot never joins voice: no start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -123,6 +124,7 @@ class TorresBot(discord.Client):
             chunk_guilds_at_startup=False,
             guild_ready_timeout=config.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.config = config
         self.store = store
@@ -144,7 +146,8 @@ class TorresBot(discord.Client):
         await self.renderer.start()
         if self.workers is not None:
             await self.workers.start()
-        await self.sync_commands()
+        if self.config.shard_ids is None or 0 in self.config.shard_ids:
+            await self.sync_commands()  # one process syncs: the one running shard 0
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
 
     async def close(self) -> None:
@@ -340,3 +343,27 @@ class TorresBot(discord.Client):
             except Exception:
                 log.exception("background loop failed; retrying")
             await asyncio.sleep(self.config.reminder_check_seconds)
+
+
+class ShardedTorresBot(TorresBot, discord.AutoShardedClient):
+    """The bot on some shards (``TORRES_SHARD_IDS``) of ``TORRES_SHARD_COUNT``, in this process."""
+
+
+def make_bot(
+    *,
+    config: BotConfig,
+    store: GameStore,
+    service: GameService,
+    workers: WorkerPool | None = None,
+) -> TorresBot:
+    """A plain client when sharding is not configured (as before), else a sharded one."""
+    if config.shard_count is None or config.shard_ids is None:
+        return TorresBot(config=config, store=store, service=service, workers=workers)
+    return ShardedTorresBot(
+        config=config,
+        store=store,
+        service=service,
+        workers=workers,
+        shard_count=config.shard_count,
+        shard_ids=list(config.shard_ids),
+    )

@@ -57,6 +57,17 @@ class ServiceConfig:
     reminder_limit: int = 3
     idle_cancel_after: float = 14 * 24 * 3600.0
     seed: int | None = None  # fixed seed for every new game (tests); None = random
+    # Sharded across processes: this process does the background work (computer
+    # moves, reminders, re-sends) of the games of these shards only.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] = ()
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether a guild's games are this process's: Discord's routing, DMs on shard 0."""
+        if self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
 
 
 @dataclass(slots=True)
@@ -446,6 +457,8 @@ class GameService:
         """Running games whose player to move is a computer (e.g. after a restart)."""
         out = []
         for row in await self._store.games_with_status("running"):
+            if not self.config.owns(row.guild_id):
+                continue
             seats = await self._store.seats(row.id)
             seat = self._seat_named(seats, (row.position or {}).get("to_move"))
             if seat is not None and seat.is_ai:
@@ -673,6 +686,8 @@ class GameService:
         for row in await self._store.games_with_status("running"):
             if row.reminders_sent >= row.reminder_limit or row.position is None:
                 continue
+            if not self.config.owns(row.guild_id):
+                continue
             due = row.last_activity + row.reminder_interval * (row.reminders_sent + 1)
             if now < due:
                 continue
@@ -701,6 +716,8 @@ class GameService:
         for outbox_id, game_id, payload in await self._store.unsent(created_before=created_before):
             post = Post.from_payload(payload, outbox_id)
             row = await self._store.game(game_id)
+            if row is not None and not self.config.owns(row.guild_id):
+                continue  # another process's shard: it re-sends its own posts
             stale = post.turn is not None and (
                 row is None or row.status != "running" or row.turn_no != post.turn
             )
