@@ -177,8 +177,12 @@ class PgStore:
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, lock_pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        # Game locks hold a connection while the service works on the game, and that
+        # work needs connections of its own: from another pool, so that many locked
+        # games can never take every connection and wait on each other.
+        self._lock_pool = lock_pool
         self.url = url
         self._shard_conn: asyncpg.Connection | None = None
 
@@ -186,21 +190,29 @@ class PgStore:
     async def open(cls, url: str, *, pool_size: int = 10) -> PgStore:
         """Connect to *url* and migrate the schema.
 
+        Uses up to ``2 * pool_size + 1`` connections: queries, game locks, shard locks.
+
         :raises StoreError: if the database was written by a newer schema.
         """
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
-        store = cls(pool, url)
+        try:
+            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=pool_size)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, lock_pool, url)
         try:
             await store._migrate()
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
         if self._shard_conn is not None:
-            await self._pool.release(self._shard_conn)
+            await self._shard_conn.close()
             self._shard_conn = None
+        await self._lock_pool.close()
         await self._pool.close()
 
     # -- schema ---------------------------------------------------------------
@@ -250,7 +262,7 @@ class PgStore:
         The service also keeps an asyncio lock per game, taken first, so a process
         holds at most one connection per game here.
         """
-        async with self._pool.acquire() as conn:
+        async with self._lock_pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1, $2)", _LOCK_GAME, _key(game_id))
             try:
                 yield
@@ -264,7 +276,7 @@ class PgStore:
         the process dies (even by SIGKILL) and a restarted process can take them.
         """
         if self._shard_conn is None:
-            self._shard_conn = await self._pool.acquire()
+            self._shard_conn = await asyncpg.connect(self.url)
         taken = []
         for shard in shard_ids:
             got = await self._shard_conn.fetchval(

@@ -368,3 +368,17 @@ async def test_a_shard_is_claimed_by_one_process_until_it_stops(backend):
         assert await second.claim_shards([1, 2]) == []
         await first.close()
     await second.close()
+
+
+async def test_many_games_locked_at_once_do_not_starve_the_store(backend):
+    """More games busy at once than the store has connections: all finish (no pool deadlock)."""
+    store = await backend.open()
+    ids = [await _new_game(store, channel=100 + i, author=i) for i in range(30)]
+
+    async def busy(game_id: int) -> int:
+        async with store.game_lock(game_id):
+            await asyncio.sleep(0.05)  # hold the lock while the game is worked on...
+            return await store.add_seat(game_id, 999, "x", 2.0)  # ...which needs queries
+
+    assert await asyncio.wait_for(asyncio.gather(*(busy(i) for i in ids)), 30) == [2] * 30
+    await store.close()
