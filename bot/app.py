@@ -55,8 +55,11 @@ class Renderer:
     both throughput and latency.
     """
 
-    def __init__(self, threads: int, workers: WorkerPool | None = None) -> None:
+    def __init__(self, threads: int, workers: WorkerPool | None = None, processes: int = 0) -> None:
+        """*processes* > 0: draw in that many processes of their own instead of threads
+        (``TORRES_RENDER_PROCESSES``; for measuring, see docs/bot.md)."""
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="render")
+        self._processes = WorkerPool(processes) if processes > 0 else None
         # Replays (dozens of frames, ~0.6 s of CPU) go to the worker processes when
         # there are any, else to a thread of their own, so that a game's end never
         # queues the other games' turn pictures behind it.
@@ -66,10 +69,16 @@ class Renderer:
     async def start(self) -> None:
         """Import the renderer and fill its caches now rather than during the first turn."""
         await asyncio.get_running_loop().run_in_executor(self._pool, _import_renderer)
+        if self._processes is not None:
+            await asyncio.gather(
+                *(self._processes.run(_import_renderer) for _ in range(self._processes.processes))
+            )
 
     async def render(
         self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
     ) -> bytes:
+        if self._processes is not None:
+            return await self._processes.run(_render_png, position, viewer, sorted(highlight))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._pool, _render_png, position, viewer, sorted(highlight)
@@ -85,6 +94,8 @@ class Renderer:
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._replays.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.close()
 
 
 def _import_renderer() -> None:
@@ -134,7 +145,7 @@ class TorresBot(discord.Client):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._background: asyncio.Task[None] | None = None
         self._replay_tasks: set[asyncio.Task[None]] = set()
-        self.renderer = Renderer(config.render_threads, workers)
+        self.renderer = Renderer(config.render_threads, workers, config.render_processes)
         self.workers = workers
         self._started = time.time()
         self._next_prune = self._started

@@ -29,6 +29,7 @@ class BotConfig:
     log_level: str = "INFO"
     render_threads: int = 2
     ai_processes: int = 2
+    render_processes: int = 0
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
 
@@ -64,6 +65,9 @@ class BotConfig:
             ),
             ai_processes=int(
                 _number(env, "TORRES_AI_PROCESSES", _default_threads(), minimum=0, integer=True)
+            ),
+            render_processes=int(
+                _number(env, "TORRES_RENDER_PROCESSES", 0, minimum=0, integer=True)
             ),
             **_shards(env),
         )

@@ -172,6 +172,25 @@ async def _queue(
     return sorted(int(r["id"]) for r in rows)
 
 
+class _QueryConnection(asyncpg.Connection):
+    """A pooled connection returned without asyncpg's reset round trip.
+
+    The store never leaves session state behind (no SET, LISTEN, cursors or
+    advisory locks on these connections; transactions always end), and the reset
+    query would double the round trips of every read.
+    """
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
+class _LockConnection(asyncpg.Connection):
+    """A game-lock connection: returning it to the pool releases its advisory lock."""
+
+    def get_reset_query(self) -> str:
+        return "SELECT pg_advisory_unlock_all()"
+
+
 class PgStore:
     """An open PostgreSQL database behind a connection pool. Create with :meth:`open`."""
 
@@ -194,9 +213,13 @@ class PgStore:
 
         :raises StoreError: if the database was written by a newer schema.
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size, connection_class=_QueryConnection
+        )
         try:
-            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=pool_size)
+            lock_pool = await asyncpg.create_pool(
+                url, min_size=0, max_size=pool_size, connection_class=_LockConnection
+            )
         except BaseException:
             await pool.close()
             raise
@@ -264,10 +287,7 @@ class PgStore:
         """
         async with self._lock_pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1, $2)", _LOCK_GAME, _key(game_id))
-            try:
-                yield
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1, $2)", _LOCK_GAME, _key(game_id))
+            yield  # released with the connection (its reset query), even if cancelled
 
     async def claim_shards(self, shard_ids: Sequence[int]) -> list[int]:
         """Take the lock of each shard for the life of this store; returns the shards held elsewhere.
