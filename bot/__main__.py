@@ -60,11 +60,11 @@ async def claim_shards(store: GameStore, config: BotConfig, wait: float = 30.0) 
 
 
 async def run(config: BotConfig) -> int:
-    store = await open_store(config.db_path)
+    store = await open_store(config.db_path, pool_size=config.db_pool)
     if not await claim_shards(store, config):
         await store.close()
         return 1
-    workers = WorkerPool(config.ai_processes) if config.ai_processes > 0 else None
+    workers = WorkerPool(config.ai_processes, nice=10) if config.ai_processes > 0 else None
     service = GameService(
         store,
         ServiceConfig(
