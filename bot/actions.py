@@ -35,11 +35,23 @@ def split_actions(text: str) -> list[str]:
             out.extend(f"move {a} {b}" for a, b in zip(args, args[1:], strict=False))
         elif head == "build" and len(args) > 1 and all(_SQUARE.match(a) for a in args):
             out.extend(f"build {a}" for a in args)
-        elif head == "score" and len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= 50:
+        elif head == "score" and len(args) == 1 and _steps(args[0]) is not None:
             out.extend(["score"] * int(args[0]))
         else:
             out.append(clause)
     return out
+
+
+def _steps(word: str) -> int | None:
+    """``score N``'s N when it is 1-50 in ASCII digits; anything else goes to the engine.
+
+    ``str.isdigit`` is true for "²" (which ``int`` refuses) and ``int`` refuses
+    numbers over 4,300 digits, so neither is called on unchecked text.
+    """
+    if len(word) > 2 or not word.isascii() or not word.isdigit():
+        return None
+    n = int(word)
+    return n if 1 <= n <= 50 else None
 
 
 def _clauses(text: str) -> list[str]:

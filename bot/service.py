@@ -14,9 +14,11 @@ import asyncio
 import logging
 import random
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import texts
 from bot.actions import normalize, split_actions
@@ -31,8 +33,13 @@ VARIANTS = ("common", "personal", "master")
 _SETUP_STAGES = frozenset({"castles", "place", "king"})
 BUTTONS_ALL = ("end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
+CACHED_GAMES = 128  # running games whose Game object (and hint) stay in memory
+ID_MAX = 2**63 - 1  # SQLite's INTEGER range: a larger id in a forged custom_id is no game's
+CLOCK_SLACK = 0.001  # Discord's snowflake times have millisecond resolution
 
 ChooseActions = Callable[[Game, float], list[str]]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +143,11 @@ class GameService:
         self.config = config or ServiceConfig()
         self._clock = clock
         self._choose = choose_actions or _engine_ai(self.config.ai_level)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, Game]] = {}
-        self._hints: dict[int, tuple[tuple[int, str], str | None]] = {}
+        # A lock lives while someone holds or awaits it; then it goes, so that
+        # finished games leave no lock behind (a new one is made when needed).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
+        self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
 
     # -- lobby ------------------------------------------------------------------
@@ -209,7 +218,7 @@ class GameService:
                 raise NotAllowed(f"This game is full ({human_seats} players).")
             await self._store.add_seat(row.id, user.id, user.display, self._clock())
         joined = len(seats) + 1
-        text = f"{user.display} joined game #{row.id} ({joined}/{human_seats} players)."
+        text = f"{texts.shown_name(user.display)} joined game #{row.id} ({joined}/{human_seats} players)."
         if joined >= 2 or row.bots:
             text += f" <@{row.author_id}> can start it with `/torres start`."
         return Outcome(
@@ -232,7 +241,9 @@ class GameService:
             await self._store.remove_seat(row.id, user.id, self._clock())
         return Outcome(
             reply=f"You left game #{row.id}.",
-            posts=[Post(channel_id, row.id, f"{user.display} left game #{row.id}.")],
+            posts=[
+                Post(channel_id, row.id, f"{texts.shown_name(user.display)} left game #{row.id}.")
+            ],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
@@ -289,15 +300,27 @@ class GameService:
 
     # -- playing ------------------------------------------------------------------
 
-    async def play(self, *, channel_id: int, user: User, text: str) -> Outcome:
-        """Apply one or more actions of the player to move, all or nothing."""
-        row = await self._running(channel_id)
-        return await self._play(row.id, user, text)
+    async def play(
+        self, *, channel_id: int, user: User, text: str, created_at: float | None = None
+    ) -> Outcome:
+        """Apply one or more actions of the player to move, all or nothing up to a draw.
 
-    async def end_turn(self, *, game_id: int, turn: int, user: User) -> Outcome:
+        A draw shows the player new cards and can't be taken back, so a command
+        is played up to and including each draw, which is committed, and what
+        follows is checked against the cards really drawn (docs/rules.md,
+        rulings). *created_at* is when the player sent the command (the
+        interaction's creation time): a command sent before the current turn
+        began is refused, so that it cannot act on a turn its sender never saw.
+        """
+        row = await self._running(channel_id)
+        return await self._play(row.id, user, text, created_at=created_at)
+
+    async def end_turn(
+        self, *, game_id: int, turn: int, user: User, created_at: float | None = None
+    ) -> Outcome:
         """The End turn button."""
         await self._check_button(game_id, turn)
-        return await self._play(game_id, user, "end", turn=turn)
+        return await self._play(game_id, user, "end", turn=turn, created_at=created_at)
 
     async def undo(
         self,
@@ -306,6 +329,7 @@ class GameService:
         game_id: int | None = None,
         turn: int | None = None,
         user: User,
+        created_at: float | None = None,
     ) -> Outcome:
         """Take back the last action of the current turn."""
         if game_id is None:
@@ -314,10 +338,15 @@ class GameService:
         if turn is not None:
             await self._check_button(game_id, turn)
         async with self._lock(game_id):
+            # Everything is checked again under the lock: a cancel, a resignation
+            # or the end of the turn may have landed while this request waited.
             row = await self._fresh(game_id)
+            if row.status != "running":
+                raise NoGame("This game is not running any more; nothing was changed.")
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
+            await self._check_sent_in_turn(row, seats, created_at)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             work = game.copy()
@@ -331,7 +360,13 @@ class GameService:
         return Outcome(reply="Took back your last action. " + _ap_line(work))
 
     async def _play(
-        self, game_id: int, user: User, text: str, *, turn: int | None = None
+        self,
+        game_id: int,
+        user: User,
+        text: str,
+        *,
+        turn: int | None = None,
+        created_at: float | None = None,
     ) -> Outcome:
         async with self._lock(game_id):
             row = await self._fresh(game_id)
@@ -340,10 +375,36 @@ class GameService:
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
+            await self._check_sent_in_turn(row, seats, created_at)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
-            work, events, done = _apply(game, text)
-            return await self._commit(row, seats, seat, user.id, text, game, work, events, done)
+            parts = draw_parts(text)
+            if not parts:
+                raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
+            played: list[str] = []
+            outcome: Outcome | None = None
+            for part in parts:
+                # Nothing after a draw is looked at before that draw is committed:
+                # until then no answer may depend on the cards it will show.
+                try:
+                    work, events, done = _apply(game, part, unchanged=not played)
+                except IllegalMove as exc:
+                    if not played:
+                        raise
+                    return Outcome(reply=_after_draw_refusal(played, part, exc.message, game))
+                outcome = await self._commit(
+                    row, seats, seat, user.id, part, game, work, events, done
+                )
+                played.append(part)
+                if done:
+                    break
+                row = await self._fresh(game_id)
+                game = work
+            assert outcome is not None
+            if len(played) > 1 and not outcome.posts:
+                joined = normalize("; ".join(played))
+                outcome.reply = f"Done: `{texts.shorten(joined, 1500)}`. " + _ap_line(game)
+            return outcome
 
     async def _commit(
         self,
@@ -384,7 +445,10 @@ class GameService:
             result=result,
             outbox=posts,
         )
-        self._cache[row.id] = (seq, work.copy())
+        if over is not None:
+            self._forget(row.id)
+        else:
+            self._cache[row.id] = (seq, work.copy())
         if not done:
             return Outcome(
                 reply=f"Done: `{texts.shorten(normalize(text), 1500)}`. " + _ap_line(work)
@@ -497,7 +561,8 @@ class GameService:
 
         Only the player to move gets suggestions. What the user typed before
         the last ``;`` is kept as a prefix; the suggestions continue it. If that
-        prefix is illegal the single suggestion says why.
+        prefix is illegal the single suggestion says why. Nothing is suggested
+        past a draw: what may follow depends on cards not drawn yet.
         """
         row = await self._store.active_game(channel_id)
         if row is None or row.status != "running":
@@ -511,6 +576,8 @@ class GameService:
         done_text = normalize(head) if sep else ""
         partial = " ".join(partial.split()).lower()
         work = game
+        if "draw" in split_actions(done_text):
+            return _suggest_past_draw(game, done_text)
         if done_text:
             try:
                 work, _, finished = _apply(game, done_text)
@@ -573,7 +640,7 @@ class GameService:
             has_ai = any(s.is_ai for s in seats)
             if has_ai and humans_left:
                 text = (
-                    f"{user.display} ({seat.name}) resigned from game #{row.id}; "
+                    f"{texts.shown_name(user.display)} ({seat.name}) resigned from game #{row.id}; "
                     "the computer plays their seat from now on."
                 )
                 post = Post(row.channel_id, row.id, text)
@@ -604,7 +671,7 @@ class GameService:
                 s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
             )
             text = (
-                f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here "
+                f"{texts.shown_name(user.display)} ({seat.name}) resigned, so game #{row.id} ends here "
                 + " ".join(f"<@{m}>" for m in mentions)
                 + "\n"
                 + texts.score_table(game, seats)
@@ -621,7 +688,7 @@ class GameService:
                 result=result,
                 outbox=[post],
             )
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         return Outcome(reply="You resigned; the game is over.", posts=[post])
 
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
@@ -645,8 +712,8 @@ class GameService:
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
             if not await self._store.finish(row.id, status="cancelled", result=result, now=now):
                 raise NoGame("This game has already ended.")
-            self._cache.pop(row.id, None)
-        text = f"Game #{row.id} was cancelled by {user.display}."
+            self._forget(row.id)
+        text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
         if scores:
             text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
         return Outcome(
@@ -740,6 +807,37 @@ class GameService:
 
     # -- internals --------------------------------------------------------------------
 
+    async def _check_sent_in_turn(
+        self, row: GameRow, seats: Sequence[SeatRow], created_at: float | None
+    ) -> None:
+        """Refuse a command sent before the current turn began (it raced the turn's start).
+
+        A player who sends ``end`` just as the previous turn ends would
+        otherwise end their own brand-new turn, which they never saw.
+        """
+        if created_at is None:
+            return
+        if row.turn_start_seq > 0:
+            rows = await self._store.actions(row.id, after_seq=row.turn_start_seq - 1)
+            began = rows[0].time if rows else row.updated_at
+        else:  # the first decision: the game's start (when the seats were taken)
+            began = max((s.joined_at for s in seats), default=row.created_at)
+        if created_at + CLOCK_SLACK < began:
+            raise NotAllowed(
+                "This command was sent before your turn began (the previous turn ended "
+                "while it was on its way), so it was not played. Nothing was changed; "
+                "look at the latest turn message and send it again if you still want it."
+            )
+
+    def _forget(self, game_id: int) -> None:
+        """A finished game leaves memory (it is only read from the database from now on)."""
+        self._cache.pop(game_id, None)
+        self._hints.pop(game_id, None)
+
+    def _cache_size(self) -> int:
+        """Games held in memory (for tests of the bounds)."""
+        return len(self._cache) + len(self._hints)
+
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
@@ -747,6 +845,8 @@ class GameService:
         return lock
 
     async def _fresh(self, game_id: int) -> GameRow:
+        if not 0 < game_id <= ID_MAX:
+            raise NoGame(f"There is no game #{game_id}.")
         row = await self._store.game(game_id)
         if row is None:
             raise NoGame(f"There is no game #{game_id}.")
@@ -768,6 +868,10 @@ class GameService:
         return row
 
     async def _check_button(self, game_id: int, turn: int) -> None:
+        # A custom_id comes from the client and may be forged: a number outside
+        # SQLite's integer range would fail in the database, not be refused.
+        if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX):
+            raise StaleButton("This button doesn't belong to any game; nothing was changed.")
         row = await self._fresh(game_id)
         if row.status != "running":
             raise StaleButton("This game is over; these buttons no longer do anything.")
@@ -963,8 +1067,36 @@ def public_action(action: str) -> str:
     return action
 
 
-def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
+def draw_parts(text: str) -> list[str]:
+    """*text* cut after every ``draw``: the parts the bot plays (and commits) one by one.
+
+    >>> draw_parts("move c3 d3; draw; keep lift top; end")
+    ['move c3 d3; draw', 'keep lift top; end']
+    """
+    parts: list[list[str]] = [[]]
+    for action in split_actions(text):
+        parts[-1].append(action)
+        if action == "draw":
+            parts.append([])
+    return ["; ".join(p) for p in parts if p]
+
+
+def _after_draw_refusal(played: list[str], refused: str, why: str, game: Game) -> str:
+    """The reply when a command's draw was made but what followed it was refused."""
+    done = texts.shorten(normalize("; ".join(played)), 300)
+    return (
+        f"Done: `{done}` (a draw can't be taken back). Then `{texts.shorten(refused, 300)}` "
+        f"was not played: {why} {_ap_line(game)}"
+    ).strip()
+
+
+def _apply(
+    game: Game, text: str, *, unchanged: bool = True
+) -> tuple[Game, list[dict[str, Any]], bool]:
     """Apply *text* to a copy of *game*, one action at a time, all or nothing.
+
+    *unchanged*: a refusal says "Nothing was changed" (False once part of the
+    command, a draw, was committed).
 
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
@@ -975,21 +1107,50 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
     work = game.copy()
     events: list[dict[str, Any]] = []
     done = False
+    tail = " Nothing was changed." if unchanged else ""
     for i, action in enumerate(actions):
         stage = work.stage
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            raise IllegalMove(f"{texts.shorten(str(exc), 600)} Nothing was changed.") from None
+            raise IllegalMove(f"{texts.shorten(str(exc), 600)}{tail}") from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
             raise IllegalMove(
                 f"`{action}` already finishes your turn, so `{texts.shorten(actions[i + 1], 100)}` would be "
-                "played for the next player. Nothing was changed; leave out what follows "
-                f"`{action}`."
+                f"played for the next player.{tail} Leave out what follows `{action}`."
             )
     return work, events, done
+
+
+def _suggest_past_draw(game: Game, done_text: str) -> list[tuple[str, str]]:
+    """The one suggestion for a typed prefix holding a draw, without drawing anything.
+
+    Only what comes before the first draw is played (on a copy), and the draw
+    itself is checked with ``legal()``, which depends only on what everybody
+    sees (action points, draws so far, whether the deck is empty).
+    """
+    actions = split_actions(done_text)
+    first = actions.index("draw")
+    work = game
+    try:
+        if first:
+            work, _, finished = _apply(game, "; ".join(actions[:first]))
+            if finished:  # refused before the draw is reached: "already finishes your turn"
+                _apply(game, "; ".join(actions[: first + 1]))
+        if "draw" not in work.legal():
+            _apply(work, "draw")  # refused for a reason everybody can see
+    except IllegalMove as exc:
+        return [(_fit(f"⚠ {exc.message}"), _fit(done_text))]
+    if len(done_text) > 100:
+        return []
+    if actions[-1] == "draw":
+        note = "send it; then pick what follows from your new card(s)"
+    else:
+        note = "what follows the draw is checked against the card(s) you draw"
+    label = f"🃏 {done_text} — {note}"
+    return [(label if len(label) <= 100 else _label(done_text), done_text)]
 
 
 _KIND_ORDER = (
@@ -1073,13 +1234,22 @@ def _who(seat: SeatRow) -> str:
 
 
 def _ap_line(game: Game) -> str:
+    """What the mover has left this turn (private: it names the cards they drew)."""
     ap = game.ap
+    turn = game.position(viewer=game.to_move).get("turn") or {}
     if game.stage == "draw-keep":
-        return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
+        cards = ", ".join(f"`{c}`" for c in turn.get("revealed") or ())
+        return (
+            f"You drew {cards}: keep one with `keep CARD top` or `keep CARD bottom` "
+            "(the others go to the top or the bottom of your deck)."
+        )
     if ap is None:
         return ""
     line = f"{ap} AP left."
-    stack = (game.position().get("turn") or {}).get("stack")
+    drawn = [c for c in turn.get("drawn") or () if c != "hidden"]
+    if drawn:
+        line = f"Drawn this turn (playable from your next turn): {', '.join(drawn)}. " + line
+    stack = turn.get("stack")
     if stack is not None:
         blocks = f"{stack} block{'' if stack == 1 else 's'}"
         line = f"This turn's stack holds {blocks}. " + line
@@ -1093,3 +1263,23 @@ def _label(value: str) -> str:
 
 def _fit(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+class _Lru(OrderedDict[_K, _V]):
+    """A dict that keeps its *maxsize* most recently used entries."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def get(self, key: _K, default: Any = None) -> Any:  # type: ignore[override]
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return self[key]
+
+    def __setitem__(self, key: _K, value: _V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.maxsize:
+            self.popitem(last=False)
