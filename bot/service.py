@@ -346,9 +346,9 @@ class GameService:
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
-            await self._check_sent_in_turn(row, seats, created_at)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
+            await self._check_sent_in_turn(row, seats, created_at)
             work = game.copy()
             if not work.undo():
                 raise NotAllowed(
@@ -375,9 +375,9 @@ class GameService:
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
-            await self._check_sent_in_turn(row, seats, created_at)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
+            await self._check_sent_in_turn(row, seats, created_at)
             parts = draw_parts(text)
             if not parts:
                 raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
@@ -810,10 +810,11 @@ class GameService:
     async def _check_sent_in_turn(
         self, row: GameRow, seats: Sequence[SeatRow], created_at: float | None
     ) -> None:
-        """Refuse a command sent before the current turn began (it raced the turn's start).
+        """Refuse the mover's command if it was sent before their turn began.
 
-        A player who sends ``end`` just as the previous turn ends would
-        otherwise end their own brand-new turn, which they never saw.
+        A player who sends ``end`` out of turn just as the previous turn ends
+        would otherwise end their own brand-new turn, which they never saw.
+        (Called after the mover check: anyone else gets "not your turn".)
         """
         if created_at is None:
             return
