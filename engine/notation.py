@@ -17,7 +17,7 @@ Action = tuple  # ("move", a, b), ("build", sq), ("play", card, *args), ...
 
 _SPLIT = re.compile(r"[;\n\r]")
 _INT = re.compile(r"[0-9]+")  # ASCII digits only: "²" or "٣" are not numbers here
-_MAX_DIGITS = 3  # no count in the game reaches 1000; longer numbers are refused, not parsed
+_MAX_DIGITS = 3  # no count in the game reaches 1000; larger numbers are malformed
 _VERBS = "castle, place, king, knight, move, stack, build, draw, keep, play, score or end"
 _TWO_SQUARE_CARDS = ("jump", "doorclimb", "diagonal", "moveblock", "relocate", "vault")
 # Parsing the same short texts again and again (legal(), the bot, the AI) is
@@ -148,9 +148,10 @@ def _number(word: str) -> int | None:
     ``str.isdigit`` accepts "²" and ``int`` refuses it; ``int`` also refuses
     numbers over 4,300 digits. Both would be crashes, not notation errors.
     """
-    if len(word) > _MAX_DIGITS or not _INT.fullmatch(word):
+    digits = word.lstrip("0")
+    if not _INT.fullmatch(word) or len(digits) > _MAX_DIGITS:
         return None
-    return int(word)
+    return int(digits or "0")
 
 
 def _short(clause: str) -> str:

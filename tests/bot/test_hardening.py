@@ -210,6 +210,16 @@ def test_odd_numbers_are_notation_errors_in_the_engine(text):
         Game.new(players=2, seed=1).play(text)
 
 
+def test_leading_zeros_still_read_as_the_number():
+    """Backwards compatible: `score 0002` is `score 2`, however many zeros lead."""
+    z = "0" * 4400
+    assert engine_notation.parse_actions(f"score {z}2; stack {z}; play lift c3 {z}1") == (
+        ("score", 2),
+        ("stack", 0),
+        ("play", "lift", 18, 1),
+    )
+
+
 @pytest.mark.parametrize("text", ODD)
 async def test_odd_numbers_get_a_clear_refusal_from_play_and_autocomplete(env: Env, text):
     await past_setup(env, "common")
@@ -260,7 +270,7 @@ TOKENS = [
     "ß",
     "K",
 ]
-NUMBERISH = ["²", "³", "٣", "१२", "9" * 4400, "4" + "0" * 4300, "0", "-1", "1e3", "007", "٠"]
+NUMBERISH = ["²", "³", "٣", "१२", "9" * 4400, "4" + "0" * 4300, "0" * 4400, "0", "-1", "007", "٠"]
 hostile = st.one_of(
     st.text(max_size=200),
     st.tuples(
