@@ -600,16 +600,18 @@ class GameService:
         """The next action the quick computer player would choose here, offered first.
 
         Computed once per game state and typed prefix (autocomplete asks at every
-        keystroke) and given at most a second; the computer only looks at what
-        the player may see.
+        keystroke) and given at most a second. The computer is handed a game in
+        which everything the player can't see (decks, other hands) is made up,
+        so the hint cannot depend on hidden cards even by accident.
         """
         key = (row.last_seq, done_text)
         cached = self._hints.get(row.id)
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
+            seen = _as_seen_by_mover(game, row.last_seq)
             actions = await asyncio.wait_for(
-                asyncio.to_thread(self._suggest_actions, game.copy(), HINT_SECONDS), 1.0
+                asyncio.to_thread(self._suggest_actions, seen, HINT_SECONDS), 1.0
             )
             hint: str | None = actions[0] if actions else None
         except TimeoutError:
@@ -1197,6 +1199,21 @@ def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
             order[a],
         ),
     )
+
+
+def _as_seen_by_mover(game: Game, salt: int) -> Game:
+    """*game* with what its player to move can't see replaced by a sample of it.
+
+    The sample depends only on that player's view and *salt* (something public),
+    so whatever is computed from it cannot tell two deck orders apart.
+    """
+    from engine.ai import sample_game
+
+    me = game.to_move
+    if me is None:
+        return game.copy()
+    view = game.position(viewer=me)
+    return sample_game(game, me, random.Random(salt), view)
 
 
 def _random_decision(game: Game, rng: random.Random) -> list[str]:

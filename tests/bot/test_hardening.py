@@ -187,6 +187,27 @@ async def test_common_deck_draw_then_more_in_one_command(tmp_path):
         await env.store.close()
 
 
+async def test_the_hint_player_never_sees_hidden_cards(tmp_path):
+    """Item 1: the 💡 computer player gets the same game whatever the decks hide."""
+    given: dict[int, list[dict]] = {}
+    for seed in SEEDS[:2]:
+        env = await make_env(tmp_path / f"h{seed}.db", seed)
+        seen = given.setdefault(seed, [])
+
+        def record(game: Game, seconds: float, seen: list[dict] = seen) -> list[str]:
+            seen.append(game.position())
+            return first_legal(game, seconds)
+
+        env.service._suggest_actions = record
+        try:
+            await past_setup(env, "personal")
+            for typed in ("", "move c3 d3; ", "mo"):
+                await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed=typed)
+        finally:
+            await env.store.close()
+    assert given[SEEDS[0]] and given[SEEDS[0]] == given[SEEDS[1]]
+
+
 # -- item 2: odd numbers --------------------------------------------------------------
 
 ODD = [
