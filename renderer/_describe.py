@@ -19,7 +19,9 @@ MAX_LENGTH = 1000
 
 
 def title(view: BoardView) -> str:
-    """ "Setup", or the phase and round with their totals."""
+    """The picture's title: Setup, Game over, or the phase and round of how many."""
+    if view.stage == "over":
+        return "Game over"
     if view.stage in ("castles", "place") or (view.stage == "king" and view.king is None):
         return "Setup"
     rounds = ROUNDS[len(view.players)][view.phase - 1]
@@ -39,8 +41,8 @@ def stage_line(view: BoardView, shown: Callable[[str], str] = str) -> tuple[str,
         winners = [q for q in v.players if q.is_winner]
         if len(winners) == 1:
             best = winners[0]
-            return f"Game over: {shown(best.name)} wins with {best.score} points", best
-        return f"Game over: {' and '.join(shown(q.name) for q in winners)} share the win", None
+            return f"{shown(best.name)} wins with {best.score} points", best
+        return f"{' and '.join(shown(q.name) for q in winners)} share the win", None
     if v.stage == "castles":
         return f"{who} places a starting castle block", p
     if v.stage == "place":
@@ -66,11 +68,8 @@ def describe_view(view: BoardView) -> str:
     variant = {"common": "common deck", "personal": "personal decks", "master": "master variant"}
     line, _ = stage_line(v)
     kind = variant.get(v.variant, v.variant)
-    if v.stage == "over":
-        head = f"Torres board ({kind}). {line}."
-    else:
-        when = title(v).replace(" · Round", ", round")
-        head = f"Torres board ({kind}). {when}: {line.replace(' · ', ', ')}."
+    when = title(v).replace(" · Round", ", round")
+    head = f"Torres board ({kind}). {when}: {line.replace(' · ', ', ')}."
 
     dealt = v.stage in ("play", "draw-keep")
     rows = []

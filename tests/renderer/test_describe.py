@@ -165,10 +165,10 @@ def legend(rendering) -> str:
 def test_the_legend_says_what_the_highlight_means():
     pos = load("late")
     r = renderer.render(pos, highlight=["e1"], highlight_note="changed this turn")
-    assert "Pink frame: changed this turn." in legend(r)
+    assert "Pink frame: changed this turn" in legend(r)
     assert "last turn" not in legend(r)
     default = renderer.render(pos, highlight=["e1"])
-    assert "Pink frame: changed last turn." in legend(default)
+    assert "Pink frame: changed last turn" in legend(default)
     # Nothing framed: the legend does not explain a frame that is not there.
     assert "Pink" not in legend(renderer.render(pos))
 
