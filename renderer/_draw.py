@@ -36,7 +36,7 @@ MUTED: RGB = (92, 92, 100)
 HEADER_BG: RGB = (38, 42, 52)
 HEADER_INK: RGB = (255, 255, 255)
 FLOOR_LIGHT: RGB = (238, 233, 221)
-FLOOR_DARK: RGB = (221, 213, 196)
+FLOOR_DARK: RGB = (226, 219, 204)
 EDGE: RGB = (62, 56, 48)
 #: Highlighted squares: Okabe–Ito reddish purple, drawn thick.
 HIGHLIGHT: RGB = (204, 121, 167)
@@ -365,16 +365,17 @@ class _Painter:
 
         The blocks are laid out top to bottom with equal gaps, the first at the
         top, the last (the legend) at the bottom, so no band stays empty. With
-        room to spare the player rows grow (up to 40 % larger, for the phone
-        preview) before the gaps do; when room runs short, the master
-        card's help goes first, then the legend's map key.
+        room to spare (fewer players, setup) everything in the panel grows, up
+        to half as large again, for the phone preview, before the gaps do; when
+        room runs short, the master card's help goes first, then the legend's
+        map key, then the rows' small print is folded.
         """
         x0, y0, x1, y1 = g.PANEL_BOX
         room = y1 - y0
         blocks, cuts = _fitted(self._panel_blocks(x0, x1, 1.0), room)
-        for scale in (1.4, 1.3, 1.2, 1.1):
+        for scale in (1.5, 1.4, 1.3, 1.2, 1.1):
             bigger, bigger_cuts = _fitted(self._panel_blocks(x0, x1, scale), room)
-            if bigger_cuts == cuts:  # as much shown, only larger
+            if bigger_cuts == cuts and _stacked(bigger) <= room:  # as much, only larger
                 blocks = bigger
                 break
         used = _stacked(blocks)
@@ -385,32 +386,76 @@ class _Painter:
             draw(y)
             y += height + gap
 
-    def _panel_blocks(self, x0: float, x1: float, scale: float) -> list[_Block]:
+    def _panel_blocks(self, x0: float, x1: float, k: float) -> list[_Block]:
+        """The panel's blocks, the header and rows scaled by ``k``, the other
+        text by at most BODY_GROWTH and never so much that a one-line text
+        wraps (longer ones may take more lines)."""
         v = self.view
-        blocks = [self._header_block(x0, x1)]
-        blocks.append(self._players_block(x0, x1, scale))
-        info: list[_Line] = []
+        w = x1 - x0
+        info: list[_Para] = []
         if v.common_deck is not None and v.variant != "master":
-            info.append(_Line(f"Deck: {v.common_deck} cards left", BODY))
+            info.append(_Para(f"Deck: {v.common_deck} cards left", BODY))
         if v.king_castle is not None:
             height = max(v.heights[s] for s in v.king_castle)
             text = f"King's castle: area {len(v.king_castle)}, height {height}"
-            info.append(_Line(text, BODY, swatch="king", indent=40))
-        if info:
-            blocks.append(self._lines_block(info, x0, x1, "panel"))
+            info.append(_Para(text, BODY, swatch="king"))
+        master_head: list[_Para] = []
+        master_help: list[_Para] = []
         if v.master_card:
             name = engine.MASTER_CARDS.get(v.master_card, v.master_card)
+            master_head.append(_Para(f"Master card: {name}", BODY))
             help_text = engine.MASTER_CARD_HELP.get(v.master_card, "")
-            head = [_Line(f"Master card: {name}", BODY)]
-            wrapped = self._wrap(help_text, SMALL, x1 - x0, False)
-            helps = [_Line(t, SMALL, bold=False) for t in wrapped]
-            options = [head + helps, head]  # the help whole or not at all
+            master_help.append(_Para(help_text, SMALL, bold=False))
+        private = self._private_paras(w)
+        note: list[_Para] = []
+        if v.highlight:
+            text = f"Pink frame: {v.highlight_note or DEFAULT_HIGHLIGHT_NOTE}"
+            note.append(_Para(text, BODY - 2, swatch="highlight"))
+        key = "Map: big number = the square's height, so its knight's level. Dark tag: castle area."
+        map_key = [_Para(key, SMALL, bold=False, muted=True)]
+
+        # One factor for all of it; a line that fits on one line stays on one.
+        kb = min(k, BODY_GROWTH)
+        for p in info + master_head + master_help + private + note + map_key:
+            if len(self._para_lines(p, 1.0, w)) == 1:
+                kb = min(kb, self._grown(p, kb, w) / p.size)
+
+        def lines(group: list[_Para]) -> list[_Line]:
+            return [line for p in group for line in self._para_lines(p, kb, w)]
+
+        blocks = [self._header_block(x0, x1, k), self._players_block(x0, x1, k)]
+        if info:
+            blocks.append(self._lines_block(lines(info), x0, x1, "panel"))
+        if master_head:
+            # The help whole or not at all.
+            options = [lines(master_head + master_help), lines(master_head)]
             blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
-        private = self._private_lines(x1 - x0)
         if private:
-            blocks.append(self._lines_block(private, x0, x1, "footer"))
-        blocks.append(self._legend_block(x0, x1))
+            blocks.append(self._lines_block(lines(private), x0, x1, "footer"))
+        options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
+        blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
         return blocks
+
+    def _grown(self, p: _Para, k: float, width: float) -> int:
+        """The largest size up to ``p.size * k`` at which the paragraph wraps to
+        no more lines than at its own size: growing must not break a line."""
+        width -= SWATCH_INDENT * k if p.swatch else 0
+        lines = len(self._wrap(p.text, p.size, width, p.bold))
+        size = round(p.size * k)
+        while size > p.size and len(self._wrap(p.text, size, width, p.bold)) > lines:
+            size -= 1
+        return size
+
+    def _para_lines(self, p: _Para, k: float, width: float) -> list[_Line]:
+        """A paragraph at ``k`` times its size, wrapped to ``width``; its swatch
+        goes left of the first line, and all its lines are indented past it."""
+        size = round(p.size * k)
+        indent = round(SWATCH_INDENT * k) if p.swatch else 0
+        wrapped = self._wrap(p.text, size, width - indent, p.bold)
+        return [
+            _Line(t, size, p.bold, p.muted, p.swatch if i == 0 else None, indent)
+            for i, t in enumerate(wrapped)
+        ]
 
     def _lines_block(
         self,
@@ -427,7 +472,7 @@ class _Painter:
             def draw(y: float) -> None:
                 for line in chosen:
                     if line.swatch is not None:
-                        self._swatch(line.swatch, x0 + 15, y + line.size * 0.6)
+                        self._swatch(line.swatch, x0, y + line.size * 0.6, line.size * 0.56)
                     x = x0 + line.indent
                     colour = MUTED if line.muted else INK
                     self.text((x, y), line.text, line.size, colour, layer=layer, bold=line.bold)
@@ -437,70 +482,57 @@ class _Painter:
 
         return _Block([option(chosen) for chosen in options], yields)
 
-    def _swatch(self, kind: str, cx: float, cy: float) -> None:
-        """A legend's sample: the king's castle gold, a castle tag, a highlight frame."""
+    def _swatch(self, kind: str, x: float, cy: float, r: float) -> None:
+        """A legend's sample, 2r wide from x: the king's castle gold, a highlight frame."""
         d = self.draw
+        box = (x + 1, cy - r, x + 1 + 2 * r, cy + r)
         if kind == "king":
-            d.rectangle((cx - 14, cy - 14, cx + 14, cy + 14), fill=_stone_shade(2, True))
-            d.rectangle((cx - 14, cy - 14, cx + 14, cy + 14), outline=EDGE, width=3)
+            d.rectangle(box, fill=_stone_shade(2, True))
+            d.rectangle(box, outline=EDGE, width=3)
         elif kind == "highlight":
-            d.rectangle((cx - 15, cy - 15, cx + 15, cy + 15), fill=FLOOR_LIGHT)
-            d.rectangle((cx - 15, cy - 15, cx + 15, cy + 15), outline=HIGHLIGHT, width=7)
+            d.rectangle(box, fill=FLOOR_LIGHT)
+            d.rectangle(box, outline=HIGHLIGHT, width=round(r / 2))
 
-    def _private_lines(self, width: float) -> list[_Line]:
+    def _private_paras(self, width: float) -> list[_Para]:
         """The viewer's revealed cards and own hand (nobody else's is ever named)."""
         v = self.view
         viewer = v.player(v.viewer) if v.viewer else None
-        lines: list[_Line] = []
+        paras: list[_Para] = []
         if viewer is not None and viewer.revealed:
-            text = "Drawn, keep one: " + ", ".join(viewer.revealed)
-            lines += [_Line(t, BODY) for t in self._wrap(text, BODY, width)]
+            paras.append(_Para("Drawn, keep one: " + ", ".join(viewer.revealed), BODY))
         if viewer is not None and viewer.hand is not None:
             text = f"Your hand ({self.shown(viewer.name)}): " + self._hand_text(viewer)
             size = BODY if len(self._wrap(text, BODY, width)) <= 2 else SMALL + 1
-            lines += [_Line(t, size) for t in self._wrap(text, size, width)]
-        return lines
+            paras.append(_Para(text, size))
+        return paras
 
-    def _legend_block(self, x0: float, x1: float) -> _Block:
-        """What the map's marks mean; the highlight's own meaning comes first and
-        is never left out."""
-        v = self.view
-        key = "Map: big number = the square's height, so its knight's level. Dark tag: castle area."
-        key_lines = [
-            _Line(t, SMALL, bold=False, muted=True) for t in self._wrap(key, SMALL, x1 - x0, False)
-        ]
-        note: list[_Line] = []
-        if v.highlight:
-            text = f"Pink frame: {v.highlight_note or DEFAULT_HIGHLIGHT_NOTE}"
-            wrapped = self._wrap(text, BODY - 2, x1 - x0 - 40, True)
-            note = [_Line(t, BODY - 2, swatch="highlight" if i == 0 else None, indent=40)
-                    for i, t in enumerate(wrapped)]  # fmt: skip
-        options = [note + key_lines, note] if note else [key_lines]
-        return self._lines_block(options, x0, x1, "footer", yields=2)
-
-    # -- header ----------------------------------------------------------------
-    def _header_block(self, x0: float, x1: float) -> _Block:
+    def _header_block(self, x0: float, x1: float, k: float) -> _Block:
         """Phase and round (or "Setup", "Game over"), then who is to do what, on
-        a dark card; a long line takes two lines rather than a small font."""
-        head, head_size = self.fit(title(self.view), TITLE_SIZE, x1 - x0 - 36, min_size=22)
+        a dark card; a long line takes up to three lines rather than a small font."""
+        head, head_size = self.fit(
+            title(self.view), round(TITLE_SIZE * k), x1 - x0 - 36, min_size=TITLE_SIZE - 8
+        )
         line, player = stage_line(self.view, self.shown)
-        indent = 42 if player is not None else 0
+        indent = round(STAGE_SIZE * k + 12) if player is not None else 0
         width = x1 - x0 - 36 - indent
-        lines = self._wrap(line, STAGE_SIZE, width, True)
+        stage_size = self._grown(_Para(line, STAGE_SIZE), k, width)
+        r = stage_size / 2
+        lines = self._wrap(line, stage_size, width, True)
         if len(lines) > 3:
-            rest = self.fit(" ".join(lines[2:]), STAGE_SIZE, width, min_size=STAGE_SIZE)[0]
-            lines = [*lines[:2], rest]
-        step = STAGE_SIZE + 10
-        height = 70 + step * len(lines) + 8
+            lines = [*lines[:2], self.fit(" ".join(lines[2:]), stage_size, width)[0]]
+        step = stage_size + 10
+        top = head_size + 36
+        height = top + step * len(lines) + 8
 
         def draw(y: float) -> None:
             self.draw.rounded_rectangle((x0, y, x1, y + height), 14, fill=HEADER_BG)
             self.text((x0 + 18, y + 14), head, head_size, HEADER_INK, layer="header")
-            x, cy = x0 + 18, y + 70 + step / 2
+            x, cy = x0 + 18, y + top + step / 2
             if player is not None:
-                self.marker(player.shape, x + 15, cy, 15, player.colour, width=2, outline=WHITE)
+                mx = x + (indent - 12) / 2
+                self.marker(player.shape, mx, cy, r, player.colour, width=2, outline=WHITE)
             for text in lines:
-                fitted, size = self.fit(text, STAGE_SIZE, width, min_size=18)
+                fitted, size = self.fit(text, stage_size, width, min_size=stage_size)
                 self.text((x + indent, cy), fitted, size, HEADER_INK, anchor="lm", layer="header")
                 cy += step
 
@@ -637,15 +669,27 @@ ROW_GAP = 8
 PANEL_GAP = 12
 
 
+#: The most the panel's body text grows when there is room (the rows: 1.5).
+BODY_GROWTH = 1.3
+#: Room left of a line for its legend sample.
+SWATCH_INDENT = 40
+
+
 @dataclass(frozen=True)
-class _Line:
-    """One line of panel text."""
+class _Para:
+    """A paragraph of panel text, before wrapping."""
 
     text: str
     size: int
     bold: bool = True
     muted: bool = False
-    swatch: str | None = None  # a legend sample drawn left of the text
+    swatch: str | None = None  # a legend sample drawn left of the first line
+
+
+@dataclass(frozen=True)
+class _Line(_Para):
+    """One line of panel text, placed ``indent`` px right of the panel's edge."""
+
     indent: int = 0
 
     @property
@@ -771,7 +815,7 @@ def _stone_shade(h: int, king: bool) -> RGB:
     if king:
         a, b = (250, 224, 140), (196, 150, 40)
     else:
-        a, b = (214, 206, 190), (110, 100, 86)
+        a, b = (204, 195, 177), (108, 98, 84)
     # Channels rounded to multiples of 4: Pillow maps colours to a palette by
     # the nearest entry to the 4x4x4 grid point below, and an off-grid shade can
     # lose its own entry to a close stone face (h=3 did, by 5 levels of blue).

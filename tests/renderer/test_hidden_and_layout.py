@@ -210,3 +210,17 @@ def test_a_full_master_hand_always_fits_with_the_master_card():
         assert t.box[3] <= g.HEIGHT and t.box[2] <= g.WIDTH, t
     for a, b in itertools.combinations(r.texts, 2):
         assert not _overlap(a.box, b.box), (a, b)
+
+
+@pytest.mark.parametrize("name", ["setup", "late", "final", "master", "personal"])
+def test_no_empty_band_at_the_bottom_or_top(name):
+    """The panel is filled from top to bottom (the old portrait picture left
+    ~100 px empty at the bottom), and the map with its labels spans the height."""
+    pos = load(name)
+    for viewer in [None, pos["players"][0]]:
+        r = renderer.render(pos, viewer=viewer, highlight=["e4"])
+        panel = [t for t in r.texts if t.box[0] >= g.PANEL_BOX[0]]
+        assert min(t.box[1] for t in panel) < g.PANEL_BOX[1] + 40
+        assert max(t.box[3] for t in panel) > g.PANEL_BOX[3] - 30
+        labels = [t for t in r.texts if t.layer == "edge"]
+        assert max(t.box[3] for t in labels) > g.HEIGHT - 60
