@@ -367,8 +367,8 @@ class _Painter:
         top, the last (the legend) at the bottom, so no band stays empty. With
         room to spare (fewer players, setup) everything in the panel grows, up
         to half as large again, for the phone preview, before the gaps do; when
-        room runs short, the master card's help goes first, then the legend's
-        map key, then the rows' small print is folded.
+        room runs short, the legend's map key goes first, then the master
+        card's help, then the rows' small print is folded.
         """
         x0, y0, x1, y1 = g.PANEL_BOX
         room = y1 - y0
@@ -429,11 +429,11 @@ class _Painter:
         if master_head:
             # The help whole or not at all.
             options = [lines(master_head + master_help), lines(master_head)]
-            blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
+            blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
         if private:
             blocks.append(self._lines_block(lines(private), x0, x1, "footer"))
         options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
-        blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
+        blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
         return blocks
 
     def _grown(self, p: _Para, k: float, width: float) -> int:
