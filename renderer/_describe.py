@@ -28,6 +28,13 @@ def title(view: BoardView) -> str:
     return f"Phase {view.phase} of 3 · Round {view.round} of {rounds}"
 
 
+def shows_hand(view: BoardView, viewer: PlayerView) -> bool:
+    """Whether the viewer's own hand is named: it is theirs to see, and there
+    is something to say (no cards are dealt before play, so "no cards" in
+    setup says nothing)."""
+    return viewer.hand is not None and (bool(viewer.hand) or title(view) != "Setup")
+
+
 def stage_line(view: BoardView, shown: Callable[[str], str] = str) -> tuple[str, PlayerView | None]:
     """Who is to do what (or who won), and the player it is about.
 
@@ -118,7 +125,7 @@ def describe_view(view: BoardView) -> str:
     viewer = v.player(v.viewer) if v.viewer else None
     if viewer is not None and viewer.revealed:
         private.append("Drawn, keep one: " + ", ".join(viewer.revealed) + ".")
-    if viewer is not None and viewer.hand is not None:
+    if viewer is not None and shows_hand(v, viewer):
         private.append(f"Your hand: {', '.join(sorted(viewer.hand)) or 'no cards'}.")
     highlight = []
     if v.highlight:

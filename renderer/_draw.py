@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 import engine
 
 from . import geometry as g
-from ._describe import stage_line, title
+from ._describe import shows_hand, stage_line, title
 from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -452,6 +452,11 @@ class _Painter:
         size = round(p.size * k)
         indent = round(SWATCH_INDENT * k) if p.swatch else 0
         wrapped = self._wrap(p.text, size, width - indent, p.bold)
+        # Grown text must not leave one word alone on the last line.
+        for smaller in range(size - 1, p.size - 1, -1):
+            if len(wrapped) < 2 or " " in wrapped[-1]:
+                break
+            wrapped, size = self._wrap(p.text, smaller, width - indent, p.bold), smaller
         return [
             _Line(t, size, p.bold, p.muted, p.swatch if i == 0 else None, indent)
             for i, t in enumerate(wrapped)
@@ -500,7 +505,7 @@ class _Painter:
         paras: list[_Para] = []
         if viewer is not None and viewer.revealed:
             paras.append(_Para("Drawn, keep one: " + ", ".join(viewer.revealed), BODY))
-        if viewer is not None and viewer.hand is not None:
+        if viewer is not None and shows_hand(v, viewer):
             text = f"Your hand ({self.shown(viewer.name)}): " + self._hand_text(viewer)
             size = BODY if len(self._wrap(text, BODY, width)) <= 2 else SMALL + 1
             paras.append(_Para(text, size))

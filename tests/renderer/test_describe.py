@@ -44,6 +44,8 @@ def test_setup_and_game_over():
     setup = renderer.describe(load("setup"))
     assert "Setup: green places a knight on a starting castle." in setup
     assert "The king is not placed yet." in setup
+    # No cards before play: the viewer's empty hand is not mentioned.
+    assert "Your hand" not in renderer.describe(load("setup"), viewer="red")
     final = renderer.describe(load("final"))
     assert "Game over: blue wins with 25 points." in final
     assert "Ranking: blue (sky-blue square): 25 points, winner" in final
