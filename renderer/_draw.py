@@ -368,11 +368,16 @@ class _Painter:
         room to spare (fewer players, setup) everything in the panel grows, up
         to half as large again, for the phone preview, before the gaps do; when
         room runs short, the legend's map key goes first, then the master
-        card's help, then the rows' small print is folded.
+        card's help, then the rows' small print is folded, and at last all of
+        the panel is drawn smaller.
         """
         x0, y0, x1, y1 = g.PANEL_BOX
         room = y1 - y0
         blocks, cuts = _fitted(self._panel_blocks(x0, x1, 1.0), room)
+        for scale in (0.9, 0.8, 0.7):  # the last resort: everything smaller
+            if _stacked(blocks) <= room:
+                break
+            blocks, cuts = _fitted(self._panel_blocks(x0, x1, scale), room)
         for scale in (1.5, 1.4, 1.3, 1.2, 1.1):
             bigger, bigger_cuts = _fitted(self._panel_blocks(x0, x1, scale), room)
             if bigger_cuts == cuts and _stacked(bigger) <= room:  # as much, only larger

@@ -224,3 +224,31 @@ def test_no_empty_band_at_the_bottom_or_top(name):
         assert max(t.box[3] for t in panel) > g.PANEL_BOX[3] - 30
         labels = [t for t in r.texts if t.layer == "edge"]
         assert max(t.box[3] for t in labels) > g.HEIGHT - 60
+
+
+def test_with_room_to_spare_the_rows_grow_for_the_phone():
+    """Two players leave room: names and scores are drawn larger than with four."""
+
+    def name_sizes(pos):
+        r = renderer.render(pos)
+        return {t.size for t in r.texts if t.text.lstrip("▶★ ") in pos["players"]}
+
+    two, four = name_sizes(load("personal")), name_sizes(load("late"))
+    assert min(two) > max(four)
+
+
+def test_the_highlight_note_shows_even_when_room_runs_short():
+    """A full master hand under a long name, and a long note: the note is drawn
+    whole (the map key gives way first)."""
+    game = engine.Game.new(players=4, variant="master", seed=9, master_card="castles")
+    long = "Maximiliane-Konstantina von und zu Hohenlohe"
+    pos = _rename(game.position(), {"red": long, "blue": "b", "green": "g", "yellow": "y"})
+    pos["hands"][long] = sorted(engine.CARDS)
+    note = "changed by Maximiliane-Konstantina's last turn (3 actions)"
+    r = renderer.render(pos, viewer=long, highlight=["a1"], highlight_note=note)
+    footer = " ".join(t.text for t in r.texts if t.layer == "footer")
+    assert f"Pink frame: {note}" in footer
+    assert "vault" in footer and "Master card: Castles" in footer
+    for a, b in itertools.combinations(r.texts, 2):
+        assert not _overlap(a.box, b.box), (a, b)
+    assert max(t.box[3] for t in r.texts) <= g.HEIGHT
