@@ -50,7 +50,7 @@ _ELITE = 6
 _TOURNAMENT = 3
 _CROSSOVER = 0.5  # share of children made by crossover (then mutated lightly)
 _SEED_SHARE = 0.6  # of the budget at most, for the greedy and beam turns that seed it
-_EVOLVE_SHARE = 0.8  # of what is left after seeding; the rest goes to the rollouts
+_EVOLVE_SHARE = 0.6  # of what is left after seeding; the rest goes to the rollouts
 _CANDIDATES = 4
 _NEAR_TIE = 1.0
 _STALL = 12  # generations without a better best: restart all but the elite
@@ -92,9 +92,9 @@ def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Indi
     """The first population: greedy and beam turns, then random variations of them."""
     # The greedy turn first (what the heuristic level plays) with most of this share,
     # so that even a small budget starts from a complete, sensible turn.
-    planned = plan_turn(world, me, rng, budget.share(0.8), width=1, most=60, cards=10)
+    planned = plan_turn(world, me, rng, budget.share(0.5), width=1, most=60, cards=10)
     if not budget.exhausted:
-        planned += plan_turn(world, me, rng, budget, width=4, most=40, cards=10)
+        planned += plan_turn(world, me, rng, budget, width=10, most=90, cards=30)
     planned.sort(key=lambda r: -r[0])
     population: list[_Individual] = []
     seen: set[tuple[str, ...]] = set()
