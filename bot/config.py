@@ -6,8 +6,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.ai import LEVELS
-
 
 class ConfigError(ValueError):
     """An environment variable is missing or malformed; the message names it."""
@@ -47,7 +45,7 @@ class BotConfig:
             api_base=env.get("DISCORD_API_BASE") or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
             ai_seconds=_number(env, "TORRES_AI_SECONDS", 1.0, minimum=0.0),
-            ai_level=_choice(env, "TORRES_AI_LEVEL", "search", LEVELS),
+            ai_level=_choice(env, "TORRES_AI_LEVEL", "search", ("random", "heuristic", "search")),
             reminder_seconds=_number(env, "TORRES_REMINDER_SECONDS", 86400.0, minimum=1.0),
             reminder_count=int(_number(env, "TORRES_REMINDER_COUNT", 3, minimum=0, integer=True)),
             idle_cancel_seconds=_number(env, "TORRES_IDLE_CANCEL_SECONDS", 1209600.0, minimum=0.0),

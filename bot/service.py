@@ -1059,7 +1059,7 @@ def _random_decision(game: Game, rng: random.Random) -> list[str]:
 
 
 def _engine_ai(level: str) -> ChooseActions:
-    """The engine's computer player at *level* (one of ``engine.ai.LEVELS``)."""
+    """The engine's computer player at *level* (``random``, ``heuristic`` or ``search``)."""
     from engine.ai import choose_actions
 
     def choose(game: Game, seconds: float) -> list[str]:

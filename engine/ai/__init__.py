@@ -30,10 +30,11 @@ Levels:
   turn-level Monte Carlo with sampled hidden information and greedy replies by the
   other players picks (see ``_search``).
 
-- ``"expert"``: evolution over whole turns (Online Evolutionary Planning: a
-  population of complete turns, repaired to legality, improved by crossover and
-  mutation under the static evaluation), then the same Monte Carlo among the
-  near-equal best (see ``_expert``).
+- ``"expert"`` (experimental): evolution over whole turns (Online Evolutionary
+  Planning: a population of complete turns, repaired to legality, improved by
+  crossover and mutation under the static evaluation), then the same Monte Carlo
+  among the near-equal best (see ``_expert``). Not yet stronger than ``search``
+  (measured in ``_expert``'s docstring), so the bot does not offer it.
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a

@@ -103,11 +103,6 @@ def test_settings_from_the_environment():
         BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_REMINDER_COUNT": "lots"})
     with pytest.raises(ConfigError, match="TORRES_REMINDER_SECONDS must be at least"):
         BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_REMINDER_SECONDS": "0"})
-    assert BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_AI_LEVEL": "Expert"}).ai_level == (
-        "expert"
-    )
-    with pytest.raises(ConfigError, match="TORRES_AI_LEVEL must be one of random, heuristic"):
-        BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_AI_LEVEL": "grandmaster"})
 
 
 def test_missing_token_is_one_line_and_exit_1(tmp_path):
