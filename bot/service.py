@@ -15,7 +15,7 @@ import logging
 import random
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -36,6 +36,7 @@ HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuri
 CACHED_GAMES = 128  # running games whose Game object (and hint) stay in memory
 ID_MAX = 2**63 - 1  # SQLite's INTEGER range: a larger id in a forged custom_id is no game's
 CLOCK_SLACK = 0.001  # Discord's snowflake times have millisecond resolution
+LAG_NORMAL = 0.5  # seconds from a command's creation to its arrival, clocks agreeing
 
 ChooseActions = Callable[[Game, float], list[str]]
 _K = TypeVar("_K")
@@ -149,6 +150,7 @@ class GameService:
         self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
         self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
+        self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
 
     # -- lobby ------------------------------------------------------------------
 
@@ -312,15 +314,17 @@ class GameService:
         interaction's creation time): a command sent before the current turn
         began is refused, so that it cannot act on a turn its sender never saw.
         """
+        sent = self._sent_here(created_at)
         row = await self._running(channel_id)
-        return await self._play(row.id, user, text, created_at=created_at)
+        return await self._play(row.id, user, text, created_at=sent)
 
     async def end_turn(
         self, *, game_id: int, turn: int, user: User, created_at: float | None = None
     ) -> Outcome:
         """The End turn button."""
+        sent = self._sent_here(created_at)
         await self._check_button(game_id, turn)
-        return await self._play(game_id, user, "end", turn=turn, created_at=created_at)
+        return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
         self,
@@ -332,6 +336,7 @@ class GameService:
         created_at: float | None = None,
     ) -> Outcome:
         """Take back the last action of the current turn."""
+        created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
             game_id = (await self._running(channel_id)).id
@@ -808,6 +813,21 @@ class GameService:
         return game, frames
 
     # -- internals --------------------------------------------------------------------
+
+    def _sent_here(self, created_at: float | None) -> float | None:
+        """*created_at* (Discord's clock) on this host's clock, which turn starts are in.
+
+        Each request's lag (arrival here minus creation there) is network time
+        plus the clocks' offset; the smallest recent lag bounds the offset from
+        above. Within normal network time the clocks are taken as agreeing; a
+        larger smallest lag means this host's clock is ahead, and it is added,
+        so that a skewed clock can't make fresh commands look older than the turn.
+        """
+        if created_at is None:
+            return None
+        self._lags.append(self._clock() - created_at)
+        offset = min(self._lags)
+        return created_at + offset if offset > LAG_NORMAL else created_at
 
     async def _check_sent_in_turn(
         self, row: GameRow, seats: Sequence[SeatRow], created_at: float | None

@@ -406,6 +406,32 @@ async def test_a_command_sent_before_the_turn_began_is_refused(env: Env):
     assert out.posts
 
 
+async def test_a_host_clock_ahead_of_discord_does_not_refuse_fresh_commands(env: Env):
+    """This host's clock runs a minute ahead of Discord's: commands sent after the turn
+    began are played; one sent before it is still refused."""
+    ahead = 60.0
+    await past_setup(env, "common")
+
+    def discord_now() -> float:
+        return env.clock.now - ahead
+
+    env.clock.now += 10
+    await env.service.play(
+        channel_id=CHANNEL, user=ANN, text="move c3 d3", created_at=discord_now() - 0.05
+    )
+    early = discord_now() - 0.2  # bob's `end`, sent out of turn just before ann's end
+    env.clock.now += 0.1
+    await env.service.play(channel_id=CHANNEL, user=ANN, text="end", created_at=discord_now())
+    env.clock.now += 0.1
+    with pytest.raises(NotAllowed, match="before your turn began"):
+        await env.service.play(channel_id=CHANNEL, user=BOB, text="end", created_at=early)
+    env.clock.now += 1.0
+    out = await env.service.play(
+        channel_id=CHANNEL, user=BOB, text="move f6 f5", created_at=discord_now() - 0.05
+    )
+    assert out.reply.startswith("Done"), out.reply
+
+
 # -- item 9: names ---------------------------------------------------------------------
 
 HOSTILE_NAMES = [
