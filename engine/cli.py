@@ -1,4 +1,4 @@
-"""The command line of NOTATION.md: ``python -m engine new|legal|play``.
+"""The command line of docs/notation.md: ``python -m engine new|legal|play``.
 
 Exit status: 0 success, 2 an illegal action (``illegal: <action>: <reason>``),
 1 malformed input.  Nothing ever prints a traceback.
