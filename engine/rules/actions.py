@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..board import SQUARE_NAMES
 from ..events import Event, Stage
 from ..notation import Action
@@ -17,6 +19,17 @@ _BUILD = [f"build {_N[s]}" for s in range(64)]
 _KNIGHT = [f"knight {_N[s]}" for s in range(64)]
 
 
+_TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
+    "move": turn.do_move,
+    "build": turn.do_build,
+    "score": turn.do_score,
+    "play": do_card,
+    "knight": turn.do_knight,
+    "stack": turn.do_stack,
+    "draw": turn.do_draw,
+}
+
+
 def step(st: State, a: Action, events: list[Event], snap: Snapshot | None) -> None:
     """Apply one action; in a turn, first push ``snap`` (or a fresh snapshot) for undo."""
     stage = st.stage
@@ -25,22 +38,10 @@ def step(st: State, a: Action, events: list[Event], snap: Snapshot | None) -> No
         if kind in ("castle", "place", "king", "keep"):
             wrong_stage(st, a)
         st.undo.append(snap if snap is not None else st.snapshot())
-        if kind == "move":
-            turn.do_move(st, a)
-        elif kind == "build":
-            turn.do_build(st, a)
-        elif kind == "score":
-            turn.do_score(st, a)
-        elif kind == "end":
+        if kind == "end":
             turn.do_end(st, events)
-        elif kind == "play":
-            do_card(st, a)
-        elif kind == "knight":
-            turn.do_knight(st, a)
-        elif kind == "stack":
-            turn.do_stack(st, a)
-        elif kind == "draw":
-            turn.do_draw(st, a)
+        else:
+            _TURN_ACTIONS[kind](st, a)
         return
     if stage == Stage.DRAW_KEEP:
         if kind != "keep":

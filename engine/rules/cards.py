@@ -8,7 +8,7 @@ parsed action (raising IllegalAction with the reason) and carries it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..board import DIAG, ORTH, SQUARE_NAMES, VAULTS
 from ..cards import CARDS
@@ -37,6 +37,16 @@ _PAIR = [[f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in ra
 
 def _mine(st: State) -> list[int]:
     return st.knights[st.to_move]
+
+
+def _moves(card: str, targets: Callable[[State, int], Iterable[int]]) -> Plays:
+    """The plays of a card moving one of the player's knights from A to B."""
+    prefix = f"play {card} "
+
+    def plays(st: State) -> list[str]:
+        return [prefix + _PAIR[a][b] for a in _mine(st) for b in targets(st, a)]
+
+    return plays
 
 
 # ---------------------------------------------------------------------- ap6, ap7
@@ -79,10 +89,6 @@ def jump_targets(st: State, s: int) -> list[int]:
     return [t for t in ORTH[s] if occ[t] == EMPTY and h[t] == top]
 
 
-def _jump_plays(st: State) -> list[str]:
-    return [f"play jump {_PAIR[a][b]}" for a in _mine(st) for b in jump_targets(st, a)]
-
-
 def _jump(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
@@ -108,10 +114,6 @@ def diagonal_targets(st: State, s: int) -> list[int]:
     return [t for t in DIAG[s] if occ[t] == EMPTY and h[t] <= top]
 
 
-def _diagonal_plays(st: State) -> list[str]:
-    return [f"play diagonal {_PAIR[a][b]}" for a in _mine(st) for b in diagonal_targets(st, a)]
-
-
 def _diagonal(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
@@ -132,10 +134,6 @@ def vault_targets(st: State, a: int) -> list[int]:
         for over, land in VAULTS[a]
         if 0 <= occ[over] < KING and occ[land] == EMPTY and h[land] <= top
     ]
-
-
-def _vault_plays(st: State) -> list[str]:
-    return [f"play vault {_PAIR[a][b]}" for a in _mine(st) for b in vault_targets(st, a)]
 
 
 def _vault(st: State, a: Action) -> None:
@@ -168,10 +166,6 @@ def doorclimb_targets(st: State, a: int) -> set[int]:
     return res
 
 
-def _doorclimb_plays(st: State) -> list[str]:
-    return [f"play doorclimb {_PAIR[a][b]}" for a in _mine(st) for b in doorclimb_targets(st, a)]
-
-
 def _doorclimb(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
@@ -197,15 +191,15 @@ def _doorclimb(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- relocate
 
 
-def _relocate_plays(st: State) -> list[str]:
-    p = st.to_move
-    return [f"play relocate {_PAIR[a][b]}" for a in _mine(st) for b in add_targets(st, p, a)]
+def relocate_targets(st: State, a: int) -> set[int]:
+    """Where the knight on a may go: as a new knight next to another of the player's."""
+    return add_targets(st, st.to_move, a)
 
 
 def _relocate(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
-    if dst not in add_targets(st, st.to_move, src):
+    if dst not in relocate_targets(st, src):
         explain_add(st, a, dst, without=src)
     move_piece(st, src, dst)
 
@@ -314,16 +308,16 @@ def _extra(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- playing a card
 
 RULES: dict[str, tuple[Plays, Effect]] = {
-    "jump": (_jump_plays, _jump),
+    "jump": (_moves("jump", jump_targets), _jump),
     "lift": (_lift_plays, _lift),
     "extra": (_extra_plays, _extra),
-    "doorclimb": (_doorclimb_plays, _doorclimb),
-    "diagonal": (_diagonal_plays, _diagonal),
+    "doorclimb": (_moves("doorclimb", doorclimb_targets), _doorclimb),
+    "diagonal": (_moves("diagonal", diagonal_targets), _diagonal),
     "ap6": (_ap6_plays, _ap6),
     "ap7": (_ap7_plays, _ap7),
     "moveblock": (moveblock.plays, moveblock.effect),
-    "relocate": (_relocate_plays, _relocate),
-    "vault": (_vault_plays, _vault),
+    "relocate": (_moves("relocate", relocate_targets), _relocate),
+    "vault": (_moves("vault", vault_targets), _vault),
 }
 assert set(RULES) == set(CARDS)
 
