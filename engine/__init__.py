@@ -15,6 +15,7 @@ Where things live (each rule has one home):
 - ``rules``: the rules, one module per part (see ``engine.rules``);
 - ``position``: torres-position/1 dicts to and from a ``State``;
 - ``notation``: parsing and printing actions, ``split_actions``;
+- ``record``: game records (torres-record/1) and their replay;
 - ``board``: squares, neighbour tables, castles; ``cards``: card names and help;
 - ``cli``: ``python -m engine``; ``ai``: the computer players.
 """
