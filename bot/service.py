@@ -1101,9 +1101,13 @@ def draw_parts(text: str) -> list[str]:
 def _after_draw_refusal(played: list[str], refused: str, why: str, game: Game) -> str:
     """The reply when a command's draw was made but what followed it was refused."""
     done = texts.shorten(normalize("; ".join(played)), 300)
+    tail = _ap_line(game)
+    revealed = (game.position(viewer=game.to_move).get("turn") or {}).get("revealed") or []
+    if game.stage == "draw-keep" and all(c in why for c in revealed):  # named once is enough
+        tail = "Keep one with `keep CARD top` or `keep CARD bottom`."
     return (
         f"Done: `{done}` (a draw can't be taken back). Then `{texts.shorten(refused, 300)}` "
-        f"was not played: {why} {_ap_line(game)}"
+        f"was not played: {why} {tail}"
     ).strip()
 
 
