@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 _SETUP_STAGES = frozenset({"castles", "place", "king"})
-BUTTONS_ALL = ("end", "undo", "hand")
+BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
 
 ChooseActions = Callable[[Game, float], list[str]]
@@ -71,6 +72,7 @@ class Post:
     mentions: tuple[int, ...] = ()
     outbox_id: int | None = None  # set when the post was queued with the change it reports
     replay: bool = False  # attach the animated replay of the whole game (game over)
+    merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -118,6 +120,26 @@ class BoardView:
     position: dict[str, Any]
     viewer: str | None
     highlight: frozenset[str]
+
+
+@dataclass(slots=True)
+class PanelState:
+    """The play panel to show (and, once a turn ended, the public posts to make)."""
+
+    model: panels.PanelModel
+    position: dict[str, Any] | None = None
+    viewer: str | None = None
+    highlight: frozenset[str] = frozenset()
+    outcome: Outcome | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmable:
+    """What a confirmation prompt asks about, checked before asking."""
+
+    game_id: int
+    question: str
+    confirm_label: str
 
 
 class GameService:
@@ -387,7 +409,8 @@ class GameService:
         self._cache[row.id] = (seq, work.copy())
         if not done:
             return Outcome(
-                reply=f"Done: `{texts.shorten(normalize(text), 1500)}`. " + _ap_line(work)
+                reply=f"Done: `{texts.shorten(normalize(text), 1500)}` — "
+                + panels.done_words(text, before, work)
             )
         reply = "Your turn is over." if seat.user_id is not None else ""
         if over is not None:
@@ -877,7 +900,7 @@ class GameService:
         human_next = seat is not None and not seat.is_ai and seat.user_id is not None
         buttons: tuple[str, ...] = ()
         if human_next:
-            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("hand",)
+            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("play", "hand")
         return Post(
             channel_id=row.channel_id,
             game_id=row.id,
@@ -939,6 +962,183 @@ class GameService:
             post.mentions = tuple(s.user_id for s in seats if s.user_id and not s.is_ai)
             post.replay = True  # the whole game, animated, follows in a message of its own
         return post
+
+    # -- the play panel ------------------------------------------------------------
+
+    async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
+        """The Play button of a turn message: the mover's panel; anyone else is refused."""
+        await self._check_button(game_id, turn)
+        row = await self._fresh(game_id)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        return await self._panel_state(row, game, None, "")
+
+    async def panel_press(
+        self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
+    ) -> PanelState:
+        """A choice on an open panel: *op* is ``what``, ``do``, ``undo``, ``hint``, ``end``,
+        ``endok`` or ``back``; *value* the chosen option's value.
+
+        A refused action leaves the game unchanged and shows why on the panel;
+        a panel of a finished turn comes back closed.
+        """
+        row = await self._fresh(game_id)
+        if row.status != "running" or row.turn_no != turn:
+            return self._closed_panel(row, turn)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        group: str | None = None
+        action: str | None = None
+        if op == "what" and value.startswith(panels.WHAT):
+            group = value[len(panels.WHAT) :]
+        elif op in ("what", "do") and value.startswith(panels.DO):
+            action = value[len(panels.DO) :]
+        elif op == "hint":
+            action = await self._hint(row, "", game)
+            if action is None:
+                return await self._panel_state(
+                    row, game, None, "No suggestion right now: choose yourself."
+                )
+        elif op == "undo":
+            try:
+                outcome = await self.undo(game_id=game_id, turn=turn, user=user)
+            except StaleButton:
+                return self._closed_panel(await self._fresh(game_id), turn)
+            except NotAllowed as exc:
+                return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+            row = await self._fresh(game_id)
+            return await self._panel_state(row, await self._load(row), None, outcome.reply)
+        elif op in ("end", "endok"):
+            action = "end"
+        elif op != "back":
+            return await self._panel_state(row, game, None, "")
+        if action is None:
+            return await self._panel_state(row, game, group, "")
+        if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
+            return PanelState(
+                panels.confirm_end_model(self._panel_header(row, game), game.ap or 0),
+                position=None,
+            )
+        try:
+            outcome = await self._play(game_id, user, action, turn=turn)
+        except StaleButton:
+            return self._closed_panel(await self._fresh(game_id), turn)
+        except IllegalMove as exc:
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+        if (
+            outcome.posts
+            or outcome.ai_game is not None
+            or outcome.reply.startswith(("Your turn", "The game"))
+        ):
+            text = f"**{outcome.reply or 'Done.'}** The turn message is in the channel."
+            return PanelState(panels.closed_model(text), outcome=outcome)
+        row = await self._fresh(game_id)
+        after = await self._load(row)
+        words = panels.done_words(action, game, after, end_hint="press End turn")
+        groups = panels.grouped(after) if after.to_move == game.to_move else {}
+        nxt = panels.follow_group(action, groups)
+        return await self._panel_state(row, after, nxt, f"Done: {words}")
+
+    async def confirmable(
+        self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
+    ) -> Confirmable:
+        """Check a resign or cancel request before asking the player to confirm it."""
+        row = await self._active(channel_id)
+        if what == "resign":
+            if row.status != "running":
+                raise NotAllowed(
+                    "The game hasn't started; use `/torres leave` to give up your seat."
+                )
+            seats = await self._store.seats(row.id)
+            seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
+            if seat is None or seat.name is None:
+                raise NotSeated("You're not playing in this game.")
+            humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
+            if any(s.is_ai for s in seats) and humans_left:
+                then = "the computer plays your seat from then on"
+            else:
+                then = "the game ends for everyone"
+            return Confirmable(
+                row.id, f"Resign from game #{row.id}? You can't come back: {then}.", "Resign"
+            )
+        if user.id != row.author_id:
+            if not can_manage_channel:
+                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+            if self._clock() - row.last_activity < row.idle_cancel_after:
+                when = int(row.last_activity + row.idle_cancel_after)
+                raise NotAllowed(
+                    "Only the author can cancel an active game; as a channel manager you can "
+                    f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
+                    f" (<t:{when}:R>)."
+                )
+        return Confirmable(
+            row.id,
+            f"Cancel game #{row.id} for everyone? It ends now, without a winner.",
+            "Cancel the game",
+        )
+
+    async def active_game_id(self, channel_id: int) -> int | None:
+        """The id of the channel's open or running game, if any."""
+        row = await self._store.active_game(channel_id)
+        return row.id if row is not None else None
+
+    async def end_needs_confirm(self, *, game_id: int, turn: int, user: User) -> int:
+        """AP the player would give up by ending now (0: no confirmation needed)."""
+        await self._check_button(game_id, turn)
+        row = await self._fresh(game_id)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        return (game.ap or 0) if game.stage == "play" else 0
+
+    async def turn_actions(self, game_id: int) -> list[str]:
+        """The actions of the turn in progress, undone ones left out."""
+        row = await self._fresh(game_id)
+        actions: list[str] = []
+        for entry in await self._store.actions(game_id, after_seq=row.turn_start_seq):
+            if entry.kind == "play":
+                actions.extend(split_actions(entry.action))
+            elif entry.kind == "undo" and actions:
+                actions.pop()
+        return actions
+
+    def _panel_header(self, row: GameRow, game: Game) -> str:
+        me = game.to_move or ""
+        where = (
+            f"phase {game.phase}, round {game.round}"
+            if game.stage in ("play", "draw-keep")
+            else "setup"
+        )
+        return f"**Your turn** in game #{row.id} ({texts.colour_dot(me)} {me}, {where})"
+
+    def _closed_panel(self, row: GameRow, turn: int) -> PanelState:
+        if row.status != "running":
+            text = f"Game #{row.id} is over; this panel no longer does anything."
+        else:
+            text = (
+                f"This turn is over (the game is at turn {row.turn_no}, this panel was for "
+                f"turn {turn}). Press **Play** on the latest turn message."
+            )
+        return PanelState(panels.closed_model(text))
+
+    async def _panel_state(
+        self, row: GameRow, game: Game, group: str | None, note: str
+    ) -> PanelState:
+        done = await self.turn_actions(row.id)
+        model = panels.build_panel(
+            game,
+            header=self._panel_header(row, game),
+            group=group,
+            note=note,
+            stack_text=texts.shorten("; ".join(done), 300) if done else "",
+        )
+        assert row.position is not None
+        highlight = frozenset(
+            changed_squares(row.turn_start_position or row.position, row.position)
+        )
+        return PanelState(model, game.position(), game.to_move, highlight)
 
 
 # -- pure helpers ---------------------------------------------------------------------
@@ -1073,17 +1273,7 @@ def _who(seat: SeatRow) -> str:
 
 
 def _ap_line(game: Game) -> str:
-    ap = game.ap
-    if game.stage == "draw-keep":
-        return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
-    if ap is None:
-        return ""
-    line = f"{ap} AP left."
-    stack = (game.position().get("turn") or {}).get("stack")
-    if stack is not None:
-        blocks = f"{stack} block{'' if stack == 1 else 's'}"
-        line = f"This turn's stack holds {blocks}. " + line
-    return line
+    return panels.ap_line(game)
 
 
 def _label(value: str) -> str:
