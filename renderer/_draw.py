@@ -16,10 +16,10 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
-from engine.rules import ROUNDS
 
 from . import geometry as g
-from ._model import PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
+from ._describe import stage_line, title
+from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -205,12 +205,7 @@ class _Painter:
     # -- header --------------------------------------------------------------
     def header(self) -> None:
         v = self.view
-        if v.stage in ("castles", "place") or (v.stage == "king" and v.king is None):
-            title = "Setup"
-        else:
-            rounds = ROUNDS[len(v.players)][v.phase - 1]
-            title = f"Phase {v.phase} of 3 · Round {v.round} of {rounds}"
-        box = self.text((20, 10), title, 36, HEADER_INK, layer="header")
+        box = self.text((20, 10), title(v), 36, HEADER_INK, layer="header")
         variant = {"common": "common deck", "personal": "personal decks", "master": "master"}
         self.text(
             (g.WIDTH - 20, 22),
@@ -230,28 +225,7 @@ class _Painter:
         self.text((x, box[3] + 6), text, size, HEADER_INK, layer="header")
 
     def _stage_line(self) -> tuple[str, PlayerView | None]:
-        v = self.view
-        p = v.player(v.to_move) if v.to_move else None
-        who = self.shown(p.name) if p else ""
-        if v.stage == "over":
-            winners = [q.name for q in v.players if q.is_winner]
-            shown = [self.shown(n) for n in winners]
-            if len(winners) == 1:
-                best = v.player(winners[0])
-                return f"Game over: {shown[0]} wins with {best.score} points", best
-            return f"Game over: {' and '.join(shown)} share the win", None
-        if v.stage == "castles":
-            return f"{who} places a starting castle block", p
-        if v.stage == "place":
-            return f"{who} places a knight on a starting castle", p
-        if v.stage == "king":
-            if v.king is None:
-                return f"{who} places the king on a castle", p
-            return f"Phase {v.phase} scored: {who} may move the king", p
-        if v.stage == "draw-keep":
-            return f"{who} to move: keep one of the drawn cards", p
-        ap = f" · {v.turn_ap} AP left" if v.turn_ap is not None else ""
-        return f"{who} to move{ap}", p
+        return stage_line(self.view, self.shown)
 
     # -- 3D view -------------------------------------------------------------
     def iso_view(self) -> None:
@@ -577,8 +551,10 @@ class _Painter:
             private += [(t, size, True, INK) for t in self._wrap(text, size, width, True)]
         legend_text = (
             "Map: the number is the square's height, so the level of the knight on it. "
-            "Dark tag: castle area. Gold: the king's castle. Pink frame: changed last turn."
+            "Dark tag: castle area. Gold: the king's castle."
         )
+        if v.highlight:
+            legend_text += f" Pink frame: {v.highlight_note or DEFAULT_HIGHLIGHT_NOTE}."
         legend = [(t, 20, False, MUTED) for t in self._wrap(legend_text, 20, width, False)]
 
         def height(lines: list[Line]) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,18 @@ def load(name: str) -> dict[str, Any]:
 def load_highlight(name: str) -> list[str]:
     """The squares the stored position's last turn touched."""
     return json.loads((POSITIONS / f"{name}.json").read_text())["highlight"]
+
+
+def hidden_swapped(pos: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A copy of ``pos`` with everything ``viewer`` may not see changed: the
+    contents (not the counts) of other hands, the deck order and the seed."""
+    other = copy.deepcopy(pos)
+    for player, hand in other["hands"].items():
+        if player != viewer:
+            other["hands"][player] = ["relocate"] * len(hand)
+    other["decks"]["common"] = list(reversed(other["decks"]["common"]))
+    other["seed"] = 12345
+    return other
 
 
 def position(

@@ -6,7 +6,7 @@ import copy
 import itertools
 
 import pytest
-from renderer_samples import load
+from renderer_samples import hidden_swapped, load
 
 import engine
 import renderer
@@ -54,12 +54,7 @@ def test_other_hands_and_deck_order_do_not_change_the_picture(viewer):
     """Swapping the contents (same counts) of hands the viewer may not see, and the
     deck order, gives the very same bytes: nothing hidden can leak into pixels."""
     pos = load("midgame")
-    other = copy.deepcopy(pos)
-    for player, hand in other["hands"].items():
-        if player != viewer:
-            other["hands"][player] = ["relocate"] * len(hand)
-    other["decks"]["common"] = list(reversed(other["decks"]["common"]))
-    other["seed"] = 12345
+    other = hidden_swapped(pos, viewer)
     assert renderer.render_board(pos, viewer=viewer) == renderer.render_board(other, viewer=viewer)
 
 
