@@ -34,35 +34,25 @@ _RESEND_AFTER = 60.0  # seconds after which an unsent post of this process count
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
-def _render_png(position: dict[str, Any], viewer: str | None, highlight: list[str]) -> bytes:
+def _render_png(
+    position: dict[str, Any], viewer: str | None, highlight: list[str], note: str | None = None
+) -> bytes:
     from renderer import render_board
 
-    return render_board(position, viewer, highlight)
+    return render_board(position, viewer, highlight, highlight_note=note)
 
 
-def alt_text(position: dict[str, Any], viewer: str | None) -> str:
-    """The picture's description for screen readers and previews (at most 1024 characters)."""
-    try:
-        from renderer import describe
-    except ImportError:  # an older renderer: a summary of our own
-        describe = None
-    text = describe(position, viewer=viewer) if describe is not None else _summary(position)
+def alt_text(
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: Iterable[str] = (),
+    note: str | None = None,
+) -> str:
+    """The picture's description for screen readers (Discord allows 1024 characters)."""
+    from renderer import describe
+
+    text = describe(position, viewer=viewer, highlight=sorted(highlight), highlight_note=note)
     return text if len(text) <= 1024 else text[:1023] + "…"
-
-
-def _summary(position: dict[str, Any]) -> str:
-    stage = position.get("stage", "play")
-    scores = position.get("scores") or {}
-    parts = [f"Torres board, phase {position.get('phase', 1)}, round {position.get('round', 1)}"]
-    if stage == "over":
-        parts.append("game over")
-    elif position.get("to_move"):
-        parts.append(f"{position['to_move']} to move")
-    if scores:
-        parts.append("scores " + ", ".join(f"{p} {v}" for p, v in scores.items()))
-    king = position.get("king")
-    parts.append(f"king on {king}" if king else "no king yet")
-    return "; ".join(parts) + "."
 
 
 def _animate_gif(positions: list[dict[str, Any]]) -> bytes:
@@ -92,11 +82,15 @@ class Renderer:
         await asyncio.get_running_loop().run_in_executor(self._pool, _import_renderer)
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool, _render_png, position, viewer, sorted(highlight)
+            self._pool, _render_png, position, viewer, sorted(highlight), note
         )
 
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
@@ -212,17 +206,27 @@ class TorresBot(discord.Client):
     # -- sending ----------------------------------------------------------------------
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> io.BytesIO:
         """The board picture as a file-like object, drawn off the event loop."""
-        return io.BytesIO(await self.renderer.render(position, viewer, highlight))
+        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note))
 
     async def board_file(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> discord.File:
         """The board picture as an attachment, its description the position in words."""
-        png = await self.render(position, viewer, highlight)
-        return discord.File(png, filename="board.png", description=alt_text(position, viewer))
+        highlight = sorted(highlight)
+        png = await self.render(position, viewer, highlight, note)
+        alt = alt_text(position, viewer, highlight, note)
+        return discord.File(png, filename="board.png", description=alt)
 
     async def publish(self, outcome: Outcome) -> bool:
         """Send an outcome's public posts and let computers move; True if a post failed."""
@@ -264,7 +268,9 @@ class TorresBot(discord.Client):
         files: list[discord.File] = []
         if post.position is not None:
             try:
-                files.append(await self.board_file(post.position, None, post.highlight))
+                files.append(
+                    await self.board_file(post.position, None, post.highlight, post.highlight_note)
+                )
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
@@ -326,7 +332,7 @@ class TorresBot(discord.Client):
                 if isinstance(item, discord.ui.Button | discord.ui.Select):
                     item.disabled = True
             await old.edit(view=view)
-        except discord.HTTPException:  # deleted, or no permission: its buttons answer anyway
+        except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
             log.info("could not disable the buttons of message %s", message_id)
 
     async def _post_replay(self, channel: Any, game_id: int) -> None:

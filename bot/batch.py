@@ -34,4 +34,5 @@ def merge_posts(posts: list[Post]) -> Post:
         text="\n".join(lines),
         highlight=frozenset(highlight),
         merged=[*earlier, *last.merged],
+        highlight_note="changed by the turns listed above",
     )

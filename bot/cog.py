@@ -207,10 +207,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     async def board(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
-        png = await self.bot.render(view.position, view.viewer, view.highlight)
-        await interaction.followup.send(
-            shorten(view.text), file=discord.File(png, filename="board.png"), ephemeral=True
+        file = await self.bot.board_file(
+            view.position, view.viewer, view.highlight, view.highlight_note
         )
+        await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -144,7 +144,7 @@ async def _message_kwargs(
     if state.position is not None:
         try:
             kwargs["attachments"] = [
-                await bot.board_file(state.position, state.viewer, state.highlight)
+                await bot.board_file(state.position, state.viewer, state.highlight, state.note)
             ]
         except Exception:  # the panel works without its picture
             log.exception("could not draw the panel picture of game %s", game_id)
@@ -189,7 +189,10 @@ async def press_panel(
     except Exception as exc:  # noqa: BLE001
         await report_error(interaction, exc)
     if state.outcome is not None:
-        await bot.publish(state.outcome)
+        try:
+            await bot.publish(state.outcome)
+        except Exception:  # the turn is saved; the outbox posts it later
+            log.exception("could not post the end of a turn of game %s", game_id)
 
 
 # -- confirmations -------------------------------------------------------------------

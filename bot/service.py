@@ -73,6 +73,7 @@ class Post:
     outbox_id: int | None = None  # set when the post was queued with the change it reports
     replay: bool = False  # attach the animated replay of the whole game (game over)
     merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
+    highlight_note: str | None = None  # what the highlighted squares are (the legend)
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -85,6 +86,7 @@ class Post:
             "buttons": list(self.buttons),
             "mentions": list(self.mentions),
             "replay": self.replay,
+            "highlight_note": self.highlight_note,
         }
 
     @classmethod
@@ -100,6 +102,7 @@ class Post:
             mentions=tuple(int(m) for m in data.get("mentions") or ()),
             outbox_id=outbox_id,
             replay=bool(data.get("replay", False)),
+            highlight_note=data.get("highlight_note"),
         )
 
 
@@ -120,6 +123,7 @@ class BoardView:
     position: dict[str, Any]
     viewer: str | None
     highlight: frozenset[str]
+    highlight_note: str | None = None
 
 
 @dataclass(slots=True)
@@ -131,6 +135,7 @@ class PanelState:
     viewer: str | None = None
     highlight: frozenset[str] = frozenset()
     outcome: Outcome | None = None
+    note: str | None = None  # what the highlighted squares are
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,14 +483,17 @@ class GameService:
         highlight = frozenset(
             changed_squares(row.turn_start_position or row.position, row.position)
         )
+        note = "changed this turn so far"
         if not highlight:  # nothing done yet this turn: show what the last turn changed
             last = await self._store.last_payload(row.id)
             highlight = frozenset((last or {}).get("highlight") or ())
+            note = (last or {}).get("highlight_note") or "changed by the last turn"
         return BoardView(
             text=texts.status_line(row.id, game, seats),
             position=game.position(),
             viewer=viewer,
             highlight=highlight,
+            highlight_note=note,
         )
 
     async def hand(
@@ -956,6 +964,7 @@ class GameService:
             lines.append(self._next_line(new_row, after, seats))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
+        post.highlight_note = f"changed by {seat.name}'s turn"
         if over is not None:
             post.buttons = ()
             post.turn = None
@@ -1138,7 +1147,9 @@ class GameService:
         highlight = frozenset(
             changed_squares(row.turn_start_position or row.position, row.position)
         )
-        return PanelState(model, game.position(), game.to_move, highlight)
+        return PanelState(
+            model, game.position(), game.to_move, highlight, note="changed this turn so far"
+        )
 
 
 # -- pure helpers ---------------------------------------------------------------------

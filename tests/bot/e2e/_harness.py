@@ -211,3 +211,113 @@ async def play_setup(t: Table, game: Any, seats: dict[str, str]) -> FakeMessage:
         post = await t.public_after(ix, "the setup turn message", lambda m: bool(m.attachments))
     assert post is not None
     return post
+
+
+class PanelDriver:
+    """A player tapping through the private play panel, counting taps.
+
+    A tap is one press of a button or one choice in a select menu (opening a
+    select to look at it is not counted: Discord sends nothing for that).
+    """
+
+    def __init__(self, fake: FakeDiscord, who: str) -> None:
+        self.fake = fake
+        self.who = who
+        self.taps = 0
+        self.panel: FakeMessage | None = None
+        self.seen: list[str] = []  # every state of the panel, as the player read it
+
+    async def open(self, turn_message: FakeMessage) -> FakeMessage:
+        """Press Play on a turn message; the panel arrives privately."""
+        play = next(b for b in turn_message.buttons if (b.custom_id or "").endswith(":play"))
+        ix = await self.fake.click(self.who, turn_message, play.custom_id or "")
+        self.taps += 1
+        panel = await ix.reply(TIMEOUT)
+        assert panel.ephemeral and panel.viewer is self.fake.users[self.who], panel
+        assert ix.callback_type == 4, f"Play answered with callback {ix.callback_type}"
+        self.panel = panel
+        self.seen.append(panel.content)
+        return panel
+
+    def find(self, value: str) -> str | None:
+        """The custom id of the select offering *value*, if the panel shows one."""
+        assert self.panel is not None
+        for sel in self.panel.selects:
+            if any(o["value"] == value for o in sel.get("options", [])):
+                return sel["custom_id"]
+        return None
+
+    def values(self) -> list[str]:
+        assert self.panel is not None
+        return [o["value"] for s in self.panel.selects for o in s.get("options", [])]
+
+    async def tap(self, custom_id: str, value: str | None = None) -> FakeInteraction:
+        """One tap on the panel; it must be answered by editing the panel in place."""
+        assert self.panel is not None
+        before = self.panel.edits
+        ix = await self.fake.click(
+            self.who, self.panel, custom_id, values=[value] if value is not None else None
+        )
+        self.taps += 1
+        await ix.response(TIMEOUT)
+        assert ix.callback_type == 7, f"{ix.describe()} answered with {ix.callback_type}, not 7"
+        assert ix.messages == [], f"the panel tap made new messages: {ix.messages}"
+        assert self.panel.edits == before + 1
+        self.seen.append(self.panel.content)
+        return ix
+
+    def button(self, op: str) -> str:
+        assert self.panel is not None
+        cid = next(
+            (b.custom_id for b in self.panel.buttons if (b.custom_id or "").endswith(":" + op)),
+            None,
+        )
+        assert cid, f"the panel has no {op!r} button: {[b.custom_id for b in self.panel.buttons]}"
+        return cid
+
+    async def do(self, action: str) -> FakeInteraction:
+        """Choose *action* the shortest way: straight from a select, or its group first."""
+        from bot.panel import DO, WHAT, group_of
+
+        value = DO + action
+        cid = self.find(value)
+        if cid is None:
+            group = group_of(action) or action
+            gcid = self.find(WHAT + group)
+            if gcid is None:  # a group split further by a word
+                gcid, gval = next(
+                    (
+                        (s["custom_id"], o["value"])
+                        for s in (self.panel.selects if self.panel else [])
+                        for o in s.get("options", [])
+                        if o["value"].startswith(WHAT) and action.startswith(o["value"][2:])
+                    ),
+                    (None, ""),
+                )
+                assert gcid, f"{action!r} is nowhere on the panel: {self.values()}"
+            else:
+                gval = WHAT + group
+            await self.tap(gcid, gval)
+            cid = self.find(value)
+            assert cid, f"{action!r} not offered after choosing {gval}: {self.values()}"
+        return await self.tap(cid, value)
+
+    async def end(self) -> None:
+        """End turn, confirming if asked (AP left)."""
+        await self.tap(self.button("end"))
+        assert self.panel is not None
+        if any((b.custom_id or "").endswith(":endok") for b in self.panel.buttons):
+            await self.tap(self.button("endok"))
+
+
+def compress_scores(actions: list[str]) -> list[str]:
+    """``score; score`` as ``score 2``: the panel offers several steps as one choice."""
+    out: list[str] = []
+    for a in actions:
+        if a == "score" and out and out[-1].startswith("score"):
+            words = out[-1].split()
+            n = int(words[1]) if len(words) > 1 else 1
+            out[-1] = f"score {n + 1}"
+        else:
+            out.append(a)
+    return out
