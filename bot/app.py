@@ -225,7 +225,11 @@ class TorresBot(discord.Client):
         """The board picture as an attachment, its description the position in words."""
         highlight = sorted(highlight)
         png = await self.render(position, viewer, highlight, note)
-        alt = alt_text(position, viewer, highlight, note)
+        try:
+            alt: str | None = alt_text(position, viewer, highlight, note)
+        except Exception:  # the picture is worth sending without its description
+            log.exception("could not describe the board picture")
+            alt = None
         return discord.File(png, filename="board.png", description=alt)
 
     async def publish(self, outcome: Outcome) -> bool:
@@ -304,7 +308,7 @@ class TorresBot(discord.Client):
         for merged in post.merged:
             await self.service.delivered(merged)
         await self.service.delivered(post)
-        if post.position is not None:
+        if post.position is not None and isinstance(message, discord.Message):
             await self._retire_turn_message(post, message)
         if post.replay:
             task = asyncio.create_task(self._post_replay(channel, post.game_id))

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import panel as panels
 from bot import texts
-from bot.actions import normalize, split_actions
+from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.store import ChannelBusy, GameRow, SeatRow, Store
 from engine import Game, IllegalAction, NotationError, changed_squares
@@ -526,39 +526,39 @@ class GameService:
     async def suggest(self, *, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
         """Autocomplete ``(label, value)`` pairs for ``/torres play actions:`` (at most 25).
 
-        Only the player to move gets suggestions. What the user typed before
-        the last ``;`` is kept as a prefix; the suggestions continue it. If that
-        prefix is illegal the single suggestion says why.
+        Only the player to move gets actions; anyone else one entry saying why.
+        What the user typed before the last ``;`` is kept as a prefix; the
+        suggestions continue it. If that prefix is illegal the single
+        suggestion says why (see :mod:`bot.complete`).
         """
+        from bot.complete import complete, why
+
         row = await self._store.active_game(channel_id)
-        if row is None or row.status != "running":
-            return []
+        if row is None:
+            return why("No Torres game in this channel: open one with /torres new.", typed)
+        if row.status != "running":
+            return why(f"Game #{row.id} hasn't started yet.", typed)
         seats = await self._store.seats(row.id)
         game = await self._load(row)
         seat = self._seat_named(seats, game.to_move)
+        mine = next((s for s in seats if s.user_id == user_id and not s.resigned), None)
+        if mine is None:
+            return why("You're not playing in this game.", typed)
         if seat is None or seat.user_id != user_id or seat.is_ai:
-            return []
+            who = texts.seat_name(seat) if seat else "nobody"
+            return why(f"It's not your turn: {who} is to move.", typed)
         head, sep, partial = typed.replace("\n", ";").rpartition(";")
         done_text = normalize(head) if sep else ""
-        partial = " ".join(partial.split()).lower()
         work = game
         if done_text:
             try:
                 work, _, finished = _apply(game, done_text)
             except IllegalMove as exc:
-                return [(_fit(f"⚠ {exc.message}"), _fit(done_text))]
+                return why(exc.message, done_text)
             if finished:
-                return [(_fit(done_text), _fit(done_text))]
-        legal = [a for a in work.legal() if a.startswith(partial)]
-        prefix = f"{done_text}; " if done_text else ""
-        ranked = rank_actions(legal)
+                return [(_fit(f"{done_text} (ends your turn)"), _fit(done_text))]
         hint = await self._hint(row, done_text, work)
-        if hint is not None and hint in legal:
-            ranked = [hint] + [a for a in ranked if a != hint][:24]
-        pairs = [(_label(prefix + a), prefix + a) for a in ranked if len(prefix + a) <= 100]
-        if hint is not None and pairs and pairs[0][1] == prefix + hint:
-            pairs[0] = (_label(f"💡 {prefix}{hint}"), prefix + hint)
-        return pairs
+        return complete(work, done_text, partial, hint)
 
     async def _hint(self, row: GameRow, done_text: str, game: Game) -> str | None:
         """The next action the quick computer player would choose here, offered first.
@@ -1180,7 +1180,8 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
     """
-    actions = split_actions(text)
+    pairs = split_with_clauses(text)
+    actions = [a for a, _ in pairs]
     if not actions:
         raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
     work = game.copy()
@@ -1188,10 +1189,14 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
     done = False
     for i, action in enumerate(actions):
         stage = work.stage
+        _check_score_clause(work, pairs, i)
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            raise IllegalMove(f"{texts.shorten(str(exc), 600)} Nothing was changed.") from None
+            where = f"Action {i + 1} of {len(actions)}, `{action}`: " if len(actions) > 1 else ""
+            raise IllegalMove(
+                f"{where}{texts.shorten(str(exc), 600)} Nothing was changed."
+            ) from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
@@ -1201,6 +1206,19 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
                 f"`{action}`."
             )
     return work, events, done
+
+
+def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> None:
+    """``score N`` asks for N AP at once: say so rather than fail at its last step."""
+    action, clause = pairs[i]
+    if action != "score" or (i > 0 and pairs[i - 1][1] == clause):
+        return
+    words = clause.split()
+    if len(words) != 2 or not words[1].isdigit():
+        return
+    need, ap = int(words[1]), game.ap
+    if ap is not None and game.stage == "play" and need > ap:
+        raise IllegalMove(f"`{clause}` needs {need} AP and you have {ap}. Nothing was changed.")
 
 
 _KIND_ORDER = (

@@ -112,12 +112,15 @@ async def test_turn_message_lists_the_turn_and_highlights_its_squares(env: Env):
     move = next(a for a in game.legal() if a.startswith("move c3 "))
     target = move.split()[2]
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text=f"Move  C3 {target}")
-    assert out.posts == [] and out.reply == f"Done: `move c3 {target}`. 4 AP left."
+    assert out.posts == [] and out.reply == (
+        f"Done: `move c3 {target}` — Knight c3 → {target} (1 AP). 4 AP left."
+    )
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text="end")
     (post,) = out.posts
     assert f"played `move c3 {target}; end`" in post.text
     assert post.highlight == {"c3", target}
-    assert post.buttons == ("end", "undo", "hand") and post.mentions == (BOB.id,)
+    assert post.buttons == ("play", "end", "undo", "hand") and post.mentions == (BOB.id,)
+    assert post.highlight_note == "changed by red's turn"
     assert "Reminder <t:" in post.text and ":R>" in post.text
 
 
@@ -145,7 +148,9 @@ async def test_illegal_action_changes_nothing(env: Env):
         game.copy().play(text)
     with pytest.raises(IllegalMove) as refused:
         await env.service.play(channel_id=CHANNEL, user=ANN, text=text)
-    assert refused.value.message == f"{engine_error.value} Nothing was changed."
+    assert refused.value.message == (
+        f"Action 2 of 2, `build h8`: {engine_error.value} Nothing was changed."
+    )
     with pytest.raises(IllegalMove, match="Nothing was changed"):
         await env.service.play(channel_id=CHANNEL, user=ANN, text="fly c3")
     with pytest.raises(IllegalMove, match="at least one action"):
@@ -422,19 +427,23 @@ async def test_reminders_are_bounded_and_reset_by_play(env: Env):
 async def test_autocomplete_offers_legal_continuations(env: Env):
     """Suggestions: only for the mover, at most 25, each one legal, continuing the typed prefix."""
     await past_setup(env)
-    assert await env.service.suggest(channel_id=CHANNEL, user_id=BOB.id, typed="") == []
+    (only,) = await env.service.suggest(channel_id=CHANNEL, user_id=BOB.id, typed="")
+    assert only[0].startswith("⚠ It's not your turn") and "(red) is to move" in only[0]
+    (only,) = await env.service.suggest(channel_id=CHANNEL, user_id=EVE.id, typed="")
+    assert only[0] == "⚠ You're not playing in this game."
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="")
     _, game, _ = await state(env)
     values = [v for _, v in pairs]
     assert 0 < len(values) <= 25 and "end" in values
     assert set(values) <= set(game.legal())
-    assert pairs[0][0] == f"💡 {values[0]}"  # the quick computer player's choice first
-    assert [label for label, _ in pairs[1:]] == values[1:]
+    # Words, then the notation; the quick computer player's choice first.
+    assert pairs[0][0].startswith("💡 ") and pairs[0][0].endswith(f" · {values[0]}")
+    assert all(label.endswith(f" · {v}") for label, v in pairs)
     kinds = {v.split()[0] for v in values}
     assert {"move", "knight", "draw", "score", "end"} <= kinds
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="Score ;  mo")
     assert pairs and all(v.startswith("score; move ") for _, v in pairs)
-    assert all(label.lstrip("💡 ") == v for label, v in pairs)
+    assert all(label.endswith(f" · {v}") and "Knight " in label for label, v in pairs)
     for _, value in pairs:
         game.copy().play(value)  # every suggestion is legal as a whole
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="fly a1; ")
@@ -473,7 +482,8 @@ async def test_private_replies_say_what_is_left(env: Env):
     _, game, _ = await state(env)
     build = next(a for a in game.legal() if a.startswith("build "))
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text=build)
-    assert out.reply == f"Done: `{build}`. This turn's stack holds 2 blocks. 4 AP left."
+    assert out.reply.startswith(f"Done: `{build}` — Build on {build.split()[1]} (castle of ")
+    assert out.reply.endswith("). This turn's stack holds 2 blocks. 4 AP left.")
 
 
 async def test_undo_works_after_a_restart(env: Env):
