@@ -348,6 +348,7 @@ class GameService:
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             work = game.copy()
+            undone = (await self.turn_actions(game_id) or [""])[-1]
             if not work.undo():
                 raise NotAllowed(
                     "Nothing to take back: this turn has no actions yet, or the last one "
@@ -355,7 +356,8 @@ class GameService:
                 )
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
-        return Outcome(reply="Took back your last action. " + _ap_line(work))
+        what = f"`{undone}` ({panels.describe(undone)})" if undone else "your last action"
+        return Outcome(reply=f"Took back {what}. " + _ap_line(work))
 
     async def _play(
         self, game_id: int, user: User, text: str, *, turn: int | None = None

@@ -19,7 +19,7 @@ from tests.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMess
 SEED = 20261129
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TIMEOUT = 20.0  # per awaited bot message: generous, the bot is usually 10-100x faster
-CUSTOM_ID = re.compile(r"^torres:(\d+):(\d+):(end|undo|hand)$")
+CUSTOM_ID = re.compile(r"^torres:(\d+):(\d+):(play|end|undo|hand)$")
 
 
 def check_png(data: bytes) -> tuple[int, int]:
@@ -161,7 +161,7 @@ class Table:
         return ix, reply
 
     async def click(
-        self, who: str, message: FakeMessage, action: str
+        self, who: str, message: FakeMessage, action: str, *, confirm: bool = True
     ) -> tuple[FakeInteraction, FakeMessage]:
         button = next(
             b for b in message.buttons if b.custom_id and b.custom_id.endswith(":" + action)
@@ -169,6 +169,12 @@ class Table:
         ix = await self.fake.click(who, message, button.custom_id or "")
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
+        if action == "end" and confirm and "End your turn anyway?" in reply.content:
+            # With AP left, End turn asks first (docs/bot.md): confirm it.
+            yes = next(b for b in reply.buttons if (b.custom_id or "").endswith(":yes"))
+            ix = await self.fake.click(who, reply, yes.custom_id or "")
+            reply = await ix.reply(TIMEOUT)
+            assert ix.callback_type == 7 and reply.buttons == [], reply
         return ix, reply
 
     async def public_after(self, ix: FakeInteraction, what: str, pred: Any = None) -> FakeMessage:
