@@ -44,6 +44,14 @@ async def next_turn_message(t: Table, after_seq: int) -> FakeMessage:
     )
 
 
+async def all_disabled(t: Table, message: FakeMessage) -> None:
+    """The bot disables a turn message's buttons right after posting the next one."""
+    assert message.buttons
+    await t.fake.wait_until(
+        lambda: all(b.disabled for b in message.buttons) or None, TIMEOUT, "disabled buttons"
+    )
+
+
 def mover(game: Game) -> str:
     assert game.to_move is not None
     return SEATS[game.to_move]
@@ -114,7 +122,7 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
         assert driver.taps == 2, (actions, driver.taps)
         previous, post = post, nxt
         # Only the latest turn message plays: the previous one's buttons are disabled.
-        assert previous.buttons and all(b.disabled for b in previous.buttons)
+        await all_disabled(t, previous)
 
     # Anyone but the mover gets a one-line private refusal and no panel.
     turn = check_turn_message(post, game, game_id)
@@ -160,7 +168,7 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     game.play("end")
     previous, post = post, await next_turn_message(t, seq)
     assert f"played `{suggested[1]}; end`" in post.content
-    assert all(b.disabled for b in previous.buttons)
+    await all_disabled(t, previous)
     assert panel.edits == driver.taps - 1  # one message, edited at each tap
     taps.append((f"{suggested[1]}; end", driver.taps))
 
@@ -243,7 +251,7 @@ async def test_confirmations_ask_first_and_change_nothing_until_confirmed(
     turn = check_turn_message(post, game, game_id)
 
     # End turn on the turn message with 5 AP left: a question, nothing ended.
-    ix, question = await t.click(who, post, "end")
+    ix, question = await t.click(who, post, "end", confirm=False)
     assert "5 AP" in question.content and "End your turn anyway?" in question.content
     labels = [b.label for b in question.buttons]
     assert labels == ["End turn", "Keep playing"]
@@ -254,7 +262,7 @@ async def test_confirmations_ask_first_and_change_nothing_until_confirmed(
     assert "Nothing was changed" in question.content
     assert t.public_since(seq) == []
     # The second time, confirmed: the turn ends.
-    ix, question = await t.click(who, post, "end")
+    ix, question = await t.click(who, post, "end", confirm=False)
     yes = await t.fake.click(who, question, f"torres:ok:end:{game_id}:{turn}:yes")
     await yes.response(TIMEOUT)
     assert question.content == "Your turn is over."
