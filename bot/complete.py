@@ -10,11 +10,13 @@ matches, a single entry says why.
 from __future__ import annotations
 
 import difflib
+import re
 
 from bot.actions import normalize
 from bot.panel import describe
 from engine import Game
 
+_SQUARE = re.compile(r"[a-h][1-8]")
 LIMIT = 25
 MAX = 100  # characters in a choice's label and value
 KINDS = (
@@ -39,11 +41,16 @@ def why(message: str, value: str) -> list[tuple[str, str]]:
 
 
 def matches(action: str, typed: str) -> bool:
-    """Whether *action* fits what was typed: a prefix, or every typed word in it."""
+    """Whether *action* fits what was typed: a prefix, or squares found anywhere in it.
+
+    >>> matches("move c3 e5", "e5"), matches("build e5", "e5 build"), matches("move b3 b4", "b")
+    (True, False, False)
+    """
     if not typed or action.startswith(typed):
         return True
+    tokens = typed.split()
     words = action.split()
-    return all(any(w.startswith(t) for w in words) for t in typed.split())
+    return all(_SQUARE.fullmatch(t) for t in tokens) and all(t in words for t in tokens)
 
 
 def unknown_word(typed: str) -> str | None:

@@ -160,6 +160,19 @@ class Table:
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
         return ix, reply
 
+    async def confirmed(
+        self, who: str, sub: str, **options: Any
+    ) -> tuple[FakeInteraction, FakeMessage]:
+        """``/torres resign`` or ``cancel``, then Confirm if asked (a refusal comes as is)."""
+        ix, reply = await self.slash(who, sub, **options)
+        yes = next((b for b in reply.buttons if (b.custom_id or "").endswith(":yes")), None)
+        if yes is None:
+            return ix, reply
+        ix = await self.fake.click(who, reply, yes.custom_id or "")
+        reply = await ix.reply(TIMEOUT)
+        assert ix.callback_type == 7 and reply.buttons == [], reply
+        return ix, reply
+
     async def click(
         self, who: str, message: FakeMessage, action: str, *, confirm: bool = True
     ) -> tuple[FakeInteraction, FakeMessage]:
