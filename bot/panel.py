@@ -232,22 +232,28 @@ def score_steps(game: Game) -> list[str]:
 
 
 def grouped(game: Game) -> dict[str, list[str]]:
-    """Legal actions (``end`` aside) by group, groups too big to list refined by a word."""
+    """Legal actions (``end`` aside) by group, in the order the panel lists them."""
     legal = [a for a in game.legal() if a != "end"]
     groups: dict[str, list[str]] = {}
     for action in legal:
         key = group_of(action)
-        if key is None:
-            continue
-        groups.setdefault(key, []).append(action)
+        if key is not None:
+            groups.setdefault(key, []).append(action)
     if "score" in groups:
         groups["score"] = score_steps(game)
-    limit = MAX_OPTIONS * MAX_WHERE
-    for key in [k for k, v in groups.items() if len(v) > limit]:
-        actions = groups.pop(key)
-        for action in actions:
-            groups.setdefault(group_of(action, 1) or key, []).append(action)
+    if len(groups) > MAX_OPTIONS:  # never seen in play: all knights' moves as one group
+        merged: dict[str, list[str]] = {}
+        for key, actions in groups.items():
+            merged.setdefault("move" if key.startswith("move ") else key, []).extend(actions)
+        groups = merged
     return dict(sorted(groups.items(), key=lambda kv: _group_sort(kv[0])))
+
+
+def _parent(group: str, groups: dict[str, list[str]]) -> str | None:
+    """The listed group that *group* refines (``play moveblock a1`` → ``play moveblock``)."""
+    if group in groups:
+        return group
+    return next((k for k in groups if group.startswith(k + " ")), None)
 
 
 def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
@@ -293,6 +299,9 @@ def split_options(options: Sequence[Option], actions: Sequence[str]) -> list[lis
         current.extend(idx)
     if current:
         chunks.append(current)
+    if len(chunks) > MAX_WHERE:  # uneven ranks: plain chunks in rank order still fit
+        order = [i for chunk in chunks for i in chunk]
+        chunks = [order[i : i + MAX_OPTIONS] for i in range(0, n, MAX_OPTIONS)]
     return chunks
 
 
@@ -333,10 +342,11 @@ def build_panel(
         lines.append(note)
     legal = game.legal()
     can_end = "end" in legal
-    if group is not None and group not in groups:
+    parent = _parent(group, groups) if group is not None else None
+    if parent is None:
         group = None
     if group is None and len(groups) == 1 and len(next(iter(groups.values()))) > 1:
-        group = next(iter(groups))  # nothing else to choose: show the choices at once
+        group = parent = next(iter(groups))  # nothing else to choose: show the choices at once
     what: list[Option] = []
     for key, actions in groups.items():
         if len(actions) == 1:
@@ -348,31 +358,19 @@ def build_panel(
                     _fit(group_label(key, len(actions))),
                     _fit(WHAT + key),
                     f"{len(actions)} choices",
-                    default=key == group,
+                    default=key == parent,
                 )
             )
-    if len(what) > MAX_OPTIONS:  # never seen in play; merge the knights rather than drop any
-        return build_panel_merged(game, header=header, note=note, stack_text=stack_text)
     selects: list[Select] = []
     if what:
         placeholder = "What do you want to do?" if group is None else "…or choose something else"
         selects.append(Select("what", placeholder, tuple(what)))
-    if group is not None:
-        actions = groups[group]
-        options = [Option(_fit(describe(a, game)), _fit(DO + a), _detail(a, game)) for a in actions]
-        chunks = split_options(options, actions)
-        for n, chunk in enumerate(chunks[:MAX_WHERE]):
-            part = [actions[i] for i in chunk]
-            where = group_label(group, len(actions))
-            if len(chunks) > 1:
-                where += f", {_ranks(part)}"
-            selects.append(
-                Select(f"do{n}", _fit(where + ": choose"), tuple(options[i] for i in chunk))
-            )
+    if group is not None and parent is not None:
+        selects.extend(_where(game, group, parent, groups[parent]))
     if not what and not can_end:
         lines.append("Nothing to choose here.")
-    elif group is None and what:
-        lines.append("Choose what to do; then where." if len(what) > 1 else "")
+    elif group is None and len(what) > 1:
+        lines.append("Choose what to do; then where.")
     return PanelModel(
         text="\n".join(x for x in lines if x),
         selects=selects,
@@ -382,23 +380,40 @@ def build_panel(
     )
 
 
-def build_panel_merged(game: Game, *, header: str, note: str, stack_text: str) -> PanelModel:
-    """A fallback listing every action in plain chunks (only if there were > 25 groups)."""
-    legal = [a for a in game.legal() if a != "end"]
-    options = [Option(_fit(describe(a, game)), _fit(DO + a)) for a in legal]
-    selects = []
-    for n, i in enumerate(range(0, len(options), MAX_OPTIONS)):
-        if n >= MAX_WHERE + 1:
-            break
-        selects.append(Select(f"do{n}", "Choose an action", tuple(options[i : i + MAX_OPTIONS])))
-    text = "\n".join(x for x in (header, _status(game, game.to_move or "", stack_text), note) if x)
-    return PanelModel(
-        text=text,
-        selects=selects,
-        can_undo=game.can_undo,
-        can_hint=True,
-        can_end="end" in game.legal(),
-    )
+def _where(game: Game, group: str, parent: str, all_actions: list[str]) -> list[Select]:
+    """The selects below the what select: the group's actions, split by rank if need be.
+
+    A group too big for three selects (a card with many sources) first asks for
+    the source square: its options are refined groups, each small enough.
+    """
+    actions = [a for a in all_actions if a == group or a.startswith(group + " ")]
+    label = group_label(parent, len(all_actions))
+    if group == parent and len(actions) > MAX_OPTIONS * MAX_WHERE:
+        depth = len(parent.split())
+        subs: dict[str, list[str]] = {}
+        for a in actions:
+            subs.setdefault(" ".join(a.split()[: depth + 1]), []).append(a)
+        keys = list(subs)
+        options = [
+            Option(_fit(f"From {k.split()[-1]}"), _fit(WHAT + k), f"{len(subs[k])} choices")
+            for k in keys
+        ]
+        return _chunked(options, keys, label + ", from which square?", "do")
+    options = [Option(_fit(describe(a, game)), _fit(DO + a), _detail(a, game)) for a in actions]
+    if group != parent:
+        label += f" from {group.split()[-1]}"
+    return _chunked(options, actions, label + ": choose", "do")
+
+
+def _chunked(options: list[Option], keys: list[str], label: str, prefix: str) -> list[Select]:
+    chunks = split_options(options, keys)
+    out = []
+    for n, chunk in enumerate(chunks[:MAX_WHERE]):
+        text = label
+        if len(chunks) > 1:
+            text = f"{label} ({_ranks([keys[i] for i in chunk])})"
+        out.append(Select(f"{prefix}{n}", _fit(text), tuple(options[i] for i in chunk)))
+    return out
 
 
 def _status(game: Game, me: str, stack_text: str) -> str:

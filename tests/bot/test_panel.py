@@ -48,7 +48,13 @@ def reachable(game: Game) -> set[str]:
             assert value.startswith(WHAT)
             panel = build_panel(game, header="h", group=value[len(WHAT) :])
             check_limits(panel)
-            out |= {o.value[len(DO) :] for s in panel.selects[1:] for o in s.options}
+            for o in (o for s in panel.selects[1:] for o in s.options):
+                if o.value.startswith(DO):
+                    out.add(o.value[len(DO) :])
+                    continue
+                sub = build_panel(game, header="h", group=o.value[len(WHAT) :])  # a source square
+                check_limits(sub)
+                out |= {x.value[len(DO) :] for s in sub.selects[1:] for x in s.options}
     return out
 
 
@@ -163,3 +169,31 @@ def test_merged_posts_list_each_decision_under_one_picture() -> None:
     assert merged.text == "**A** played `x`\n**B** played `y`\nScores: a 1\nNext: <@5> (red)"
     assert merged.position == {"p": 2} and merged.highlight == {"c3", "d4"}
     assert merged.outbox_id == 2 and merged.merged == [a]
+
+
+def test_a_card_with_hundreds_of_targets_asks_for_the_source_first() -> None:
+    """Move a block can have 300+ plays: the panel asks from which square, then where to."""
+    squares = [f + r for f in "abcdefgh" for r in "12345678"]
+    heights = {s: 1 for i, s in enumerate(squares) if (i * 7) % 3 == 0}
+    for s in ("d4", "e5", "a8", "h1"):
+        heights.setdefault(s, 1)
+    game = Game.from_position(
+        {
+            "format": "torres-position/1",
+            "players": ["red", "blue"],
+            "heights": heights,
+            "knights": {"red": ["d4", "e5"], "blue": ["a8"]},
+            "king": "h1",
+            "hands": {"red": ["moveblock", "jump"], "blue": []},
+            "stage": "play",
+            "to_move": "red",
+        }
+    )
+    plays = [a for a in game.legal() if a.startswith("play moveblock ")]
+    assert len(plays) > MAX_OPTIONS * 3
+    panel = build_panel(game, header="h", group="play moveblock")
+    check_limits(panel)
+    (sources,) = panel.selects[1:]
+    assert "from which square" in sources.placeholder
+    assert all(o.value.startswith(WHAT + "play moveblock ") for o in sources.options)
+    assert reachable(game) >= set(plays)

@@ -295,31 +295,30 @@ class PanelDriver:
         return cid
 
     async def do(self, action: str) -> FakeInteraction:
-        """Choose *action* the shortest way: straight from a select, or its group first."""
-        from bot.panel import DO, WHAT, group_of
+        """Choose *action* the shortest way: straight from a select, else its group first
+        (and, for a card with many sources, the source square next)."""
+        from bot.panel import DO, WHAT
 
         value = DO + action
-        cid = self.find(value)
-        if cid is None:
-            group = group_of(action) or action
-            gcid = self.find(WHAT + group)
-            if gcid is None:  # a group split further by a word
-                gcid, gval = next(
-                    (
-                        (s["custom_id"], o["value"])
-                        for s in (self.panel.selects if self.panel else [])
-                        for o in s.get("options", [])
-                        if o["value"].startswith(WHAT) and action.startswith(o["value"][2:])
-                    ),
-                    (None, ""),
-                )
-                assert gcid, f"{action!r} is nowhere on the panel: {self.values()}"
-            else:
-                gval = WHAT + group
-            await self.tap(gcid, gval)
+        chosen: set[str] = set()
+        for _ in range(3):
             cid = self.find(value)
-            assert cid, f"{action!r} not offered after choosing {gval}: {self.values()}"
-        return await self.tap(cid, value)
+            if cid is not None:
+                return await self.tap(cid, value)
+            assert self.panel is not None
+            groups = [
+                (s["custom_id"], o["value"])
+                for s in self.panel.selects
+                for o in s.get("options", [])
+                if o["value"].startswith(WHAT)
+                and o["value"] not in chosen
+                and (action + " ").startswith(o["value"][len(WHAT) :] + " ")
+            ]
+            assert groups, f"{action!r} is nowhere on the panel: {self.values()}"
+            gcid, gval = max(groups, key=lambda g: len(g[1]))
+            chosen.add(gval)
+            await self.tap(gcid, gval)
+        raise AssertionError(f"{action!r} not reached in three choices: {self.values()}")
 
     async def end(self) -> None:
         """End turn, confirming if asked (AP left)."""
