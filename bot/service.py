@@ -1002,7 +1002,7 @@ class GameService:
         self._mover(row, game, seats, user)
         group: str | None = None
         action: str | None = None
-        if op == "what" and value.startswith(panels.WHAT):
+        if op in ("what", "do") and value.startswith(panels.WHAT):  # a group, or its source
             group = value[len(panels.WHAT) :]
         elif op in ("what", "do") and value.startswith(panels.DO):
             action = value[len(panels.DO) :]
