@@ -576,3 +576,57 @@ async def test_board_highlights_this_turn_or_else_the_last(env: Env):
     await env.service.play(channel_id=CHANNEL, user=ANN, text=move)
     board = await env.service.board(channel_id=CHANNEL, user=BOB)
     assert board.highlight == {"c3", move.split()[2]} and board.viewer == "blue"
+
+
+# -- the play panel (GameService.panel_open / panel_press) ---------------------------
+
+
+async def test_panel_plays_a_turn_and_then_says_it_is_over(env: Env):
+    """What → where → action; End turn with AP left asks first; a stale panel is closed."""
+    from bot.panel import DO, WHAT
+
+    await past_setup(env)
+    row, game, _ = await state(env)
+    with pytest.raises(NotYourTurn):
+        await env.service.panel_open(game_id=1, turn=row.turn_no, user=BOB)
+    with pytest.raises(NotSeated):
+        await env.service.panel_open(game_id=1, turn=row.turn_no, user=EVE)
+    opened = await env.service.panel_open(game_id=1, turn=row.turn_no, user=ANN)
+    assert opened.viewer == "red" and opened.position == game.position()
+    assert "5 AP" in opened.model.text and opened.model.can_end and not opened.model.can_undo
+    press = env.service.panel_press
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="what", value=WHAT + "move c3")
+    targets = [o.value for s in state_.model.selects[1:] for o in s.options]
+    assert targets == [DO + a for a in game.legal() if a.startswith("move c3 ")]
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="do", value=targets[0])
+    assert "Done: Knight c3 →" in state_.model.text and "4 AP left" in state_.model.text
+    assert state_.model.can_undo and state_.highlight  # this turn's changes
+    # An action no longer legal is refused on the panel, nothing changed.
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="do", value=targets[0])
+    assert "⚠" in state_.model.text
+    # End turn with 4 AP left asks; "back" changes nothing; "endok" ends the turn.
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="end")
+    assert state_.model.confirm_end and "4 AP" in state_.model.text
+    assert (await state(env))[0].turn_no == row.turn_no
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="back")
+    assert not state_.model.confirm_end and state_.model.selects
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="endok")
+    assert state_.model.closed and state_.outcome is not None and state_.outcome.posts
+    assert (await state(env))[0].turn_no == row.turn_no + 1
+    # Any tap on a panel of that turn now answers that the turn is over.
+    stale = await press(game_id=1, turn=row.turn_no, user=ANN, op="hint")
+    assert stale.model.closed and "This turn is over" in stale.model.text
+    with pytest.raises(StaleButton):
+        await env.service.panel_open(game_id=1, turn=row.turn_no, user=ANN)
+
+
+async def test_panel_hint_and_undo(env: Env):
+    """💡 applies the quick computer player's next action; Undo takes it back by name."""
+    await past_setup(env)
+    row, game, _ = await state(env)
+    hinted = await env.service.panel_press(game_id=1, turn=row.turn_no, user=ANN, op="hint")
+    done = re.search(r"This turn so far: `([^`]*)`", hinted.model.text)
+    assert done and done[1] in game.legal()
+    undone = await env.service.panel_press(game_id=1, turn=row.turn_no, user=ANN, op="undo")
+    assert undone.model.text.count(f"Took back `{done[1]}`") == 1
+    assert (await state(env))[1].position() == game.position()

@@ -314,9 +314,7 @@ class PanelDriver:
                 and o["value"] not in chosen
                 and (action + " ").startswith(o["value"][len(WHAT) :] + " ")
             ]
-            assert groups, (
-                f"{action!r} is nowhere on the panel: {self.values()}\n{self.seen[-3:]}"
-            )
+            assert groups, f"{action!r} is nowhere on the panel: {self.values()}\n{self.seen[-3:]}"
             gcid, gval = max(groups, key=lambda g: len(g[1]))
             chosen.add(gval)
             await self.tap(gcid, gval)
