@@ -416,6 +416,13 @@ def _chunked(options: list[Option], keys: list[str], label: str, prefix: str) ->
     return out
 
 
+_SETUP_HELP = {
+    "castles": "Setup: place a starting block.",
+    "place": "Setup: place your first knight on a starting castle.",
+    "king": "Setup: put the king on an empty castle.",
+}
+
+
 def _status(game: Game, me: str, stack_text: str) -> str:
     view = game.position(viewer=me)
     turn = view.get("turn") or {}
@@ -429,7 +436,13 @@ def _status(game: Game, me: str, stack_text: str) -> str:
             stacks = (view.get("stacks") or {}).get(me) or []
             if stacks:
                 parts.append("stacks left: " + ", ".join(str(s) for s in stacks))
-    hand = [c for c in game.hand(me)]
+    if game.stage in ("castles", "place", "king"):
+        return (
+            _SETUP_HELP.get(game.stage, "")
+            if game.stage != "king" or view.get("king") is None
+            else ("You have the fewest points: move the king to another castle, or leave him.")
+        )
+    hand = list(game.hand(me))
     drawn = [c for c in turn.get("drawn") or [] if c != "hidden"]
     playable = list(hand)
     for c in drawn:
@@ -514,7 +527,10 @@ def done_words(text: str, before: Game, after: Game, *, end_hint: str | None = N
         ]
         if revealed and after.stage == "draw-keep":
             parts.append("You drew " + ", ".join(f"**{card_name(c)}**" for c in revealed) + ".")
-    parts.append(ap_line(after) if end_hint is None else ap_line(after, end_hint=end_hint))
+    if end_hint is None:
+        parts.append(ap_line(after))
+    elif after.stage == "play" and after.ap == 0:  # the panel shows AP and stack itself
+        parts.append(f"0 AP left: {end_hint}.")
     return " ".join(p for p in parts if p)
 
 

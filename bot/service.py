@@ -308,8 +308,8 @@ class GameService:
         if master:
             lines.append(master)
         lines.append(
-            "Play with `/torres play` (its list offers the legal actions) and the buttons "
-            "below; `/torres rules` explains the game."
+            "On your turn press **Play** below: a panel only you see lets you play by taps. "
+            "`/torres play` does the same by text; `/torres rules` explains the game."
         )
         lines.append(self._next_line(row, game, seats))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
@@ -1032,6 +1032,7 @@ class GameService:
                 panels.confirm_end_model(self._panel_header(row, game), game.ap or 0),
                 position=None,
             )
+        before_actions = await self.turn_actions(game_id)
         try:
             outcome = await self._play(game_id, user, action, turn=turn)
         except StaleButton:
@@ -1043,7 +1044,11 @@ class GameService:
             or outcome.ai_game is not None
             or outcome.reply.startswith(("Your turn", "The game"))
         ):
-            text = f"**{outcome.reply or 'Done.'}** The turn message is in the channel."
+            played = "; ".join([*before_actions, *split_actions(action)])
+            text = (
+                f"**{outcome.reply or 'Done.'}** You played `{texts.shorten(played, 1500)}`; "
+                "the turn message is in the channel."
+            )
             return PanelState(panels.closed_model(text), outcome=outcome)
         row = await self._fresh(game_id)
         after = await self._load(row)
@@ -1117,11 +1122,12 @@ class GameService:
 
     def _panel_header(self, row: GameRow, game: Game) -> str:
         me = game.to_move or ""
-        where = (
-            f"phase {game.phase}, round {game.round}"
-            if game.stage in ("play", "draw-keep")
-            else "setup"
-        )
+        if game.stage in ("play", "draw-keep"):
+            where = f"phase {game.phase}, round {game.round}"
+        elif game.stage == "king" and game.position().get("king") is not None:
+            where = f"the king's move after phase {game.phase}"
+        else:
+            where = "setup"
         return f"**Your turn** in game #{row.id} ({texts.colour_dot(me)} {me}, {where})"
 
     def _closed_panel(self, row: GameRow, turn: int) -> PanelState:

@@ -599,7 +599,7 @@ async def test_panel_plays_a_turn_and_then_says_it_is_over(env: Env):
     targets = [o.value for s in state_.model.selects[1:] for o in s.options]
     assert targets == [DO + a for a in game.legal() if a.startswith("move c3 ")]
     state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="do", value=targets[0])
-    assert "Done: Knight c3 →" in state_.model.text and "4 AP left" in state_.model.text
+    assert "Done: Knight c3 →" in state_.model.text and "**4 AP** left" in state_.model.text
     assert state_.model.can_undo and state_.highlight  # this turn's changes
     # An action no longer legal is refused on the panel, nothing changed.
     state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="do", value=targets[0])

@@ -154,7 +154,7 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     # Build, look at the panel, take it back, then use 💡 and End turn.
     first = builds[0]
     await driver.tap(driver.find(DO + first) or "", DO + first)
-    assert "Done: Build on" in panel.content and "4 AP left" in panel.content
+    assert "Done: Build on" in panel.content and "**4 AP** left" in panel.content
     assert SO_FAR.search(panel.content)[1] == first  # type: ignore[index]
     await driver.tap(driver.button("undo"))
     assert "Took back" in panel.content and "5 AP" in panel.content
