@@ -13,6 +13,7 @@ each player received (panels are edited in place, so they count once).
 
     .venv/bin/python bench/taps_bench.py                     # 1 whole game
     .venv/bin/python bench/taps_bench.py --games 2 --transcript /tmp/taps.txt
+    .venv/bin/python bench/taps_bench.py --style one-move    # `move A B; end` turns
 """
 
 from __future__ import annotations
@@ -45,8 +46,17 @@ async def turn_message(fake: FakeDiscord, channel: str, after: int) -> FakeMessa
     )
 
 
+def decide(game: Game, style: str) -> list[str]:
+    """A decision: the quick computer player's, or (``one-move``) a single move, then end."""
+    if style == "one-move" and game.stage == "play":
+        moves = [a for a in game.legal() if a.startswith("move ")]
+        if moves:
+            return [moves[0], "end"]
+    return choose_actions(game.copy(), seconds=0.05, level="heuristic")
+
+
 async def play_game(
-    fake: FakeDiscord, channel: str, seed: int, log: list[str]
+    fake: FakeDiscord, channel: str, seed: int, log: list[str], style: str
 ) -> list[tuple[str, list[str], int]]:
     """One whole game by taps; returns (stage, actions, taps) for every decision."""
     ix = await fake.slash("alice", channel, "torres", "new", players=2)
@@ -61,7 +71,7 @@ async def play_game(
     while game.stage != "over":
         log.append(f"--- public\n{post.content}")
         assert game.to_move is not None
-        actions = choose_actions(game.copy(), seconds=0.05, level="heuristic")
+        actions = decide(game, style)
         stage = game.stage
         driver = PanelDriver(fake, SEATS[game.to_move])
         await driver.open(post)
@@ -108,7 +118,7 @@ async def main(args: argparse.Namespace) -> int:
             await fake.wait_connected(60)
             await fake.wait_synced(30, names=["torres"])
             for i in range(args.games):
-                decisions += await play_game(fake, f"t{i}", SEED, log)
+                decisions += await play_game(fake, f"t{i}", SEED, log, args.style)
         finally:
             await bot.stop()
             await bot.reap_group(10)
@@ -125,7 +135,10 @@ async def main(args: argparse.Namespace) -> int:
         return g >= 5
 
     full = [t for a, t in turns if used_all(a)]
-    print(f"taps_bench: {args.games} whole game(s) by taps alone, {len(decisions)} decisions")
+    print(
+        f"taps_bench: {args.games} whole game(s) by taps alone ({args.style} players), "
+        f"{len(decisions)} decisions"
+    )
     print(figures("setup decision (Play + choice)", setup))
     print(figures("turn (Play ... End [+ confirm])", [t for _, t in turns]))
     print(figures("turn `move A B; end`", one))
@@ -155,6 +168,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=1, help="whole games played (default 1)")
     p.add_argument("--transcript", help="write every panel state and public post here")
+    p.add_argument(
+        "--style",
+        choices=("heuristic", "one-move"),
+        default="heuristic",
+        help="heuristic: the quick computer player's decisions; one-move: a move, then End",
+    )
     return p.parse_args(argv)
 
 
