@@ -1,7 +1,7 @@
 """Taps per turn through the play panel, for scripted tapping players.
 
 Starts ``tests.fakediscord.FakeDiscord`` and the real ``python -m bot``, then
-plays whole 2-player games (common deck) between two scripted players who use
+plays whole 2-player games (common deck unless --variant) between two scripted players who use
 nothing but taps: Play on the turn message, then the panel's selects and
 buttons (``tests/bot/e2e/_harness.PanelDriver``, which takes the shortest way
 to each action and counts one tap per button press or select choice). Each
@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot.service import decision_done  # noqa: E402
 from engine import Game  # noqa: E402
 from engine.ai import choose_actions  # noqa: E402
 from tests.bot.e2e._harness import PanelDriver, compress_scores  # noqa: E402
@@ -56,32 +57,38 @@ def decide(game: Game, style: str) -> list[str]:
 
 
 async def play_game(
-    fake: FakeDiscord, channel: str, seed: int, log: list[str], style: str
+    fake: FakeDiscord, channel: str, seed: int, log: list[str], style: str, variant: str
 ) -> list[tuple[str, list[str], int]]:
     """One whole game by taps; returns (stage, actions, taps) for every decision."""
-    ix = await fake.slash("alice", channel, "torres", "new", players=2)
+    ix = await fake.slash("alice", channel, "torres", "new", players=2, variant=variant)
     await ix.reply(TIMEOUT)
     ix = await fake.slash("bob", channel, "torres", "join")
     await ix.reply(TIMEOUT)
     ix = await fake.slash("alice", channel, "torres", "start")
     await ix.reply(TIMEOUT)
     post = await turn_message(fake, channel, ix.sent_seq)
-    game = Game.new(players=2, names=list(SEATS), seed=seed)
+    game = Game.new(players=2, names=list(SEATS), variant=variant, seed=seed)
     out: list[tuple[str, list[str], int]] = []
     while game.stage != "over":
         log.append(f"--- public\n{post.content}")
         assert game.to_move is not None
-        actions = decide(game, style)
         stage = game.stage
         driver = PanelDriver(fake, SEATS[game.to_move])
         await driver.open(post)
         seq = fake.last_seq
-        for action in compress_scores(actions):
-            if action == "end":
-                await driver.end()
-            else:
-                await driver.do(action)
-        game.play("; ".join(actions))
+        actions: list[str] = []
+        done = False
+        while not done:  # a personal-deck draw stops a decision short: decide again
+            part = decide(game, style)
+            for action in compress_scores(part):
+                if action == "end":
+                    await driver.end()
+                else:
+                    await driver.do(action)
+            before = game.stage
+            events = game.play("; ".join(part)) or []
+            done = decision_done(before, events)
+            actions += part
         log.extend(f"--- panel of {driver.who}, state {i}\n{s}" for i, s in enumerate(driver.seen))
         out.append((stage, actions, driver.taps))
         post = await turn_message(fake, channel, seq)
@@ -118,7 +125,7 @@ async def main(args: argparse.Namespace) -> int:
             await fake.wait_connected(60)
             await fake.wait_synced(30, names=["torres"])
             for i in range(args.games):
-                decisions += await play_game(fake, f"t{i}", SEED, log, args.style)
+                decisions += await play_game(fake, f"t{i}", SEED, log, args.style, args.variant)
         finally:
             await bot.stop()
             await bot.reap_group(10)
@@ -168,6 +175,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=1, help="whole games played (default 1)")
     p.add_argument("--transcript", help="write every panel state and public post here")
+    p.add_argument("--variant", choices=("common", "personal", "master"), default="common")
     p.add_argument(
         "--style",
         choices=("heuristic", "one-move"),

@@ -134,7 +134,7 @@ def _card_words(card: str, args: list[str]) -> str:
     if card == "lift" and args:
         src = "" if len(args) < 2 else args[1]
         source = "this turn's stack" if src == "turn" else f"a stack of {src}" if src else "a stack"
-        return f"Play Lift: a block under knight {args[0]}, from {source}"
+        return f"Play {name}: under knight {args[0]}, from {source}"
     if card == "moveblock" and len(args) == 2:
         return f"Play Move a block: {args[0]} → {args[1]}"
     if len(args) == 2:
