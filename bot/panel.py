@@ -518,7 +518,7 @@ def done_words(text: str, before: Game, after: Game, *, end_hint: str | None = N
         for c in before.hand(me):
             if c in drawn:
                 drawn.remove(c)
-        if drawn:
+        if drawn and not any(a.startswith("keep ") for a in actions):  # a kept card is named
             parts.append("You drew " + ", ".join(f"**{card_name(c)}**" for c in drawn) + ".")
         revealed = [
             c
@@ -526,7 +526,8 @@ def done_words(text: str, before: Game, after: Game, *, end_hint: str | None = N
             if c != "hidden"
         ]
         if revealed and after.stage == "draw-keep":
-            parts.append("You drew " + ", ".join(f"**{card_name(c)}**" for c in revealed) + ".")
+            names = ", ".join(f"**{card_name(c)}**" for c in revealed)
+            parts.append(f"You drew {names}: keep one.")
     if end_hint is None:
         parts.append(ap_line(after))
     elif after.stage == "play" and after.ap == 0:  # the panel shows AP and stack itself
