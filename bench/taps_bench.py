@@ -8,8 +8,9 @@ to each action and counts one tap per button press or select choice). Each
 decision is what the engine's quick computer player (``heuristic``) would do.
 
 Printed: taps per decision (setup, turns; median, mean, max), turns of one
-action and End, turns that use all 5 AP, taps per action, and the messages
-each player received (panels are edited in place, so they count once).
+action and End, turns that use all 5 AP, taps per action, the time from a tap
+to the updated panel (the bot's UPDATE_MESSAGE with the new picture), and the
+messages each player received (panels are edited in place, so they count once).
 
     .venv/bin/python bench/taps_bench.py                     # 1 whole game
     .venv/bin/python bench/taps_bench.py --games 2 --transcript /tmp/taps.txt
@@ -39,6 +40,7 @@ from tests.fakediscord import BotProcess, FakeDiscord, FakeMessage  # noqa: E402
 SEED = 777
 TIMEOUT = 60.0
 SEATS = {"red": "alice", "blue": "bob"}
+LATENCIES: list[float] = []  # tap -> panel updated (the bot's UPDATE_MESSAGE, picture included)
 
 
 async def turn_message(fake: FakeDiscord, channel: str, after: int) -> FakeMessage:
@@ -91,6 +93,7 @@ async def play_game(
             actions += part
         log.extend(f"--- panel of {driver.who}, state {i}\n{s}" for i, s in enumerate(driver.seen))
         out.append((stage, actions, driver.taps))
+        LATENCIES.extend(driver.latencies)
         post = await turn_message(fake, channel, seq)
     log.append(f"--- public\n{post.content}")
     return out
@@ -155,6 +158,13 @@ async def main(args: argparse.Namespace) -> int:
         if per_action
         else ""
     )
+    if LATENCIES:
+        ms = sorted(x * 1000 for x in LATENCIES)
+        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        print(
+            f"  {'tap -> panel updated (ms)':<34} n={len(ms):<4} median "
+            f"{statistics.median(ms):>5.1f}  p95 {p95:.1f}  max {ms[-1]:.1f}"
+        )
     for who in SEATS.values():
         user = fake.users[who]
         private = [m for m in fake.messages.values() if m.viewer is user]

@@ -245,6 +245,7 @@ class PanelDriver:
         self.taps = 0
         self.panel: FakeMessage | None = None
         self.seen: list[str] = []  # every state of the panel, as the player read it
+        self.latencies: list[float] = []  # seconds from each tap to the panel's update
 
     async def open(self, turn_message: FakeMessage) -> FakeMessage:
         """Press Play on a turn message; the panel arrives privately."""
@@ -283,6 +284,8 @@ class PanelDriver:
         assert ix.messages == [], f"the panel tap made new messages: {ix.messages}"
         assert self.panel.edits == before + 1
         self.seen.append(self.panel.content)
+        if ix.callback_latency is not None:
+            self.latencies.append(ix.callback_latency)
         return ix
 
     def button(self, op: str) -> str:
