@@ -41,6 +41,7 @@ SEED = 777
 TIMEOUT = 60.0
 SEATS = {"red": "alice", "blue": "bob"}
 LATENCIES: list[float] = []  # tap -> panel updated (the bot's UPDATE_MESSAGE, picture included)
+OPENS: list[float] = []  # Play -> the panel
 
 
 async def turn_message(fake: FakeDiscord, channel: str, after: int) -> FakeMessage:
@@ -94,6 +95,8 @@ async def play_game(
         log.extend(f"--- panel of {driver.who}, state {i}\n{s}" for i, s in enumerate(driver.seen))
         out.append((stage, actions, driver.taps))
         LATENCIES.extend(driver.latencies)
+        if driver.opened_in is not None:
+            OPENS.append(driver.opened_in)
         post = await turn_message(fake, channel, seq)
     log.append(f"--- public\n{post.content}")
     return out
@@ -158,13 +161,14 @@ async def main(args: argparse.Namespace) -> int:
         if per_action
         else ""
     )
-    if LATENCIES:
-        ms = sorted(x * 1000 for x in LATENCIES)
-        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-        print(
-            f"  {'tap -> panel updated (ms)':<34} n={len(ms):<4} median "
-            f"{statistics.median(ms):>5.1f}  p95 {p95:.1f}  max {ms[-1]:.1f}"
-        )
+    for name, values in (("Play -> panel (ms)", OPENS), ("tap -> panel updated (ms)", LATENCIES)):
+        if values:
+            ms = sorted(x * 1000 for x in values)
+            p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+            print(
+                f"  {name:<34} n={len(ms):<4} median "
+                f"{statistics.median(ms):>5.1f}  p95 {p95:.1f}  max {ms[-1]:.1f}"
+            )
     for who in SEATS.values():
         user = fake.users[who]
         private = [m for m in fake.messages.values() if m.viewer is user]

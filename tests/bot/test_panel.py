@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
 from bot.batch import merge_posts
 from bot.complete import complete
 from bot.panel import (
@@ -197,3 +198,30 @@ def test_a_card_with_hundreds_of_targets_asks_for_the_source_first() -> None:
     assert "from which square" in sources.placeholder
     assert all(o.value.startswith(WHAT + "play moveblock ") for o in sources.options)
     assert reachable(game) >= set(plays)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), pick=st.integers(0, 10_000))
+def test_autocomplete_always_offers_end_when_legal(seed: int, steps: int, pick: int) -> None:
+    """Whatever the 💡 hint, at most 25 choices, each legal, and `end` among them when legal."""
+    game = random_position(seed, steps)
+    legal = game.legal()
+    if not legal:
+        return
+    hint = legal[pick % len(legal)]
+    pairs = complete(game, "", "", hint)
+    values = [v for _, v in pairs]
+    assert 1 <= len(values) <= 25 and set(values) <= set(legal)
+    assert ("end" in values) == ("end" in legal)
+    assert values[0] == hint
+    assert all(1 <= len(label) <= LIMIT for label, _ in pairs)
+
+
+def test_a_draw_is_named_in_the_reply() -> None:
+    game = Game.new(players=2, seed=3)
+    while game.stage != "play":
+        game.play(game.legal()[0])
+    after = game.copy()
+    after.play("draw")
+    (card,) = after.hand(game.to_move or "")
+    assert f"You drew **{engine.CARDS[card]}**." in done_words("draw", game, after)

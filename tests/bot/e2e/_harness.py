@@ -246,6 +246,7 @@ class PanelDriver:
         self.panel: FakeMessage | None = None
         self.seen: list[str] = []  # every state of the panel, as the player read it
         self.latencies: list[float] = []  # seconds from each tap to the panel's update
+        self.opened_in: float | None = None  # seconds from Play to the panel
 
     async def open(self, turn_message: FakeMessage) -> FakeMessage:
         """Press Play on a turn message; the panel arrives privately."""
@@ -255,6 +256,7 @@ class PanelDriver:
         panel = await ix.reply(TIMEOUT)
         assert panel.ephemeral and panel.viewer is self.fake.users[self.who], panel
         assert ix.callback_type == 4, f"Play answered with callback {ix.callback_type}"
+        self.opened_in = ix.callback_latency
         self.panel = panel
         self.seen.append(panel.content)
         return panel
