@@ -1,11 +1,14 @@
 """Torres board pictures: a position (NOTATION.md) in, PNG bytes out.
 
-``describe()`` gives the same position in words, for the picture's alt text.
-
-The picture shows the board in 3D (seen from the a1 corner), a top-down map
-with every square's height and every knight's level, and a side panel with the
-players, scores, stacks, knights, cards and whose turn it is. Hidden
-information never appears: only the viewer's own hand is named.
+The picture is landscape (1500 x 1000) so that Discord's inline preview shows
+it at full width: a large top-down map of the board (every square's height,
+each knight as its player's coloured shape with its level, castle walls and
+areas, the king's castle in gold) and a side panel with the phase and round,
+whose turn it is, the players by name beside their colour and shape, scores,
+stacks, knights in reserve, cards, deck, master card, the viewer's own hand and
+a legend saying what the highlight means. ``describe()`` gives the same position
+in words, for the picture's alt text. Hidden information never appears: only
+the viewer's own hand is named.
 """
 
 from __future__ import annotations

@@ -19,11 +19,20 @@ MAX_LENGTH = 1000
 
 
 def title(view: BoardView) -> str:
-    """ "Setup", or the phase and round with their totals."""
+    """The picture's title: Setup, Game over, or the phase and round of how many."""
+    if view.stage == "over":
+        return "Game over"
     if view.stage in ("castles", "place") or (view.stage == "king" and view.king is None):
         return "Setup"
     rounds = ROUNDS[len(view.players)][view.phase - 1]
     return f"Phase {view.phase} of 3 · Round {view.round} of {rounds}"
+
+
+def shows_hand(view: BoardView, viewer: PlayerView) -> bool:
+    """Whether the viewer's own hand is named: it is theirs to see, and there
+    is something to say (no cards are dealt before play, so "no cards" in
+    setup says nothing)."""
+    return viewer.hand is not None and (bool(viewer.hand) or title(view) != "Setup")
 
 
 def stage_line(view: BoardView, shown: Callable[[str], str] = str) -> tuple[str, PlayerView | None]:
@@ -39,8 +48,8 @@ def stage_line(view: BoardView, shown: Callable[[str], str] = str) -> tuple[str,
         winners = [q for q in v.players if q.is_winner]
         if len(winners) == 1:
             best = winners[0]
-            return f"Game over: {shown(best.name)} wins with {best.score} points", best
-        return f"Game over: {' and '.join(shown(q.name) for q in winners)} share the win", None
+            return f"{shown(best.name)} wins with {best.score} points", best
+        return f"{' and '.join(shown(q.name) for q in winners)} share the win", None
     if v.stage == "castles":
         return f"{who} places a starting castle block", p
     if v.stage == "place":
@@ -66,11 +75,8 @@ def describe_view(view: BoardView) -> str:
     variant = {"common": "common deck", "personal": "personal decks", "master": "master variant"}
     line, _ = stage_line(v)
     kind = variant.get(v.variant, v.variant)
-    if v.stage == "over":
-        head = f"Torres board ({kind}). {line}."
-    else:
-        when = title(v).replace(" · Round", ", round")
-        head = f"Torres board ({kind}). {when}: {line.replace(' · ', ', ')}."
+    when = title(v).replace(" · Round", ", round")
+    head = f"Torres board ({kind}). {when}: {line.replace(' · ', ', ')}."
 
     dealt = v.stage in ("play", "draw-keep")
     rows = []
@@ -119,7 +125,7 @@ def describe_view(view: BoardView) -> str:
     viewer = v.player(v.viewer) if v.viewer else None
     if viewer is not None and viewer.revealed:
         private.append("Drawn, keep one: " + ", ".join(viewer.revealed) + ".")
-    if viewer is not None and viewer.hand is not None:
+    if viewer is not None and shows_hand(v, viewer):
         private.append(f"Your hand: {', '.join(sorted(viewer.hand)) or 'no cards'}.")
     highlight = []
     if v.highlight:

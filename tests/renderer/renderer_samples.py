@@ -62,16 +62,11 @@ def rgb(image: Image.Image, x: float, y: float) -> tuple[int, int, int]:
     return image.getpixel((round(x), round(y)))[:3]
 
 
-def token_sample_point(square: str, height: int, lh: float) -> tuple[float, float]:
-    """A pixel inside a knight's 3D marker that no letter or outline covers."""
-    cx, cy = g.iso_token_center(square, height, lh)
-    return cx - 0.5 * g.TOKEN_RADIUS, cy + 0.25 * g.TOKEN_RADIUS
-
-
 def map_sample_point(square: str) -> tuple[float, float]:
-    """A pixel inside a map cell's marker that the height number does not cover."""
-    left, top, right, bottom = g.map_cell_box(square)
-    return (left + right) / 2 - 14, (top + bottom) / 2 + 8
+    """A pixel inside a map cell's marker (any of the four shapes) that neither
+    the level number nor the outline covers."""
+    cx, cy = g.map_cell_center(square)
+    return cx - 22, cy + 16
 
 
 def colour_run(image: Image.Image, x: float, y0: float, y1: float, colour) -> tuple[int, int]:

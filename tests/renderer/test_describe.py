@@ -44,6 +44,8 @@ def test_setup_and_game_over():
     setup = renderer.describe(load("setup"))
     assert "Setup: green places a knight on a starting castle." in setup
     assert "The king is not placed yet." in setup
+    # No cards before play: the viewer's empty hand is not mentioned.
+    assert "Your hand" not in renderer.describe(load("setup"), viewer="red")
     final = renderer.describe(load("final"))
     assert "Game over: blue wins with 25 points." in final
     assert "Ranking: blue (sky-blue square): 25 points, winner" in final
@@ -165,10 +167,10 @@ def legend(rendering) -> str:
 def test_the_legend_says_what_the_highlight_means():
     pos = load("late")
     r = renderer.render(pos, highlight=["e1"], highlight_note="changed this turn")
-    assert "Pink frame: changed this turn." in legend(r)
+    assert "Pink frame: changed this turn" in legend(r)
     assert "last turn" not in legend(r)
     default = renderer.render(pos, highlight=["e1"])
-    assert "Pink frame: changed last turn." in legend(default)
+    assert "Pink frame: changed last turn" in legend(default)
     # Nothing framed: the legend does not explain a frame that is not there.
     assert "Pink" not in legend(renderer.render(pos))
 
