@@ -15,6 +15,7 @@ import re
 from engine import split_actions as engine_split_actions
 
 _SEPARATORS = re.compile(r"[;\n]")
+_SQUARE = re.compile(r"^[a-h][1-8]$")
 
 
 def normalize(text: str) -> str:
