@@ -929,11 +929,15 @@ class GameService:
             )
         return row
 
-    async def _check_button(self, game_id: int, turn: int) -> None:
-        # A custom_id comes from the client and may be forged: a number outside
-        # SQLite's integer range would fail in the database, not be refused.
+    @staticmethod
+    def _check_ids(game_id: int, turn: int) -> None:
+        """A custom_id comes from the client and may be forged: a number outside
+        SQLite's integer range would fail in the database instead of being refused."""
         if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX):
             raise StaleButton("This button doesn't belong to any game; nothing was changed.")
+
+    async def _check_button(self, game_id: int, turn: int) -> None:
+        self._check_ids(game_id, turn)
         row = await self._fresh(game_id)
         if row.status != "running":
             raise StaleButton("This game is over; these buttons no longer do anything.")
@@ -1127,6 +1131,7 @@ class GameService:
         A refused action leaves the game unchanged and shows why on the panel;
         a panel of a finished turn comes back closed.
         """
+        self._check_ids(game_id, turn)
         row = await self._fresh(game_id)
         if row.status != "running" or row.turn_no != turn:
             return self._closed_panel(row, turn)

@@ -377,6 +377,9 @@ async def test_forged_button_ids_are_refused_before_the_database(env: Env, game_
         env.service.end_turn(game_id=game_id, turn=turn, user=ANN),
         env.service.undo(game_id=game_id, turn=turn, user=ANN),
         env.service.hand(game_id=game_id, turn=turn, user=ANN),
+        env.service.end_needs_confirm(game_id=game_id, turn=turn, user=ANN),
+        env.service.panel_open(game_id=game_id, turn=turn, user=ANN),
+        env.service.panel_press(game_id=game_id, turn=turn, user=ANN, op="end"),
     ):
         with pytest.raises(StaleButton, match="doesn't belong to any game"):
             await call
