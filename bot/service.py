@@ -1320,10 +1320,11 @@ def draw_parts(text: str) -> list[str]:
     ['move c3 d3; draw', 'keep lift top; end']
     """
     parts: list[list[str]] = [[]]
-    for action in split_actions(text):
-        parts[-1].append(action)
-        if action == "draw":
-            parts.append([])
+    for clause in normalize(text).split("; "):  # clauses as typed: `score 6` stays one
+        if clause:
+            parts[-1].append(clause)
+            if split_actions(clause) == ["draw"]:
+                parts.append([])
     return ["; ".join(p) for p in parts if p]
 
 

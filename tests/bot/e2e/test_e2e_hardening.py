@@ -68,7 +68,7 @@ async def test_hostile_display_names_are_shown_as_typed(runner: BotRunner) -> No
     game.play(action)
     await t.public_after(ix, "red's placement", lambda m: bool(m.attachments))
     _, board = await t.slash("alice", "board")
-    ix, reply = await t.slash("bob", "resign")
+    ix, reply = await t.confirmed("bob", "resign")
     await t.public_after(ix, "the resignation", lambda m: "resigned" in m.content)
     await t.public_after(ix, "blue's computer move", lambda m: "(blue)** played" in m.content)
     shown = [m for m in t.fake.channel_messages(t.channel) if "evil" in m.content]
