@@ -17,8 +17,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.batch import merge_posts
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
+from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
@@ -33,10 +35,25 @@ _RESEND_AFTER = 60.0  # seconds after which an unsent post of this process count
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
-def _render_png(position: dict[str, Any], viewer: str | None, highlight: list[str]) -> bytes:
+def _render_png(
+    position: dict[str, Any], viewer: str | None, highlight: list[str], note: str | None = None
+) -> bytes:
     from renderer import render_board
 
-    return render_board(position, viewer, highlight)
+    return render_board(position, viewer, highlight, highlight_note=note)
+
+
+def alt_text(
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: Iterable[str] = (),
+    note: str | None = None,
+) -> str:
+    """The picture's description for screen readers (Discord allows 1024 characters)."""
+    from renderer import describe
+
+    text = describe(position, viewer=viewer, highlight=sorted(highlight), highlight_note=note)
+    return text if len(text) <= 1024 else text[:1023] + "…"
 
 
 def _animate_gif(positions: list[dict[str, Any]]) -> bytes:
@@ -75,13 +92,17 @@ class Renderer:
             )
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> bytes:
         if self._processes is not None:
             return await self._processes.run(_render_png, position, viewer, sorted(highlight))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool, _render_png, position, viewer, sorted(highlight)
+            self._pool, _render_png, position, viewer, sorted(highlight), note
         )
 
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
@@ -152,7 +173,7 @@ class TorresBot(discord.Client):
         self._nonce_salt = "00000000"
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TurnButton)
+        self.add_dynamic_items(TurnButton, PanelSelect, PanelButton, ConfirmButton)
         self._nonce_salt = await self._salt()
         await self.renderer.start()
         if self.workers is not None:
@@ -214,10 +235,40 @@ class TorresBot(discord.Client):
     # -- sending ----------------------------------------------------------------------
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> io.BytesIO:
         """The board picture as a file-like object, drawn off the event loop."""
-        return io.BytesIO(await self.renderer.render(position, viewer, highlight))
+        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note))
+
+    async def board_file(
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
+    ) -> discord.File:
+        """The board picture as an attachment, its description the position in words."""
+        highlight = sorted(highlight)
+        png = await self.render(position, viewer, highlight, note)
+        try:
+            alt: str | None = alt_text(position, viewer, highlight, note)
+        except Exception:  # the picture is worth sending without its description
+            log.exception("could not describe the board picture")
+            alt = None
+        return discord.File(png, filename="board.png", description=alt)
+
+    async def publish(self, outcome: Outcome) -> bool:
+        """Send an outcome's public posts and let computers move; True if a post failed."""
+        failed = False
+        for post in outcome.posts:
+            failed |= not await self.send_post(post)
+        if outcome.ai_game is not None:
+            self.kick_ai(outcome.ai_game)
+        return failed
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Send an outcome: the public posts, then the private reply; computers move meanwhile.
@@ -250,8 +301,9 @@ class TorresBot(discord.Client):
         files: list[discord.File] = []
         if post.position is not None:
             try:
-                png = await self.render(post.position, None, post.highlight)
-                files.append(discord.File(png, filename="board.png"))
+                files.append(
+                    await self.board_file(post.position, None, post.highlight, post.highlight_note)
+                )
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
@@ -264,7 +316,7 @@ class TorresBot(discord.Client):
             # message it already has instead of posting it twice.
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         try:
-            await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
+            message = await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if 400 <= exc.status < 500:  # refused (permissions, deleted channel): don't retry
                 log.error(
@@ -282,12 +334,39 @@ class TorresBot(discord.Client):
         except Exception:  # connection trouble: the change is saved; the outbox retries
             log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             return False
+        for merged in post.merged:
+            await self.service.delivered(merged)
         await self.service.delivered(post)
+        if post.position is not None and isinstance(message, discord.Message):
+            await self._retire_turn_message(post, message)
         if post.replay:
             task = asyncio.create_task(self._post_replay(channel, post.game_id))
             self._replay_tasks.add(task)
             task.add_done_callback(self._replay_tasks.discard)
         return True
+
+    async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
+        """Disable the buttons of the game's previous turn message: only the latest one plays."""
+        key = f"turn_message:{post.game_id}"
+        previous = await self.store.get_meta(key)
+        await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
+        if not previous:
+            return
+        channel_id, message_id = (int(x) for x in previous.split(":"))
+        if message_id == message.id:
+            return
+        old = self.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            fetched = await old.fetch()
+            if not fetched.components:
+                return
+            view = discord.ui.View.from_message(fetched, timeout=None)
+            for item in view.children:
+                if isinstance(item, discord.ui.Button | discord.ui.Select):
+                    item.disabled = True
+            await old.edit(view=view)
+        except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
+            log.info("could not disable the buttons of message %s", message_id)
 
     async def _post_replay(self, channel: Any, game_id: int) -> None:
         """Follow a finished game's last message with the whole game, animated.
@@ -318,17 +397,23 @@ class TorresBot(discord.Client):
         )
 
     async def _run_ai(self, game_id: int) -> None:
+        # Consecutive computer decisions go out as one message (one picture); their
+        # outbox rows keep them safe meanwhile.
+        pending: list[Post] = []
         try:
             for _ in range(_MAX_AI_STEPS):
                 outcome = await self.service.ai_step(game_id)
                 if outcome is None:
-                    return
-                for post in outcome.posts:
-                    await self.send_post(post)
+                    break
+                pending.extend(outcome.posts)
         except asyncio.CancelledError:
+            self._ai_tasks.pop(game_id, None)
             raise
         except Exception:
             log.exception("computer player failed in game %s", game_id)
+        try:
+            if pending:
+                await self.send_post(merge_posts(pending))
         finally:
             self._ai_tasks.pop(game_id, None)
 
