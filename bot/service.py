@@ -70,7 +70,8 @@ class Post:
     buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
     mentions: tuple[int, ...] = ()
     outbox_id: int | None = None  # set when the post was queued with the change it reports
-    replay: bool = False  # attach the animated replay of the whole game (game over)
+    replay: bool = False  # game over: the animated replay of the whole game follows
+    animation: bool = False  # this is that replay: replay.gif, drawn from the log when sent
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -83,6 +84,7 @@ class Post:
             "buttons": list(self.buttons),
             "mentions": list(self.mentions),
             "replay": self.replay,
+            "animation": self.animation,
         }
 
     @classmethod
@@ -98,6 +100,7 @@ class Post:
             mentions=tuple(int(m) for m in data.get("mentions") or ()),
             outbox_id=outbox_id,
             replay=bool(data.get("replay", False)),
+            animation=bool(data.get("animation", False)),
         )
 
 
@@ -680,33 +683,9 @@ class GameService:
 
     # -- delivery -------------------------------------------------------------------
 
-    async def undelivered(self, *, created_before: float) -> list[Post]:
-        """Queued posts that never reached Discord (e.g. the process died first).
-
-        A turn message whose turn is over by now is dropped: a later message
-        has said what matters, and its buttons would only be stale.
-        """
-        out = []
-        for outbox_id, game_id, payload in await self._store.unsent(created_before=created_before):
-            post = Post.from_payload(payload, outbox_id)
-            row = await self._store.game(game_id)
-            stale = post.turn is not None and (
-                row is None or row.status != "running" or row.turn_no != post.turn
-            )
-            if stale:
-                await self._store.mark_sent(outbox_id, self._clock())
-            else:
-                out.append(post)
-        return out
-
     async def prune_delivered(self, *, age: float = 86400.0) -> int:
         """Drop delivered posts older than *age* seconds (each game keeps its latest)."""
         return await self._store.prune_outbox(sent_before=self._clock() - age)
-
-    async def delivered(self, post: Post) -> None:
-        """Note that a queued post reached Discord (or never will)."""
-        if post.outbox_id is not None:
-            await self._store.mark_sent(post.outbox_id, self._clock())
 
     # -- replay ---------------------------------------------------------------------
 

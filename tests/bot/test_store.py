@@ -157,7 +157,7 @@ async def test_version_1_database_is_migrated_with_its_data(tmp_path):
     store = await Store.open(path)
     assert await store.schema_version() == SCHEMA_VERSION == 2
     assert (await store.active_game(10)) is not None
-    assert await store.unsent(created_before=1e12) == []
+    assert await store.unsent(1) == [] and await store.games_with_unsent() == []
     await store.close()
 
 
@@ -186,10 +186,14 @@ async def test_outbox_is_written_with_the_action(tmp_path):
         outbox=[{"text": "turn"}],
     )
     assert seq == 1 and first < second
-    assert await store.unsent(created_before=2.5) == [(first, game_id, {"text": "start"})]
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [first, second]
+    assert await store.unsent(game_id) == [(first, 2.0, {"text": "start"}), (second, 3.0, {"text": "turn"})]
+    assert await store.games_with_unsent() == [game_id]
     await store.mark_sent(first, 4.0)
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [second]
+    # marking sent can queue what must follow, in the same commit, once only
+    (third,) = await store.mark_sent(second, 5.0, then=[{"text": "replay"}])
+    assert await store.mark_sent(second, 6.0, then=[{"text": "replay"}]) == []
+    assert await store.unsent(game_id) == [(third, 5.0, {"text": "replay"})]
     # a refused (stale) write queues nothing
     assert await store.record(
         game_id,
@@ -204,7 +208,7 @@ async def test_outbox_is_written_with_the_action(tmp_path):
         now=5.0,
         outbox=[{"text": "x"}],
     ) == (-1, [])
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [third]
     await store.close()
 
 
@@ -223,6 +227,6 @@ async def test_pruning_keeps_unsent_posts_and_each_games_latest(tmp_path):
         await store.mark_sent(outbox_id, 2.0)
     assert await store.prune_outbox(sent_before=1.5) == 0
     assert await store.prune_outbox(sent_before=3.0) == 2  # the first two
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [ids[2]]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [ids[2]]
     assert await store.last_payload(game_id) == {"n": 4}
     await store.close()
