@@ -282,7 +282,8 @@ def _preflight(path: str) -> None:
     try:
         rows = conn.execute("PRAGMA quick_check").fetchall()
         if [tuple(r) for r in rows] != [("ok",)]:
-            first = str(rows[0][0]) if rows else "no answer"
+            # One line: SQLite's report may span several; its first problem is enough.
+            first = " ".join(str(rows[0][0]).split())[:160] if rows else "no answer"
             raise DatabaseDamaged(
                 f"the database {path} is damaged ({first}); the bot will not serve it: "
                 "restore the latest backup (see 'Backup and restore' in docs/bot.md)"
