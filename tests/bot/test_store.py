@@ -186,7 +186,10 @@ async def test_outbox_is_written_with_the_action(tmp_path):
         outbox=[{"text": "turn"}],
     )
     assert seq == 1 and first < second
-    assert await store.unsent(game_id) == [(first, 2.0, {"text": "start"}), (second, 3.0, {"text": "turn"})]
+    assert await store.unsent(game_id) == [
+        (first, 2.0, {"text": "start"}),
+        (second, 3.0, {"text": "turn"}),
+    ]
     assert await store.games_with_unsent() == [game_id]
     await store.mark_sent(first, 4.0)
     assert [i for i, _, _ in await store.unsent(game_id)] == [second]

@@ -316,6 +316,7 @@ class FakeDiscord:
         self._post_gate: asyncio.Event | None = None
         self.faults: list[Fault] = []
         self.faults_served: list[tuple[str, int]] = []  # (route, status) of injected failures
+        self.disconnects: list[tuple[str, str]] = []  # requests whose sender vanished mid-way
         self._drop_held = False
         self.held_posts = 0
         self._nonces: dict[str, tuple[FakeMessage, float]] = {}
@@ -1143,6 +1144,12 @@ class FakeDiscord:
             self._error(request.method, path, e.status, str(e), code=e.code)
             resp = _json(e.body(), e.status)
         except web.HTTPException:
+            raise
+        except ConnectionResetError:
+            # The client went away mid-request (e.g. it was killed): nobody to answer,
+            # and nothing the bot did wrong.
+            self.disconnects.append((request.method, path))
+            self._notify()
             raise
         except Exception as e:  # a bug in the fake: make it loud, never hang the bot
             log.exception("fake discord crashed on %s %s", request.method, path)

@@ -274,16 +274,18 @@ async def test_random_kills_never_lose_or_repeat_a_decision_message(runner: BotR
     decision, in the order of the action log."""
     rng = random.Random(20261201)
     t = Table(runner)
-    game_id = await open_game(t)
-    kills = late = 0
+    game_id = await open_game(t, players=3, joiners=("bob", "carol"))
+    seats = {"red": "alice", "blue": "bob", "green": "carol"}
+    kills = 0
     while kills < 30:
         game = mirror(runner, game_id)
-        who = SEATS[game.to_move]
+        if game.over:
+            break
         ix = await t.fake.slash(
-            who, t.channel, "torres", "play", actions="; ".join(whole_decision(game, rng))
-        )
-        roll = rng.random()
-        if roll < 0.15:  # now and then let the bot finish first
+            seats[game.to_move], t.channel, "torres", "play",
+            actions="; ".join(whole_decision(game, rng)),
+        )  # fmt: skip
+        if rng.random() < 0.15:  # now and then let the bot finish first
             await ix.reply(TIMEOUT)
             continue
         runner.abandoned.add(ix.id)
@@ -292,6 +294,12 @@ async def test_random_kills_never_lose_or_repeat_a_decision_message(runner: BotR
         await runner.kill()
         kills += 1
         await runner.start()
+        if rng.random() < 0.5:  # and again while it resumes sending what was left
+            await asyncio.sleep(rng.uniform(0.0, 0.2))
+            await runner.kill()
+            kills += 1
+            await runner.start()
+    assert kills >= 30, f"the game ended after {kills} kills"
     await until(lambda: unsent(runner) == 0, 3 * TIMEOUT, "every queued post to be sent")
     rows = runner.db_row("SELECT COUNT(*) FROM actions WHERE game_id = ?", game_id)[0]
     conn = sqlite3.connect(f"file:{runner.db}?mode=ro", uri=True)
@@ -302,7 +310,7 @@ async def test_random_kills_never_lose_or_repeat_a_decision_message(runner: BotR
         )
     ]
     conn.close()
-    assert len(log) == rows and rows >= 20, f"only {rows} decisions were committed"
+    assert len(log) == rows and rows >= 15, f"only {rows} decisions were committed"
     posts = turn_messages(t)
     start, decisions = posts[0], posts[1:]
     assert "starts" in start.content
@@ -310,9 +318,8 @@ async def test_random_kills_never_lose_or_repeat_a_decision_message(runner: BotR
     assert played == log, f"{len(played)} messages for {len(log)} committed decisions"
     late = sum("posted late after a restart" in p.content.lower() for p in decisions)
     print(f"{kills} kills, {rows} decisions committed, {late} posted late after a restart")
-    # Interactions killed in flight never got their reply; Discord saw nothing wrong otherwise.
-    refused = [e for e in t.fake.take_errors() if "dropped" not in e["message"]]
-    assert refused == [], refused
+    # Interactions killed in flight never got their reply; Discord saw nothing wrong (checked
+    # by the fixture), only requests cut off by the kills.
 
 
 # -- items 5 and 10: a damaged or read-only database is refused at start-up -------------------
