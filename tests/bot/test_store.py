@@ -233,3 +233,103 @@ async def test_pruning_keeps_unsent_posts_and_each_games_latest(tmp_path):
     assert [i for i, _, _ in await store.unsent(game_id)] == [ids[2]]
     assert await store.last_payload(game_id) == {"n": 4}
     await store.close()
+
+
+async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
+    tmp_path, monkeypatch
+):
+    """Another connection holds the write lock: reads answer at once, a write is Busy, unchanged."""
+    import bot.store
+    from bot.errors import Busy
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    path = str(tmp_path / "t.db")
+    store = await Store.open(path)
+    game_id = await _new_game(store)
+    await store.set_meta("k", "before")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert (await store.game(game_id)) is not None
+        assert await store.get_meta("k") == "before"
+        with pytest.raises(Busy, match="nothing was changed"):
+            await store.set_meta("k", "after")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert await store.get_meta("k") == "before"
+    await store.set_meta("k", "after")  # free again
+    assert await store.get_meta("k") == "after"
+    await store.close()
+
+
+async def test_writes_queued_in_the_bot_give_up_as_busy_too(tmp_path, monkeypatch):
+    """A write waiting behind another of the bot's own writes is bounded as well."""
+    import asyncio
+
+    import bot.store
+    from bot.errors import Busy
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    store = await Store.open(str(tmp_path / "t.db"))
+    release = asyncio.Event()
+
+    async def slow_writer() -> None:
+        async with store.transaction():
+            await release.wait()
+
+    task = asyncio.create_task(slow_writer())
+    await asyncio.sleep(0.05)
+    with pytest.raises(Busy):
+        await store.set_meta("k", "v")
+    release.set()
+    await task
+    await store.set_meta("k", "v")
+    assert await store.get_meta("k") == "v"
+    await store.close()
+
+
+async def test_a_damaged_or_foreign_file_is_refused(tmp_path):
+    """quick_check failures and files that are not databases raise DatabaseDamaged, in one line."""
+    from bot.store import DatabaseDamaged
+
+    foreign = tmp_path / "notes.db"
+    foreign.write_bytes(b"these are not the tables you are looking for" * 100)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Store.open(str(foreign))
+    assert "\n" not in str(refused.value) and "backup" in str(refused.value)
+
+    path = tmp_path / "t.db"
+    store = await Store.open(str(path))
+    await _new_game(store)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * size + 8)
+        f.write(b"\xa5" * 200)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Store.open(str(path))
+    assert "\n" not in str(refused.value) and "damaged" in str(refused.value)
+
+
+async def test_committed_here_tells_a_task_whether_it_wrote(tmp_path):
+    """Only the task that committed sees committed_here(): error replies rely on it."""
+    import asyncio
+
+    from bot.store import committed_here
+
+    store = await Store.open(str(tmp_path / "t.db"))
+
+    async def writes() -> bool:
+        await store.set_meta("k", "v")
+        return committed_here()
+
+    async def reads() -> bool:
+        await store.get_meta("k")
+        return committed_here()
+
+    assert await asyncio.create_task(writes()) is True
+    assert await asyncio.create_task(reads()) is False
+    await store.close()

@@ -107,15 +107,23 @@ async def test_a_post_discord_refuses_for_a_while_is_retried_until_posted(
 # -- item 4: once committed, no reply says that nothing changed -------------------------------
 
 
-async def test_failing_follow_ups_after_a_commit_get_the_true_reply(runner: BotRunner) -> None:
-    """Discord refuses the private follow-up three times (503): the reply comes later, and is true."""
+@pytest.mark.parametrize(
+    ("status", "count", "wait"),
+    [(429, 1, TIMEOUT), (429, 3, TIMEOUT), (500, 5, 60.0)],
+    ids=["429-once", "429-three-times", "500-beyond-discord.py's-retries"],
+)
+async def test_failing_follow_ups_after_a_commit_get_the_true_reply(
+    runner: BotRunner, status: int, count: int, wait: float
+) -> None:
+    """Discord refuses the private follow-up (429 without Via; or 500 five times, which
+    discord.py retries for 25 s before giving up): the reply comes later, and is true."""
     t = Table(runner)
     await open_game(t)
     game = Game.new(players=2, names=list(SEATS), variant="common", seed=SEED)
     action = game.legal()[0]
-    t.fake.inject_fault("followup", 503, count=3)
+    t.fake.inject_fault("followup", status, count=count)
     ix = await t.fake.slash("alice", t.channel, "torres", "play", actions=action)
-    reply = await ix.reply(TIMEOUT)
+    reply = await ix.reply(wait)
     assert reply.content == "Your turn is over.", reply.content
     said = " ".join(m.content for m in ix.messages)
     assert "nothing was changed" not in said.lower(), said
