@@ -184,7 +184,10 @@ class TorresBot(discord.Client):
             # Commands registered earlier keep working; the next start tries again.
             log.exception("could not sync the slash commands")
             return False
-        await self.store.set_meta(_SYNC_KEY, digest)
+        try:
+            await self.store.set_meta(_SYNC_KEY, digest)
+        except Busy:  # synced all the same; the next start syncs once more
+            log.warning("slash commands synced, but the database was busy: not noted")
         log.info("slash commands synced (%s)", f"guild {guild}" if guild else "global")
         return True
 
@@ -327,6 +330,8 @@ class TorresBot(discord.Client):
                 await asyncio.gather(*(self.poster.submit(post) for post in outcome.posts))
         except asyncio.CancelledError:
             raise
+        except Busy:  # the background loop hands the turn back to the computer later
+            log.warning("computer player of game %s waits: the database is busy", game_id)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
         finally:
