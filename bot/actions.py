@@ -1,18 +1,19 @@
-"""Splitting a player's command text into single actions (NOTATION.md shorthands).
+"""Splitting a player's command text into single actions (docs/notation.md shorthands).
 
 The bot applies a command one action at a time so that it can refuse a command
 that runs past the end of the player's own decision (after ``end`` the engine
 would happily take the next player's actions), and so that the turn summary can
-count actions the way ``undo`` does. Parsing proper stays with the engine: a
-clause this module does not understand is passed on unchanged and the engine
-reports it.
+count actions the way ``undo`` does. Parsing and the shorthands stay with the
+engine: a clause it does not understand is passed on unchanged and the engine
+reports it when it is played.
 """
 
 from __future__ import annotations
 
 import re
 
-_SQUARE = re.compile(r"^[a-h][1-8]$")
+from engine import split_actions as engine_split_actions
+
 _SEPARATORS = re.compile(r"[;\n]")
 
 
@@ -24,22 +25,13 @@ def normalize(text: str) -> str:
 def split_actions(text: str) -> list[str]:
     """Expand the shorthands ``move A B C``, ``build A B`` and ``score N`` into single actions.
 
+    The engine's own expansion (``engine.split_actions``); a clause it cannot read is
+    passed on as typed, for the engine to explain when it is played.
+
     >>> split_actions("Move c3 d3 d4;  build e4 e5\\nscore 2")
     ['move c3 d3', 'move d3 d4', 'build e4', 'build e5', 'score', 'score']
     """
-    out: list[str] = []
-    for clause in _clauses(text):
-        words = clause.split(" ")
-        head, args = words[0], words[1:]
-        if head == "move" and len(args) > 2 and all(_SQUARE.match(a) for a in args):
-            out.extend(f"move {a} {b}" for a, b in zip(args, args[1:], strict=False))
-        elif head == "build" and len(args) > 1 and all(_SQUARE.match(a) for a in args):
-            out.extend(f"build {a}" for a in args)
-        elif head == "score" and len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= 50:
-            out.extend(["score"] * int(args[0]))
-        else:
-            out.append(clause)
-    return out
+    return engine_split_actions("; ".join(_clauses(text)))
 
 
 def _clauses(text: str) -> list[str]:

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,12 +23,13 @@ from bot.actions import normalize, split_actions
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.store import ChannelBusy, GameRow, SeatRow, Store
 from engine import Game, IllegalAction, NotationError, changed_squares
+from engine import decision_over as decision_done
+from engine.ai import random_decision
 
 log = logging.getLogger(__name__)
 
 COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
-_SETUP_STAGES = frozenset({"castles", "place", "king"})
 BUTTONS_ALL = ("end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
 
@@ -923,13 +924,6 @@ class GameService:
 # -- pure helpers ---------------------------------------------------------------------
 
 
-def decision_done(stage_before: str, events: Iterable[dict[str, Any]]) -> bool:
-    """Whether an action finished its player's decision (a turn, or a setup/king choice)."""
-    if stage_before in _SETUP_STAGES:
-        return True
-    return any(e.get("type") in ("turn_end", "game_over") for e in events)
-
-
 def public_action(action: str) -> str:
     """An action as the other players may see it: which card a player keeps stays secret.
 
@@ -1018,23 +1012,7 @@ def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
 
 def _random_decision(game: Game, rng: random.Random) -> list[str]:
     """A legal decision chosen at random: the safety net when the AI fails."""
-    work = game.copy()
-    out: list[str] = []
-    for _ in range(100):
-        stage = work.stage
-        legal = work.legal()
-        if not legal:
-            break
-        others = [a for a in legal if a != "end"]
-        if "end" in legal and (not others or len(out) >= 6 or rng.random() < 0.2):
-            action = "end"
-        else:
-            action = rng.choice(others or legal)
-        caused = work.play(action)
-        out.append(action)
-        if decision_done(stage, caused or []):
-            break
-    return out
+    return random_decision(game, rng, cap=6, end_chance=0.2, through_draw=True)
 
 
 def _engine_ai(level: str) -> ChooseActions:

@@ -1,4 +1,4 @@
-"""Reading and writing the action notation of NOTATION.md (context-free parts only).
+"""Reading and writing the action notation of docs/notation.md (context-free parts only).
 
 Parsing yields small tuples; the game resolves what depends on the position
 (e.g. which stack ``play lift A`` takes).
@@ -7,12 +7,14 @@ Parsing yields small tuples; the game resolves what depends on the position
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .board import SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS
 from .errors import NotationError
 
-Action = tuple  # ("move", a, b), ("build", sq), ("play", card, *args), ...
+# ("move", a, b), ("build", sq), ("play", card, *args), ...: squares as ints 0..63
+Action = tuple[Any, ...]
 
 _SPLIT = re.compile(r"[;\n\r]")
 _INT = re.compile(r"[0-9]+")
@@ -152,4 +154,36 @@ def format_action(action: Action) -> str:
             tail = "" if src is None else f" {src}"
             return f"play lift {SQUARE_NAMES[action[2]]}{tail}"
         return " ".join(["play", card, *(SQUARE_NAMES[s] for s in action[2:])])
-    return kind
+    return str(kind)
+
+
+_MAX_SCORE_SPLIT = 50  # more steps than any turn has action points: left as one clause
+
+
+def split_actions(text: str) -> list[str]:
+    """The single actions of ``text`` in canonical form, shorthands expanded.
+
+    ``move A B C``, ``build A B`` and ``score N`` become single actions; a clause
+    that does not parse is kept as written (lower case, single spaces), for
+    ``Game.play`` to explain.  Callers that apply a command one action at a time
+    (the bot) use this instead of expanding the notation themselves.
+
+    >>> split_actions("Move c3 d3 d4;  build e4 e5\\nscore 2")
+    ['move c3 d3', 'move d3 d4', 'build e4', 'build e5', 'score', 'score']
+    """
+    out: list[str] = []
+    for clause in _SPLIT.split(text.lower()):
+        words = clause.split()
+        if not words:
+            continue
+        try:
+            actions = _parse_clause(words)
+        except NotationError:
+            out.append(" ".join(words))
+            continue
+        for a in actions:
+            if a[0] == "score" and a[1] > 1:
+                out.extend(["score"] * a[1] if a[1] <= _MAX_SCORE_SPLIT else [f"score {a[1]}"])
+            else:
+                out.append(format_action(a))
+    return out

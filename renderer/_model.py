@@ -23,6 +23,8 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (0, 158, 115),  # bluish green
     (240, 228, 66),  # yellow
 )
+#: The colours in words (alt text), by seat.
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("red-orange", "sky-blue", "green", "yellow")
 #: Text colour on each player colour (black on the light ones).
 PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),
@@ -32,6 +34,8 @@ PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
 )
 #: Marker shapes by seat: colour is never the only cue.
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
+#: What the highlight means when the caller does not say.
+DEFAULT_HIGHLIGHT_NOTE = "changed last turn"
 #: What a viewer's position (NOTATION.md) puts in place of a card they may not see.
 HIDDEN = "hidden"
 
@@ -81,6 +85,8 @@ class BoardView:
     supply: int | None
     master_card: str | None
     highlight: frozenset[str]
+    #: What the highlight means in this picture, for the legend (None: a default).
+    highlight_note: str | None = None
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:
@@ -99,6 +105,8 @@ def build_view(
     position: Mapping[str, Any],
     viewer: str | None = None,
     highlight: Iterable[str] | None = None,
+    *,
+    highlight_note: str | None = None,
 ) -> BoardView:
     """Validate ``position`` through the engine and collect what the picture needs.
 
@@ -203,7 +211,17 @@ def build_view(
         supply=pos.get("supply"),
         master_card=pos.get("master_card"),
         highlight=frozenset(marks),
+        highlight_note=_note(highlight_note),
     )
+
+
+def _note(note: Any) -> str | None:
+    """The highlight note as one line (None or blank: the default)."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        raise ValueError(f"The highlight note must be text, not {type(note).__name__}.")
+    return " ".join(note.split()) or None
 
 
 def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool]:
