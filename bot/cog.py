@@ -73,8 +73,13 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             exc_info=error,
         )
         text = APOLOGY_AFTER_COMMIT if committed_here() else APOLOGY
+    # The bot's own reply retries while Discord answers 429 or 5xx.
+    reply = getattr(interaction.client, "reply_private", None)
     try:
-        await send_private(interaction, text)
+        if reply is not None and interaction.response.is_done():
+            await reply(interaction, text)
+        else:
+            await send_private(interaction, text)
     except discord.HTTPException:
         log.exception("could not tell user %s about an error", interaction.user.id)
 

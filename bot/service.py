@@ -647,15 +647,23 @@ class GameService:
                     )
             scores = dict((row.position or {}).get("scores") or {})
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
-            if not await self._store.finish(row.id, status="cancelled", result=result, now=now):
+            text = f"Game #{row.id} was cancelled by {user.display}."
+            if scores:
+                text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+            post = Post(channel_id, row.id, text)
+            queued: list[int] = []  # the note is committed with the game's end
+            if not await self._store.finish(
+                row.id,
+                status="cancelled",
+                result=result,
+                now=now,
+                outbox=[post.to_payload()],
+                queued=queued,
+            ):
                 raise NoGame("This game has already ended.")
+            (post.outbox_id,) = queued
             self._cache.pop(row.id, None)
-        text = f"Game #{row.id} was cancelled by {user.display}."
-        if scores:
-            text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
-        return Outcome(
-            reply=f"Game #{row.id} is cancelled.", posts=[Post(channel_id, row.id, text)]
-        )
+        return Outcome(reply=f"Game #{row.id} is cancelled.", posts=[post])
 
     # -- reminders -----------------------------------------------------------------
 
@@ -673,13 +681,19 @@ class GameService:
             seat = self._seat_named(seats, row.position.get("to_move"))
             if seat is None or seat.is_ai or seat.user_id is None:
                 continue
+            text = texts.reminder(row, seat, row.reminders_sent + 1, now)
+            post = Post(row.channel_id, row.id, text, mentions=(seat.user_id,))
+            queued: list[int] = []  # counted and queued in one commit
             if not await self._store.note_reminder(
-                row.id, expected_sent=row.reminders_sent, expected_seq=row.last_seq
+                row.id,
+                expected_sent=row.reminders_sent,
+                expected_seq=row.last_seq,
+                outbox=[post.to_payload()],
+                queued=queued,
             ):
                 continue
-            sent = row.reminders_sent + 1
-            text = texts.reminder(row, seat, sent, now)
-            posts.append(Post(row.channel_id, row.id, text, mentions=(seat.user_id,)))
+            (post.outbox_id,) = queued
+            posts.append(post)
         return posts
 
     # -- delivery -------------------------------------------------------------------

@@ -705,16 +705,31 @@ class Store:
         return seq, ids
 
     async def finish(
-        self, game_id: int, *, status: str, result: dict[str, Any], now: float
+        self,
+        game_id: int,
+        *,
+        status: str,
+        result: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended."""
+        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
+
+        *outbox* posts are queued in the same commit; their ids go to *queued*.
+        """
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE games SET status = ?, result = ?, updated_at = ?"
                 " WHERE id = ? AND status IN ('open', 'running')",
                 (status, _dump(result), now, game_id),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, now)
+        if queued is not None:
+            queued.extend(ids)
+        return True
 
     async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
         """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
@@ -768,12 +783,25 @@ class Store:
                 row = await rows.fetchone()
             return await _queue(conn, int(row[0]), then, now)
 
-    async def note_reminder(self, game_id: int, *, expected_sent: int, expected_seq: int) -> bool:
-        """Count one reminder as sent, unless the game moved on meanwhile."""
+    async def note_reminder(
+        self,
+        game_id: int,
+        *,
+        expected_sent: int,
+        expected_seq: int,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
+    ) -> bool:
+        """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE games SET reminders_sent = reminders_sent + 1"
                 " WHERE id = ? AND reminders_sent = ? AND last_seq = ? AND status = 'running'",
                 (game_id, expected_sent, expected_seq),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, time.time())
+        if queued is not None:
+            queued.extend(ids)
+        return True

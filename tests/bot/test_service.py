@@ -395,6 +395,9 @@ async def test_cancel_rights(env: Env):
     assert "cancelled by Eve" in out.posts[0].text
     row, _, _ = await state(env)
     assert row.status == "cancelled"
+    # the note is queued with the game's end, so a crash cannot lose it
+    queued = [(i, p["text"]) for i, _, p in await env.store.unsent(row.id)]
+    assert queued[-1] == (out.posts[0].outbox_id, out.posts[0].text)
     with pytest.raises(NoGame):
         await env.service.cancel(channel_id=CHANNEL, user=ANN, can_manage_channel=False)
 
@@ -406,6 +409,8 @@ async def test_reminders_are_bounded_and_reset_by_play(env: Env):
     env.clock.now += 3600
     (post,) = await env.service.due_reminders()
     assert post.mentions == (ANN.id,) and post.text.startswith("<@101>, it's your move")
+    [(last, _, payload)] = (await env.store.unsent(1))[-1:]
+    assert post.outbox_id == last and payload["text"] == post.text  # counted and queued together
     assert f"Next reminder <t:{int(env.clock.now + 3600)}:R>" in post.text
     assert await env.service.due_reminders() == []
     env.clock.now += 3600
