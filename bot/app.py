@@ -18,10 +18,12 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.batch import merge_posts
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
 from bot.errors import Busy
 from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
+from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.store import Store
 from bot.texts import shorten
@@ -37,10 +39,25 @@ _LATER = "later"  # a post still being retried when the reply goes out
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
-def _render_png(position: dict[str, Any], viewer: str | None, highlight: list[str]) -> bytes:
+def _render_png(
+    position: dict[str, Any], viewer: str | None, highlight: list[str], note: str | None = None
+) -> bytes:
     from renderer import render_board
 
-    return render_board(position, viewer, highlight)
+    return render_board(position, viewer, highlight, highlight_note=note)
+
+
+def alt_text(
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: Iterable[str] = (),
+    note: str | None = None,
+) -> str:
+    """The picture's description for screen readers (Discord allows 1024 characters)."""
+    from renderer import describe
+
+    text = describe(position, viewer=viewer, highlight=sorted(highlight), highlight_note=note)
+    return text if len(text) <= 1024 else text[:1023] + "…"
 
 
 def _animate_gif(positions: list[dict[str, Any]]) -> bytes:
@@ -70,11 +87,15 @@ class Renderer:
         await asyncio.get_running_loop().run_in_executor(self._pool, _import_renderer)
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool, _render_png, position, viewer, sorted(highlight)
+            self._pool, _render_png, position, viewer, sorted(highlight), note
         )
 
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
@@ -123,6 +144,7 @@ class TorresBot(discord.Client):
         self.tree = TorresTree(self)
         self.tree.add_command(TorresGroup(self, service))
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._ai_again: set[int] = set()  # games kicked while their computer was busy
         self._background: asyncio.Task[None] | None = None
         self.renderer = Renderer(config.render_threads)
         self._started = time.time()
@@ -131,7 +153,7 @@ class TorresBot(discord.Client):
         self._nonce_salt = "00000000"
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TurnButton)
+        self.add_dynamic_items(TurnButton, PanelSelect, PanelButton, ConfirmButton)
         self._nonce_salt = await self._salt()
         await self.renderer.start()
         await self.sync_commands()
@@ -194,10 +216,45 @@ class TorresBot(discord.Client):
     # -- sending ----------------------------------------------------------------------
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> io.BytesIO:
         """The board picture as a file-like object, drawn off the event loop."""
-        return io.BytesIO(await self.renderer.render(position, viewer, highlight))
+        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note))
+
+    async def board_file(
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
+    ) -> discord.File:
+        """The board picture as an attachment, its description the position in words."""
+        highlight = sorted(highlight)
+        png = await self.render(position, viewer, highlight, note)
+        try:
+            alt: str | None = alt_text(position, viewer, highlight, note)
+        except Exception:  # the picture is worth sending without its description
+            log.exception("could not describe the board picture")
+            alt = None
+        return discord.File(png, filename="board.png", description=alt)
+
+    async def publish(self, outcome: Outcome) -> bool:
+        """Send an outcome's public posts and let computers move.
+
+        True if the bot may not post in the channel (403/404); posts Discord
+        is slow to take go on being retried.
+        """
+        pending = [self.poster.submit(post) for post in outcome.posts]
+        if outcome.ai_game is not None:
+            self.kick_ai(outcome.ai_game)
+        if not pending:
+            return False
+        await asyncio.wait(pending, timeout=_REPLY_WAIT)
+        return any(f.done() and f.result() == FORBIDDEN for f in pending)
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Send an outcome: the public posts, then the private reply; computers move meanwhile.
@@ -278,8 +335,9 @@ class TorresBot(discord.Client):
                 text += "\n(The animation could not be drawn.)"
         elif post.position is not None:
             try:
-                png = await self.render(post.position, None, post.highlight)
-                files.append(discord.File(png, filename="board.png"))
+                files.append(
+                    await self.board_file(post.position, None, post.highlight, post.highlight_note)
+                )
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
@@ -294,7 +352,7 @@ class TorresBot(discord.Client):
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         where = f"in channel {post.channel_id} (game {post.game_id})"
         try:
-            await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
+            message = await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
@@ -307,7 +365,35 @@ class TorresBot(discord.Client):
         except (OSError, aiohttp.ClientError, TimeoutError, discord.RateLimited) as exc:
             log.warning("could not post %s yet (%r); will retry", where, exc)
             return RETRY
+        if post.position is not None and isinstance(message, discord.Message):
+            try:
+                await self._retire_turn_message(post, message)
+            except Exception as exc:  # noqa: BLE001 - posted all the same; never post it again
+                log.warning("could not note the turn message of game %s (%s)", post.game_id, exc)
         return POSTED
+
+    async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
+        """Disable the buttons of the game's previous turn message: only the latest one plays."""
+        key = f"turn_message:{post.game_id}"
+        previous = await self.store.get_meta(key)
+        await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
+        if not previous:
+            return
+        channel_id, message_id = (int(x) for x in previous.split(":"))
+        if message_id == message.id:
+            return
+        old = self.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            fetched = await old.fetch()
+            if not fetched.components:
+                return
+            view = discord.ui.View.from_message(fetched, timeout=None)
+            for item in view.children:
+                if isinstance(item, discord.ui.Button | discord.ui.Select):
+                    item.disabled = True
+            await old.edit(view=view)
+        except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
+            log.info("could not disable the buttons of message %s", message_id)
 
     # -- computer players and reminders ------------------------------------------------
 
@@ -315,6 +401,8 @@ class TorresBot(discord.Client):
         """Let the computer players of a game move, unless they are already at it."""
         task = self._ai_tasks.get(game_id)
         if task is not None and not task.done():
+            # It may be past its last look at the game (posting): have it look again.
+            self._ai_again.add(game_id)
             return
         self._ai_tasks[game_id] = asyncio.create_task(
             self._run_ai(game_id), name=f"torres-ai-{game_id}"
@@ -322,27 +410,40 @@ class TorresBot(discord.Client):
 
     async def _run_ai(self, game_id: int) -> None:
         try:
+            while True:
+                self._ai_again.discard(game_id)
+                await self._ai_burst(game_id)
+                if game_id not in self._ai_again:
+                    return
+        finally:
+            self._ai_tasks.pop(game_id, None)
+
+    async def _ai_burst(self, game_id: int) -> None:
+        # Consecutive computer decisions go out as one message (one picture); their
+        # outbox rows keep them safe meanwhile.
+        pending: list[Post] = []
+        try:
             for _ in range(_MAX_AI_STEPS):
                 outcome = await self.service.ai_step(game_id)
                 if outcome is None:
-                    return
-                # Wait until the channel shows this decision before making the next.
-                await asyncio.gather(*(self.poster.submit(post) for post in outcome.posts))
+                    break
+                pending.extend(outcome.posts)
         except asyncio.CancelledError:
             raise
         except Busy:  # the background loop hands the turn back to the computer later
             log.warning("computer player of game %s waits: the database is busy", game_id)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
-        finally:
-            self._ai_tasks.pop(game_id, None)
+        if pending:
+            await self.poster.submit(merge_posts(pending))
 
     async def _background_loop(self) -> None:
         """Deliver posts a crash left behind, resume computer turns, send due reminders."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
-                await self.poster.resume()
+                # Games whose computer is still moving post their decisions as one message.
+                await self.poster.resume(skip=set(self._ai_tasks))
                 for game_id in await self.service.games_awaiting_ai():
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():

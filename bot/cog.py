@@ -90,9 +90,24 @@ async def handle_button(
     """A press of End turn / Undo / My hand on a turn message."""
     bot = interaction.client
     service = bot.service
+    if action == "play":
+        from bot.panel_views import open_panel
+
+        await open_panel(interaction, game_id, turn)
+        return
     try:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = _user(interaction)
+        if action == "end":
+            ap = await service.end_needs_confirm(game_id=game_id, turn=turn, user=user)
+            if ap:
+                from bot.panel_views import ask
+
+                question = (
+                    f"You still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)"
+                )
+                await ask(interaction, question, "end", game_id, turn, "End turn")
+                return
         if action == "hand":
             text = await service.hand(game_id=game_id, turn=turn, user=user)
             await send_private(interaction, text)
@@ -204,10 +219,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     async def board(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
-        png = await self.bot.render(view.position, view.viewer, view.highlight)
-        await interaction.followup.send(
-            shorten(view.text), file=discord.File(png, filename="board.png"), ephemeral=True
+        file = await self.bot.board_file(
+            view.position, view.viewer, view.highlight, view.highlight_note
         )
+        await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -225,25 +240,26 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         description="Leave a running game (the computer takes your seat, if it plays one)"
     )
     async def resign(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._run(
-            interaction,
-            self.service.resign(channel_id=_channel(interaction), user=_user(interaction)),
-        )
+        await self._confirm(interaction, "resign")
 
     @app_commands.command(
         description="End this channel's game (its author; channel managers once it is idle)"
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._confirm(interaction, "cancel")
+
+    async def _confirm(self, interaction: discord.Interaction, what: str) -> None:
+        """Resign and cancel ask first (privately); nothing happens until confirmed."""
+        from bot.panel_views import ask
+
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._run(
-            interaction,
-            self.service.cancel(
-                channel_id=_channel(interaction),
-                user=_user(interaction),
-                can_manage_channel=interaction.permissions.manage_channels,
-            ),
+        c = await self.service.confirmable(
+            what=what,
+            channel_id=_channel(interaction),
+            user=_user(interaction),
+            can_manage_channel=interaction.permissions.manage_channels,
         )
+        await ask(interaction, c.question, what, c.game_id, 0, c.confirm_label)
 
 
 def _channel(interaction: discord.Interaction) -> int:

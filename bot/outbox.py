@@ -10,8 +10,10 @@ Discord took it, and a repeat after a crash carries the same nonce, which makes
 Discord return the message it already has. Only a 403/404 (the bot may not post
 there) or another 4xx (Discord will never take the message) ends the attempts.
 
-Posts with nothing to keep (lobby notes, reminders) wait in memory in the same
-per-game order and are retried the same way while the process lives.
+Posts with nothing to keep (lobby notes) wait in memory in the same per-game
+order and are retried the same way while the process lives. A post that reports
+several queued rows at once (consecutive computer decisions, ``Post.merged``) is
+sent when the first of them is due and marks them all.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from bot.service import Post
@@ -53,6 +56,7 @@ class Poster:
         self._finished: OrderedDict[int, str] = OrderedDict()
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # games kicked while their worker was reading
+        self._bundles: dict[int, Post] = {}  # outbox id -> the merged post that reports it
         # Posted, but marking the row sent failed (e.g. the database was busy): never
         # post these again; mark them when the database lets us.
         self._unmarked: dict[int, Post] = {}
@@ -66,6 +70,9 @@ class Poster:
             fut.set_result(self._finished[post.outbox_id])
         else:
             self._waiters.setdefault(post.outbox_id, []).append(fut)
+            if post.merged:
+                for member in _members(post):
+                    self._bundles[member] = post
         self.kick(post.game_id)
         return fut
 
@@ -78,11 +85,17 @@ class Poster:
                 self._work(game_id), name=f"torres-posts-{game_id}"
             )
 
-    async def resume(self) -> None:
-        """Start workers for every game with unsent rows (at start-up and now and then)."""
+    async def resume(self, *, skip: Iterable[int] = ()) -> None:
+        """Start workers for every game with unsent rows (at start-up and now and then).
+
+        Games in *skip* (their computer players are still moving and will submit
+        one merged post) are left alone.
+        """
         await self.mark_pending()
+        leave = set(skip)
         for game_id in await self._store.games_with_unsent():
-            self.kick(game_id)
+            if game_id not in leave:
+                self.kick(game_id)
 
     async def mark_pending(self) -> None:
         """Mark sent the rows that were posted while the database refused the mark."""
@@ -143,7 +156,8 @@ class Poster:
         for outbox_id, created_at, payload in await self._store.unsent(game_id):
             if outbox_id in self._unmarked:
                 continue
-            post = Post.from_payload(payload, outbox_id)
+            bundle = self._bundles.get(outbox_id)
+            post = replace(bundle) if bundle else Post.from_payload(payload, outbox_id)
             late = created_at < self.started
             if late and post.turn is not None:
                 # Its turn may be over by now: then its buttons would only be stale,
@@ -168,17 +182,25 @@ class Poster:
                 if not fut.done():
                     fut.set_result(result)
             return
-        self._finished[post.outbox_id] = result
+        members = [*post.merged, post]
+        for member in members:
+            if member.outbox_id is None:
+                continue
+            self._bundles.pop(member.outbox_id, None)
+            self._finished[member.outbox_id] = result
+            for fut in self._waiters.pop(member.outbox_id, []):
+                if not fut.done():
+                    fut.set_result(result)
         while len(self._finished) > _REMEMBER:
             self._finished.popitem(last=False)
-        for fut in self._waiters.pop(post.outbox_id, []):
-            if not fut.done():
-                fut.set_result(result)
-        try:
-            await self._mark(post)
-        except Exception as exc:  # noqa: BLE001 - posted all the same; marked later
-            log.warning("post %s was sent but not yet marked sent (%s)", post.outbox_id, exc)
-            self._unmarked[post.outbox_id] = post
+        for member in members:
+            if member.outbox_id is None:
+                continue
+            try:
+                await self._mark(member)
+            except Exception as exc:  # noqa: BLE001 - posted all the same; marked later
+                log.warning("post %s was sent but not yet marked sent (%s)", member.outbox_id, exc)
+                self._unmarked[member.outbox_id] = member
 
     async def _mark(self, post: Post) -> None:
         """Mark a row sent; a game's last message is followed by its replay, queued with the mark."""
@@ -187,6 +209,11 @@ class Poster:
         if post.replay:
             then.append(replay_post(post).to_payload())
         await self._store.mark_sent(post.outbox_id, time.time(), then=then)
+
+
+def _members(post: Post) -> list[int]:
+    """The outbox ids a post reports: its own and those of the posts merged into it."""
+    return [p.outbox_id for p in [*post.merged, post] if p.outbox_id is not None]
 
 
 def replay_post(after: Post) -> Post:

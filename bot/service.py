@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import panel as panels
 from bot import texts
-from bot.actions import normalize, split_actions
+from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.store import ChannelBusy, GameRow, SeatRow, Store
 from engine import Game, IllegalAction, NotationError, changed_squares
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
-BUTTONS_ALL = ("end", "undo", "hand")
+BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
 
 ChooseActions = Callable[[Game, float], list[str]]
@@ -73,6 +74,8 @@ class Post:
     outbox_id: int | None = None  # set when the post was queued with the change it reports
     replay: bool = False  # game over: the animated replay of the whole game follows
     animation: bool = False  # this is that replay: replay.gif, drawn from the log when sent
+    merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
+    highlight_note: str | None = None  # what the highlighted squares are (the legend)
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class Post:
             "mentions": list(self.mentions),
             "replay": self.replay,
             "animation": self.animation,
+            "highlight_note": self.highlight_note,
         }
 
     @classmethod
@@ -102,6 +106,7 @@ class Post:
             outbox_id=outbox_id,
             replay=bool(data.get("replay", False)),
             animation=bool(data.get("animation", False)),
+            highlight_note=data.get("highlight_note"),
         )
 
 
@@ -122,6 +127,28 @@ class BoardView:
     position: dict[str, Any]
     viewer: str | None
     highlight: frozenset[str]
+    highlight_note: str | None = None
+
+
+@dataclass(slots=True)
+class PanelState:
+    """The play panel to show (and, once a turn ended, the public posts to make)."""
+
+    model: panels.PanelModel
+    position: dict[str, Any] | None = None
+    viewer: str | None = None
+    highlight: frozenset[str] = frozenset()
+    outcome: Outcome | None = None
+    note: str | None = None  # what the highlighted squares are
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmable:
+    """What a confirmation prompt asks about, checked before asking."""
+
+    game_id: int
+    question: str
+    confirm_label: str
 
 
 class GameService:
@@ -285,8 +312,8 @@ class GameService:
         if master:
             lines.append(master)
         lines.append(
-            "Play with `/torres play` (its list offers the legal actions) and the buttons "
-            "below; `/torres rules` explains the game."
+            "On your turn press **Play** below: a panel only you see lets you play by taps. "
+            "`/torres play` does the same by text; `/torres rules` explains the game."
         )
         lines.append(self._next_line(row, game, seats))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
@@ -325,6 +352,7 @@ class GameService:
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             work = game.copy()
+            undone = (await self.turn_actions(game_id) or [""])[-1]
             if not work.undo():
                 raise NotAllowed(
                     "Nothing to take back: this turn has no actions yet, or the last one "
@@ -332,7 +360,8 @@ class GameService:
                 )
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
-        return Outcome(reply="Took back your last action. " + _ap_line(work))
+        what = f"`{undone}` ({panels.describe(undone)})" if undone else "your last action"
+        return Outcome(reply=f"Took back {what}. " + _ap_line(work))
 
     async def _play(
         self, game_id: int, user: User, text: str, *, turn: int | None = None
@@ -391,7 +420,8 @@ class GameService:
         self._cache[row.id] = (seq, work.copy())
         if not done:
             return Outcome(
-                reply=f"Done: `{texts.shorten(normalize(text), 1500)}`. " + _ap_line(work)
+                reply=f"Done: `{texts.shorten(normalize(text), 1500)}` — "
+                + panels.done_words(text, before, work)
             )
         reply = "Your turn is over." if seat.user_id is not None else ""
         if over is not None:
@@ -459,14 +489,17 @@ class GameService:
         highlight = frozenset(
             changed_squares(row.turn_start_position or row.position, row.position)
         )
+        note = "changed this turn so far"
         if not highlight:  # nothing done yet this turn: show what the last turn changed
             last = await self._store.last_payload(row.id)
             highlight = frozenset((last or {}).get("highlight") or ())
+            note = (last or {}).get("highlight_note") or "changed by the last turn"
         return BoardView(
             text=texts.status_line(row.id, game, seats),
             position=game.position(),
             viewer=viewer,
             highlight=highlight,
+            highlight_note=note,
         )
 
     async def hand(
@@ -499,39 +532,39 @@ class GameService:
     async def suggest(self, *, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
         """Autocomplete ``(label, value)`` pairs for ``/torres play actions:`` (at most 25).
 
-        Only the player to move gets suggestions. What the user typed before
-        the last ``;`` is kept as a prefix; the suggestions continue it. If that
-        prefix is illegal the single suggestion says why.
+        Only the player to move gets actions; anyone else one entry saying why.
+        What the user typed before the last ``;`` is kept as a prefix; the
+        suggestions continue it. If that prefix is illegal the single
+        suggestion says why (see :mod:`bot.complete`).
         """
+        from bot.complete import complete, why
+
         row = await self._store.active_game(channel_id)
-        if row is None or row.status != "running":
-            return []
+        if row is None:
+            return why("No Torres game in this channel: open one with /torres new.", typed)
+        if row.status != "running":
+            return why(f"Game #{row.id} hasn't started yet.", typed)
         seats = await self._store.seats(row.id)
         game = await self._load(row)
         seat = self._seat_named(seats, game.to_move)
+        mine = next((s for s in seats if s.user_id == user_id and not s.resigned), None)
+        if mine is None:
+            return why("You're not playing in this game.", typed)
         if seat is None or seat.user_id != user_id or seat.is_ai:
-            return []
+            who = texts.seat_name(seat) if seat else "nobody"
+            return why(f"It's not your turn: {who} is to move.", typed)
         head, sep, partial = typed.replace("\n", ";").rpartition(";")
         done_text = normalize(head) if sep else ""
-        partial = " ".join(partial.split()).lower()
         work = game
         if done_text:
             try:
                 work, _, finished = _apply(game, done_text)
             except IllegalMove as exc:
-                return [(_fit(f"⚠ {exc.message}"), _fit(done_text))]
+                return why(exc.message, done_text)
             if finished:
-                return [(_fit(done_text), _fit(done_text))]
-        legal = [a for a in work.legal() if a.startswith(partial)]
-        prefix = f"{done_text}; " if done_text else ""
-        ranked = rank_actions(legal)
+                return [(_fit(f"{done_text} (ends your turn)"), _fit(done_text))]
         hint = await self._hint(row, done_text, work)
-        if hint is not None and hint in legal:
-            ranked = [hint] + [a for a in ranked if a != hint][:24]
-        pairs = [(_label(prefix + a), prefix + a) for a in ranked if len(prefix + a) <= 100]
-        if hint is not None and pairs and pairs[0][1] == prefix + hint:
-            pairs[0] = (_label(f"💡 {prefix}{hint}"), prefix + hint)
-        return pairs
+        return complete(work, done_text, partial, hint)
 
     async def _hint(self, row: GameRow, done_text: str, game: Game) -> str | None:
         """The next action the quick computer player would choose here, offered first.
@@ -871,7 +904,7 @@ class GameService:
         human_next = seat is not None and not seat.is_ai and seat.user_id is not None
         buttons: tuple[str, ...] = ()
         if human_next:
-            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("hand",)
+            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("play", "hand")
         return Post(
             channel_id=row.channel_id,
             game_id=row.id,
@@ -927,12 +960,198 @@ class GameService:
             lines.append(self._next_line(new_row, after, seats))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
+        post.highlight_note = f"changed by {seat.name}'s turn"
         if over is not None:
             post.buttons = ()
             post.turn = None
             post.mentions = tuple(s.user_id for s in seats if s.user_id and not s.is_ai)
             post.replay = True  # the whole game, animated, follows in a message of its own
         return post
+
+    # -- the play panel ------------------------------------------------------------
+
+    async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
+        """The Play button of a turn message: the mover's panel; anyone else is refused."""
+        await self._check_button(game_id, turn)
+        row = await self._fresh(game_id)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        return await self._panel_state(row, game, None, "")
+
+    async def panel_press(
+        self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
+    ) -> PanelState:
+        """A choice on an open panel: *op* is ``what``, ``do``, ``undo``, ``hint``, ``end``,
+        ``endok`` or ``back``; *value* the chosen option's value.
+
+        A refused action leaves the game unchanged and shows why on the panel;
+        a panel of a finished turn comes back closed.
+        """
+        row = await self._fresh(game_id)
+        if row.status != "running" or row.turn_no != turn:
+            return self._closed_panel(row, turn)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        group: str | None = None
+        action: str | None = None
+        if op in ("what", "do") and value.startswith(panels.WHAT):  # a group, or its source
+            group = value[len(panels.WHAT) :]
+        elif op in ("what", "do") and value.startswith(panels.DO):
+            action = value[len(panels.DO) :]
+        elif op == "hint":
+            action = await self._hint(row, "", game)
+            if action is None:
+                return await self._panel_state(
+                    row, game, None, "No suggestion right now: choose yourself."
+                )
+        elif op == "undo":
+            try:
+                outcome = await self.undo(game_id=game_id, turn=turn, user=user)
+            except StaleButton:
+                return self._closed_panel(await self._fresh(game_id), turn)
+            except NotAllowed as exc:
+                return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+            row = await self._fresh(game_id)
+            return await self._panel_state(row, await self._load(row), None, outcome.reply)
+        elif op in ("end", "endok"):
+            action = "end"
+        elif op != "back":
+            return await self._panel_state(row, game, None, "")
+        if action is None:
+            return await self._panel_state(row, game, group, "")
+        if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
+            return PanelState(
+                panels.confirm_end_model(self._panel_header(row, game), game.ap or 0),
+                position=None,
+            )
+        before_actions = await self.turn_actions(game_id)
+        try:
+            outcome = await self._play(game_id, user, action, turn=turn)
+        except StaleButton:
+            return self._closed_panel(await self._fresh(game_id), turn)
+        except IllegalMove as exc:
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+        if (
+            outcome.posts
+            or outcome.ai_game is not None
+            or outcome.reply.startswith(("Your turn", "The game"))
+        ):
+            played = "; ".join([*before_actions, *split_actions(action)])
+            text = (
+                f"**{outcome.reply or 'Done.'}** You played `{texts.shorten(played, 1500)}`; "
+                "the turn message is in the channel."
+            )
+            return PanelState(panels.closed_model(text), outcome=outcome)
+        row = await self._fresh(game_id)
+        after = await self._load(row)
+        words = panels.done_words(action, game, after, end_hint="press End turn")
+        groups = panels.grouped(after) if after.to_move == game.to_move else {}
+        nxt = panels.follow_group(action, groups)
+        return await self._panel_state(row, after, nxt, f"Done: {words}")
+
+    async def confirmable(
+        self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
+    ) -> Confirmable:
+        """Check a resign or cancel request before asking the player to confirm it."""
+        row = await self._active(channel_id)
+        if what == "resign":
+            if row.status != "running":
+                raise NotAllowed(
+                    "The game hasn't started; use `/torres leave` to give up your seat."
+                )
+            seats = await self._store.seats(row.id)
+            seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
+            if seat is None or seat.name is None:
+                raise NotSeated("You're not playing in this game.")
+            humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
+            if any(s.is_ai for s in seats) and humans_left:
+                then = "the computer plays your seat from then on"
+            else:
+                then = "the game ends for everyone"
+            return Confirmable(
+                row.id, f"Resign from game #{row.id}? You can't come back: {then}.", "Resign"
+            )
+        if user.id != row.author_id:
+            if not can_manage_channel:
+                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+            if self._clock() - row.last_activity < row.idle_cancel_after:
+                when = int(row.last_activity + row.idle_cancel_after)
+                raise NotAllowed(
+                    "Only the author can cancel an active game; as a channel manager you can "
+                    f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
+                    f" (<t:{when}:R>)."
+                )
+        return Confirmable(
+            row.id,
+            f"Cancel game #{row.id} for everyone? It ends now, without a winner.",
+            "Cancel the game",
+        )
+
+    async def active_game_id(self, channel_id: int) -> int | None:
+        """The id of the channel's open or running game, if any."""
+        row = await self._store.active_game(channel_id)
+        return row.id if row is not None else None
+
+    async def end_needs_confirm(self, *, game_id: int, turn: int, user: User) -> int:
+        """AP the player would give up by ending now (0: no confirmation needed)."""
+        await self._check_button(game_id, turn)
+        row = await self._fresh(game_id)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        return (game.ap or 0) if game.stage == "play" else 0
+
+    async def turn_actions(self, game_id: int) -> list[str]:
+        """The actions of the turn in progress, undone ones left out."""
+        row = await self._fresh(game_id)
+        actions: list[str] = []
+        for entry in await self._store.actions(game_id, after_seq=row.turn_start_seq):
+            if entry.kind == "play":
+                actions.extend(split_actions(entry.action))
+            elif entry.kind == "undo" and actions:
+                actions.pop()
+        return actions
+
+    def _panel_header(self, row: GameRow, game: Game) -> str:
+        me = game.to_move or ""
+        if game.stage in ("play", "draw-keep"):
+            where = f"phase {game.phase}, round {game.round}"
+        elif game.stage == "king" and game.position().get("king") is not None:
+            where = f"the king's move after phase {game.phase}"
+        else:
+            where = "setup"
+        return f"**Your turn** in game #{row.id} ({texts.colour_dot(me)} {me}, {where})"
+
+    def _closed_panel(self, row: GameRow, turn: int) -> PanelState:
+        if row.status != "running":
+            text = f"Game #{row.id} is over; this panel no longer does anything."
+        else:
+            text = (
+                f"This turn is over (the game is at turn {row.turn_no}, this panel was for "
+                f"turn {turn}). Press **Play** on the latest turn message."
+            )
+        return PanelState(panels.closed_model(text))
+
+    async def _panel_state(
+        self, row: GameRow, game: Game, group: str | None, note: str
+    ) -> PanelState:
+        done = await self.turn_actions(row.id)
+        model = panels.build_panel(
+            game,
+            header=self._panel_header(row, game),
+            group=group,
+            note=note,
+            stack_text=texts.shorten("; ".join(done), 300) if done else "",
+        )
+        assert row.position is not None
+        highlight = frozenset(
+            changed_squares(row.turn_start_position or row.position, row.position)
+        )
+        return PanelState(
+            model, game.position(), game.to_move, highlight, note="changed this turn so far"
+        )
 
 
 # -- pure helpers ---------------------------------------------------------------------
@@ -956,7 +1175,8 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
     """
-    actions = split_actions(text)
+    pairs = split_with_clauses(text)
+    actions = [a for a, _ in pairs]
     if not actions:
         raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
     work = game.copy()
@@ -964,10 +1184,14 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
     done = False
     for i, action in enumerate(actions):
         stage = work.stage
+        _check_score_clause(work, pairs, i)
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            raise IllegalMove(f"{texts.shorten(str(exc), 600)} Nothing was changed.") from None
+            where = f"Action {i + 1} of {len(actions)}, `{action}`: " if len(actions) > 1 else ""
+            raise IllegalMove(
+                f"{where}{texts.shorten(str(exc), 600)} Nothing was changed."
+            ) from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
@@ -977,6 +1201,19 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
                 f"`{action}`."
             )
     return work, events, done
+
+
+def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> None:
+    """``score N`` asks for N AP at once: say so rather than fail at its last step."""
+    action, clause = pairs[i]
+    if action != "score" or (i > 0 and pairs[i - 1][1] == clause):
+        return
+    words = clause.split()
+    if len(words) != 2 or not words[1].isdigit():
+        return
+    need, ap = int(words[1]), game.ap
+    if ap is not None and game.stage == "play" and need > ap:
+        raise IllegalMove(f"`{clause}` needs {need} AP and you have {ap}. Nothing was changed.")
 
 
 _KIND_ORDER = (
@@ -1044,17 +1281,7 @@ def _who(seat: SeatRow) -> str:
 
 
 def _ap_line(game: Game) -> str:
-    ap = game.ap
-    if game.stage == "draw-keep":
-        return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
-    if ap is None:
-        return ""
-    line = f"{ap} AP left."
-    stack = (game.position().get("turn") or {}).get("stack")
-    if stack is not None:
-        blocks = f"{stack} block{'' if stack == 1 else 's'}"
-        line = f"This turn's stack holds {blocks}. " + line
-    return line
+    return panels.ap_line(game)
 
 
 def _label(value: str) -> str:

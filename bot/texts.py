@@ -144,17 +144,18 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None) -> str:
     who = f"<@{seat.user_id}> ({seat.name})"
     stage = game.stage
     if stage == "castles":
-        what = "place a starting block: `/torres play castle SQ`"
+        what = "place a starting block: press **Play** (or `/torres play castle SQ`)"
     elif stage == "place":
-        what = "place your first knight on a starting castle: `/torres play place SQ`"
+        what = "place your first knight on a starting castle: press **Play** (or `/torres play place SQ`)"
     elif stage == "king" and game.position().get("king") is None:
-        what = "put the king on an empty castle: `/torres play king SQ`"
+        what = "put the king on an empty castle: press **Play** (or `/torres play king SQ`)"
     elif stage == "king":
         what = (
-            "you have the fewest points: move the king with `king SQ`, or leave it with `king pass`"
+            "you have the fewest points: move the king or leave him, press **Play** "
+            "(or `king SQ` / `king pass`)"
         )
     else:
-        what = f"your turn (phase {game.phase}, round {game.round}, {game.ap} AP)"
+        what = f"your turn (phase {game.phase}, round {game.round}, {game.ap} AP): press **Play**"
     line = f"Next: {who}, {what}."
     if deadline is not None:
         line += f" Reminder <t:{deadline}:R>."

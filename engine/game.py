@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import NotationError
 from .events import Event, Stage
-from .notation import parse_actions
+from .notation import parse_actions, parse_square
 from .position import read_position, write_position
 from .rules.actions import legal, step
 from .rules.setup import new_state
@@ -126,6 +126,14 @@ class Game:
         if player not in st.names:
             raise NotationError(f"'{player}' is not a player in this game.")
         return list(st.hands[st.names.index(player)])
+
+    def height(self, square: str) -> int:
+        """How many blocks stand on ``square`` (its level), e.g. for naming a move
+        "one level up" without building the whole position.
+
+        :raises NotationError: ``square`` is not a square name.
+        """
+        return self._st.heights[parse_square(square)]
 
     def __repr__(self) -> str:
         st = self._st

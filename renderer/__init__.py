@@ -44,6 +44,7 @@ def render(
     highlight: Iterable[str] | None = None,
     *,
     highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> Rendering:
     """Render to a Pillow image plus layout records (text boxes, piece positions).
 
@@ -53,7 +54,9 @@ def render(
     :raises ValueError: the position is impossible (the engine's message), the
         viewer is not a player, or a highlight square is not a square.
     """
-    return paint(build_view(position, viewer, highlight, highlight_note=highlight_note))
+    return paint(
+        build_view(position, viewer, highlight, highlight_note=highlight_note, labels=labels)
+    )
 
 
 def render_board(
@@ -62,18 +65,23 @@ def render_board(
     highlight: Iterable[str] | None = None,
     *,
     highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> bytes:
     """Return the PNG picture of ``position`` as ``viewer`` may see it.
 
     *viewer* names the player whose hand is shown by card name (None: nobody's).
     *highlight* lists squares to frame in pink, and *highlight_note* says in
     the legend what they are, e.g. "changed this turn" or "changed by Ann's
-    last turn" (None: "changed last turn"). Same input, same bytes.
+    last turn" (None: "changed last turn"). *labels* maps a player's name in the
+    position to what the picture calls them, e.g. ``{"red": "Ann"}`` (their
+    colour, shape and letter stay with the seat). Same input, same bytes.
 
     :raises ValueError: the position is impossible (the engine's message), the
         viewer is not a player, or a highlight square is not a square.
     """
-    return encode_png(render(position, viewer, highlight, highlight_note=highlight_note).image)
+    return encode_png(
+        render(position, viewer, highlight, highlight_note=highlight_note, labels=labels).image
+    )
 
 
 def describe(
@@ -82,6 +90,7 @@ def describe(
     viewer: str | None = None,
     highlight: Iterable[str] | None = None,
     highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """The position in words, for a picture's alt text (a Discord attachment's
     description): phase and round, who is to move and what to do, AP left,
@@ -94,7 +103,7 @@ def describe(
 
     :raises ValueError: as :func:`render_board`.
     """
-    view = build_view(position, viewer, highlight, highlight_note=highlight_note)
+    view = build_view(position, viewer, highlight, highlight_note=highlight_note, labels=labels)
     return describe_view(view)
 
 

@@ -43,13 +43,13 @@ def stage_line(view: BoardView, shown: Callable[[str], str] = str) -> tuple[str,
     """
     v = view
     p = v.player(v.to_move) if v.to_move else None
-    who = shown(p.name) if p else ""
+    who = shown(p.label) if p else ""
     if v.stage == "over":
         winners = [q for q in v.players if q.is_winner]
         if len(winners) == 1:
             best = winners[0]
-            return f"{shown(best.name)} wins with {best.score} points", best
-        return f"{' and '.join(shown(q.name) for q in winners)} share the win", None
+            return f"{shown(best.label)} wins with {best.score} points", best
+        return f"{' and '.join(shown(q.label) for q in winners)} share the win", None
     if v.stage == "castles":
         return f"{who} places a starting castle block", p
     if v.stage == "place":
@@ -98,10 +98,12 @@ def describe_view(view: BoardView) -> str:
         if p.deck_count is not None:
             bits.append(f"{p.deck_count} in deck")
         look = f"{PLAYER_COLOUR_NAMES[p.seat % 4]} {p.shape}"
-        rows.append(f"{p.name} ({look}): " + ", ".join(bits))
+        rows.append(f"{p.label} ({look}): " + ", ".join(bits))
     ranking = "Ranking" if v.stage == "over" else "Players in turn order"
     players = f"{ranking}: " + "; ".join(rows) + "."
-    short_players = "Scores: " + ", ".join(f"{n} {v.player(n).score}" for n in v.order) + "."
+    short_players = (
+        "Scores: " + ", ".join(f"{v.player(n).label} {v.player(n).score}" for n in v.order) + "."
+    )
 
     if v.king is None:
         king = "The king is not placed yet."
@@ -139,7 +141,7 @@ def describe_view(view: BoardView) -> str:
         p = v.player(name)
         if p.knights:
             at = ", ".join(f"{sq} ({v.heights.get(sq, 0)})" for sq in p.knights)
-            placed.append(f"{p.name} at {at}")
+            placed.append(f"{p.label} at {at}")
     knights = ["Knights (level in brackets): " + "; ".join(placed) + "."] if placed else []
 
     for player_text in (players, short_players):

@@ -511,7 +511,7 @@ class _Painter:
         if viewer is not None and viewer.revealed:
             paras.append(_Para("Drawn, keep one: " + ", ".join(viewer.revealed), BODY))
         if viewer is not None and shows_hand(v, viewer):
-            text = f"Your hand ({self.shown(viewer.name)}): " + self._hand_text(viewer)
+            text = f"Your hand ({self.shown(viewer.label)}): " + self._hand_text(viewer)
             size = BODY if len(self._wrap(text, BODY, width)) <= 2 else SMALL + 1
             paras.append(_Para(text, size))
         return paras
@@ -628,7 +628,7 @@ class _Painter:
         prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
         name_x = cx + r + 14
         name, size = self.fit(
-            prefix + self.shown(p.name),
+            prefix + self.shown(p.label),
             round(NAME_SIZE * k),
             x1 - name_x - score_w - 26,
             min_size=round(26 * k),

@@ -43,6 +43,9 @@ HIDDEN = "hidden"
 @dataclass(frozen=True)
 class PlayerView:
     name: str
+    #: What the picture and the words call the player: the caller's label (e.g. a
+    #: Discord display name) or else the engine's name.
+    label: str
     seat: int
     colour: tuple[int, int, int]
     ink: tuple[int, int, int]
@@ -107,6 +110,7 @@ def build_view(
     highlight: Iterable[str] | None = None,
     *,
     highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> BoardView:
     """Validate ``position`` through the engine and collect what the picture needs.
 
@@ -137,7 +141,8 @@ def build_view(
     scores = game.scores
     stage = game.stage
     winners = set(game.winners) if stage == "over" else set()
-    letters = _letters(names)
+    shown_as = [_label(labels, name) for name in names]
+    letters = _letters(shown_as)
 
     turn = pos.get("turn") or {}
     # The turn's cards are shown only to the player whose turn it is, when the
@@ -155,6 +160,7 @@ def build_view(
         players.append(
             PlayerView(
                 name=name,
+                label=shown_as[seat],
                 seat=seat,
                 colour=PLAYER_COLOURS[seat % 4],
                 ink=PLAYER_INKS[seat % 4],
@@ -257,6 +263,17 @@ def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool
         )
         d["turn"] = {k: swap(v) if k in ("drawn", "revealed") else v for k, v in turn.items()}
     return d, hidden_hands, hidden_turn
+
+
+def _label(labels: Mapping[str, str] | None, name: str) -> str:
+    """The caller's label for *name*, one line of at most 40 characters."""
+    if not labels or name not in labels:
+        return name
+    label = labels[name]
+    if not isinstance(label, str):
+        raise ValueError(f"A player's label must be text, not {type(label).__name__}.")
+    label = " ".join(label.split())[:40].rstrip()
+    return label or name
 
 
 def _letters(names: list[str]) -> list[str]:

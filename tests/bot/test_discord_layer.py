@@ -211,7 +211,9 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
-    async def fake_render(position: object, viewer: object, highlight: object) -> bytes:
+    async def fake_render(
+        position: object, viewer: object, highlight: object, note: object = None
+    ) -> bytes:
         assert viewer is None and sorted(highlight) == ["c3", "d3"]  # type: ignore[arg-type]
         return b"\x89PNG fake"
 
@@ -242,7 +244,7 @@ async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
     assert await bot.send_post(first) == POSTED
     assert await bot.send_post(Post(1, 7, "turn", outbox_id=41)) == POSTED
     assert await bot.send_post(Post(1, 7, "other", outbox_id=42)) == POSTED
-    assert await bot.send_post(Post(1, 7, "reminder"))  # not queued: Discord's default nonce
+    assert await bot.send_post(Post(1, 7, "reminder")) == POSTED  # not queued: no nonce
     nonces = [kwargs.get("nonce") for _, kwargs in channel.sent]
     assert nonces[0] == nonces[1] != nonces[2] and nonces[3] is None
     assert all(len(n) <= 25 for n in nonces[:3])

@@ -115,3 +115,20 @@ async def test_a_post_whose_mark_fails_is_not_posted_again(tmp_path, monkeypatch
     await poster.resume()  # the background pass
     assert await store.unsent(1) == [] and discord.tries == ["one"]
     await store.close()
+
+
+async def test_consecutive_computer_decisions_go_out_as_one_message(tmp_path):
+    """A merged post is sent when its first row is due and marks every row it reports."""
+    from bot.batch import merge_posts
+
+    store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["a", "b", "c"], 1.0)
+    discord = Discord()
+    poster = Poster(store, discord.send, started=0.0)
+    posts = [
+        Post(5, 1, f"**{t}** played `x`", outbox_id=i) for t, i in zip("abc", ids, strict=True)
+    ]
+    assert await poster.submit(merge_posts(posts)) == POSTED
+    await settled(poster)
+    assert len(discord.posted) == 1 and discord.posted[0][0].count("played") == 3
+    assert await store.unsent(1) == []
+    await store.close()

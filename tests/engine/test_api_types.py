@@ -11,6 +11,7 @@ from rules_helpers import Pos
 from engine import (
     Game,
     GameOver,
+    NotationError,
     PhaseScored,
     Stage,
     TurnEnd,
@@ -114,3 +115,19 @@ def test_random_decision_is_one_whole_decision(variant):
             stage = game.stage
             events = game.play(action)
             assert decision_over(stage, events) == (i == len(actions) - 1)
+
+
+def test_height_reads_one_square():
+    """``Game.height`` is the square's level as the position's heights give it."""
+    game = Game.from_position(
+        {
+            "format": "torres-position/1",
+            "players": ["red", "blue"],
+            "to_move": "red",
+            "heights": {"c3": 2, "c4": 1},
+            "knights": {"red": ["c3"], "blue": []},
+        }
+    )
+    assert (game.height("c3"), game.height("c4"), game.height("h8")) == (2, 1, 0)
+    with pytest.raises(NotationError, match="'z9' is not a square"):
+        game.height("z9")

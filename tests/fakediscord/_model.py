@@ -296,6 +296,23 @@ class FakeMessage:
         walk(self.components)
         return out
 
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        """The select menus (component dicts as sent), in order."""
+        out: list[dict[str, Any]] = []
+
+        def walk(items: list[Any]) -> None:
+            for c in items:
+                if isinstance(c, dict):
+                    if c.get("type") in (3, 5, 6, 7, 8):
+                        out.append(c)
+                    sub = c.get("components")
+                    if isinstance(sub, list):
+                        walk(sub)
+
+        walk(self.components)
+        return out
+
     def button(self, label: str) -> Button:
         """The button whose label contains ``label`` (case-insensitive)."""
         found = [b for b in self.buttons if b.label and label.lower() in b.label.lower()]

@@ -197,3 +197,34 @@ def test_positional_parameters_are_unchanged_and_the_note_is_keyword_only():
 def test_a_note_that_is_not_text_is_refused():
     with pytest.raises(ValueError, match="highlight note must be text"):
         renderer.render(load("late"), highlight=["e1"], highlight_note=3)  # type: ignore[arg-type]
+
+
+def test_labels_name_the_players_in_the_picture_and_the_words():
+    """The bot's display names stand next to each seat's colour and shape; seats,
+    colours and what is hidden stay as they were."""
+    pos = load("late")
+    labels = {"red": "Ann", "blue": "Bob", "green": "Computer", "yellow": "Zoë"}
+    text = renderer.describe(pos, viewer="red", labels=labels)
+    assert "Zoë to move, 5 AP left" in text
+    assert "Ann (red-orange circle): 8 points" in text
+    assert "Your hand: ap7, vault." in text
+    rendering = renderer.render(pos, "red", labels=labels)
+    drawn = " ".join(t.text for t in rendering.texts)
+    for label in labels.values():
+        assert label in drawn
+    assert "Your hand (Ann)" in drawn
+    assert " yellow " not in f" {drawn} "
+    # The markers' letters follow the labels (A, B, C, Z), not the colour names.
+    assert (
+        renderer.render(pos, labels=labels).image.tobytes() != renderer.render(pos).image.tobytes()
+    )
+
+
+def test_labels_are_checked_and_trimmed():
+    """A label is one line of at most 40 characters; a blank one falls back to the name."""
+    pos = load("late")
+    text = renderer.describe(pos, labels={"yellow": "  x\n" * 30, "red": "   "})
+    assert ("x " * 19 + "x (yellow diamond)") in text  # 39 characters, trimmed
+    assert "red (red-orange circle)" in text
+    with pytest.raises(ValueError, match="label must be text"):
+        renderer.describe(pos, labels={"red": 5})
