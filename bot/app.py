@@ -248,13 +248,17 @@ class TorresBot(discord.Client):
         True if the bot may not post in the channel (403/404); posts Discord
         is slow to take go on being retried.
         """
+        return FORBIDDEN in await self._hand_over(outcome)
+
+    async def _hand_over(self, outcome: Outcome) -> set[str]:
+        """Queue the posts, start the computer; how the posts fared within ``_REPLY_WAIT``."""
         pending = [self.poster.submit(post) for post in outcome.posts]
-        if outcome.ai_game is not None:
+        if outcome.ai_game is not None:  # the computer's answer comes after these posts
             self.kick_ai(outcome.ai_game)
         if not pending:
-            return False
+            return set()
         await asyncio.wait(pending, timeout=_REPLY_WAIT)
-        return any(f.done() and f.result() == FORBIDDEN for f in pending)
+        return {f.result() if f.done() else _LATER for f in pending}
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Send an outcome: the public posts, then the private reply; computers move meanwhile.
@@ -266,14 +270,7 @@ class TorresBot(discord.Client):
         reply Discord is slow to take is retried too.
         """
         try:
-            pending = [self.poster.submit(post) for post in outcome.posts]
-            if outcome.ai_game is not None:  # the computer's answer comes after these posts
-                self.kick_ai(outcome.ai_game)
-            reply = outcome.reply or "Done."
-            if pending:
-                await asyncio.wait(pending, timeout=_REPLY_WAIT)
-                results = {f.result() if f.done() else _LATER for f in pending}
-                reply += _delivery_note(results)
+            reply = (outcome.reply or "Done.") + _delivery_note(await self._hand_over(outcome))
         except Exception:  # the change is committed: report only what is true
             log.exception("could not hand over the posts of a command")
             reply = (outcome.reply or "Done.") + (

@@ -19,6 +19,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def unsent(runner: BotRunner) -> int:
     return int(runner.db_row("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")[0])
 
 
-async def until(cond, timeout: float, what: str) -> None:  # noqa: ANN001
+async def until(cond: Callable[[], object], timeout: float, what: str) -> None:
     """Poll a condition on something the fake is not told about (the bot's database)."""
     deadline = time.monotonic() + timeout
     while not cond():
@@ -339,8 +340,9 @@ def _one_line_exit(log: str) -> list[str]:
 
 
 async def _start_and_wait(
-    fake: FakeDiscord, env: dict[str, str], log: Path, prefix=()
-) -> tuple[int, list[str]]:  # noqa: ANN001
+    env: dict[str, str], log: Path, prefix: Sequence[str] = ()
+) -> tuple[int, list[str]]:
+    """Start the bot, wait for it to exit; its exit status and output lines."""
     bot = await BotProcess(["-m", "bot"], env=env, log_path=log, prefix=prefix).start()
     assert bot.proc is not None
     rc = await asyncio.wait_for(bot.proc.wait(), 40)
@@ -373,7 +375,7 @@ async def test_a_damaged_database_is_refused_with_one_line(tmp_path: Path) -> No
     fake = await FakeDiscord().start()
     try:
         env = {**fake.env(), "DISCORD_TOKEN": "x", "TORRES_DB": str(db)}
-        rc, lines = await _start_and_wait(fake, env, tmp_path / "bot.log")
+        rc, lines = await _start_and_wait(env, tmp_path / "bot.log")
         assert rc == 1, lines
         assert len(lines) == 1 and "damaged" in lines[0] and "backup" in lines[0], lines
         assert fake.identify_count == 0 and fake.requests == []
@@ -409,7 +411,7 @@ async def test_a_read_only_database_is_refused_with_one_line(tmp_path: Path) -> 
     fake = await FakeDiscord().start()
     try:
         env = {**fake.env(), "DISCORD_TOKEN": "x", "TORRES_DB": str(db)}
-        rc, lines = await _start_and_wait(fake, env, tmp_path / "bot.log", prefix)
+        rc, lines = await _start_and_wait(env, tmp_path / "bot.log", prefix)
         assert rc == 1, lines
         assert len(lines) == 1 and "read-only" in lines[0], lines
         assert fake.identify_count == 0 and fake.requests == []
