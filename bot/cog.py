@@ -41,6 +41,11 @@ def _user(interaction: discord.Interaction) -> User:
     return User(interaction.user.id, interaction.user.display_name)
 
 
+def _sent_at(interaction: discord.Interaction) -> float:
+    """When the player sent the command: the time in its snowflake id, by Discord's clock."""
+    return interaction.created_at.timestamp()
+
+
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already deferred."""
     text = shorten(text)
@@ -113,9 +118,13 @@ async def handle_button(
             await send_private(interaction, text)
             return
         if action == "undo":
-            outcome = await service.undo(game_id=game_id, turn=turn, user=user)
+            outcome = await service.undo(
+                game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
+            )
         else:
-            outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
+            outcome = await service.end_turn(
+                game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
+            )
         await bot.deliver(interaction, outcome)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)
@@ -190,7 +199,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await self._run(
             interaction,
             self.service.play(
-                channel_id=_channel(interaction), user=_user(interaction), text=actions
+                channel_id=_channel(interaction),
+                user=_user(interaction),
+                text=actions,
+                created_at=_sent_at(interaction),
             ),
         )
 
@@ -212,7 +224,11 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
-            self.service.undo(channel_id=_channel(interaction), user=_user(interaction)),
+            self.service.undo(
+                channel_id=_channel(interaction),
+                user=_user(interaction),
+                created_at=_sent_at(interaction),
+            ),
         )
 
     @app_commands.command(description="Show the current board (only to you)")

@@ -14,9 +14,11 @@ import asyncio
 import logging
 import random
 import time
+import weakref
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import panel as panels
 from bot import texts
@@ -33,8 +35,14 @@ COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
+CACHED_GAMES = 128  # running games whose Game object (and hint) stay in memory
+ID_MAX = 2**63 - 1  # SQLite's INTEGER range: a larger id in a forged custom_id is no game's
+CLOCK_SLACK = 0.001  # Discord's snowflake times have millisecond resolution
+LAG_NORMAL = 0.5  # seconds from a command's creation to its arrival, clocks agreeing
 
 ChooseActions = Callable[[Game, float], list[str]]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,10 +175,13 @@ class GameService:
         self.config = config or ServiceConfig()
         self._clock = clock
         self._choose = choose_actions or _engine_ai(self.config.ai_level)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, Game]] = {}
-        self._hints: dict[int, tuple[tuple[int, str], str | None]] = {}
+        # A lock lives while someone holds or awaits it; then it goes, so that
+        # finished games leave no lock behind (a new one is made when needed).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
+        self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
+        self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
 
     # -- lobby ------------------------------------------------------------------
 
@@ -240,7 +251,7 @@ class GameService:
                 raise NotAllowed(f"This game is full ({human_seats} players).")
             await self._store.add_seat(row.id, user.id, user.display, self._clock())
         joined = len(seats) + 1
-        text = f"{user.display} joined game #{row.id} ({joined}/{human_seats} players)."
+        text = f"{texts.shown_name(user.display)} joined game #{row.id} ({joined}/{human_seats} players)."
         if joined >= 2 or row.bots:
             text += f" <@{row.author_id}> can start it with `/torres start`."
         return Outcome(
@@ -263,7 +274,9 @@ class GameService:
             await self._store.remove_seat(row.id, user.id, self._clock())
         return Outcome(
             reply=f"You left game #{row.id}.",
-            posts=[Post(channel_id, row.id, f"{user.display} left game #{row.id}.")],
+            posts=[
+                Post(channel_id, row.id, f"{texts.shown_name(user.display)} left game #{row.id}.")
+            ],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
@@ -320,15 +333,29 @@ class GameService:
 
     # -- playing ------------------------------------------------------------------
 
-    async def play(self, *, channel_id: int, user: User, text: str) -> Outcome:
-        """Apply one or more actions of the player to move, all or nothing."""
-        row = await self._running(channel_id)
-        return await self._play(row.id, user, text)
+    async def play(
+        self, *, channel_id: int, user: User, text: str, created_at: float | None = None
+    ) -> Outcome:
+        """Apply one or more actions of the player to move, all or nothing up to a draw.
 
-    async def end_turn(self, *, game_id: int, turn: int, user: User) -> Outcome:
+        A draw shows the player new cards and can't be taken back, so a command
+        is played up to and including each draw, which is committed, and what
+        follows is checked against the cards really drawn (docs/rules.md,
+        rulings). *created_at* is when the player sent the command (the
+        interaction's creation time): a command sent before the current turn
+        began is refused, so that it cannot act on a turn its sender never saw.
+        """
+        sent = self._sent_here(created_at)
+        row = await self._running(channel_id)
+        return await self._play(row.id, user, text, created_at=sent)
+
+    async def end_turn(
+        self, *, game_id: int, turn: int, user: User, created_at: float | None = None
+    ) -> Outcome:
         """The End turn button."""
+        sent = self._sent_here(created_at)
         await self._check_button(game_id, turn)
-        return await self._play(game_id, user, "end", turn=turn)
+        return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
         self,
@@ -337,20 +364,27 @@ class GameService:
         game_id: int | None = None,
         turn: int | None = None,
         user: User,
+        created_at: float | None = None,
     ) -> Outcome:
         """Take back the last action of the current turn."""
+        created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
             game_id = (await self._running(channel_id)).id
         if turn is not None:
             await self._check_button(game_id, turn)
         async with self._lock(game_id):
+            # Everything is checked again under the lock: a cancel, a resignation
+            # or the end of the turn may have landed while this request waited.
             row = await self._fresh(game_id)
+            if row.status != "running":
+                raise NoGame("This game is not running any more; nothing was changed.")
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
+            await self._check_sent_in_turn(row, seats, created_at)
             work = game.copy()
             undone = (await self.turn_actions(game_id) or [""])[-1]
             if not work.undo():
@@ -364,7 +398,13 @@ class GameService:
         return Outcome(reply=f"Took back {what}. " + _ap_line(work))
 
     async def _play(
-        self, game_id: int, user: User, text: str, *, turn: int | None = None
+        self,
+        game_id: int,
+        user: User,
+        text: str,
+        *,
+        turn: int | None = None,
+        created_at: float | None = None,
     ) -> Outcome:
         async with self._lock(game_id):
             row = await self._fresh(game_id)
@@ -375,8 +415,39 @@ class GameService:
             seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
-            work, events, done = _apply(game, text)
-            return await self._commit(row, seats, seat, user.id, text, game, work, events, done)
+            await self._check_sent_in_turn(row, seats, created_at)
+            parts = draw_parts(text)
+            if not parts:
+                raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
+            played: list[str] = []
+            outcome: Outcome | None = None
+            start = game
+            for part in parts:
+                # Nothing after a draw is looked at before that draw is committed:
+                # until then no answer may depend on the cards it will show.
+                try:
+                    work, events, done = _apply(game, part, unchanged=not played)
+                except IllegalMove as exc:
+                    if not played:
+                        raise
+                    return Outcome(
+                        reply=_after_draw_refusal(played, part, exc.message, start, game)
+                    )
+                outcome = await self._commit(
+                    row, seats, seat, user.id, part, game, work, events, done
+                )
+                played.append(part)
+                if done:
+                    break
+                row = await self._fresh(game_id)
+                game = work
+            assert outcome is not None
+            if len(played) > 1 and not outcome.posts:
+                joined = normalize("; ".join(played))
+                outcome.reply = f"Done: `{texts.shorten(joined, 1500)}` — " + panels.done_words(
+                    joined, start, game
+                )
+            return outcome
 
     async def _commit(
         self,
@@ -417,7 +488,10 @@ class GameService:
             result=result,
             outbox=posts,
         )
-        self._cache[row.id] = (seq, work.copy())
+        if over is not None:
+            self._forget(row.id)
+        else:
+            self._cache[row.id] = (seq, work.copy())
         if not done:
             return Outcome(
                 reply=f"Done: `{texts.shorten(normalize(text), 1500)}` — "
@@ -535,7 +609,8 @@ class GameService:
         Only the player to move gets actions; anyone else one entry saying why.
         What the user typed before the last ``;`` is kept as a prefix; the
         suggestions continue it. If that prefix is illegal the single
-        suggestion says why (see :mod:`bot.complete`).
+        suggestion says why (see :mod:`bot.complete`). Nothing is suggested
+        past a draw: what may follow depends on cards not drawn yet.
         """
         from bot.complete import complete, why
 
@@ -556,6 +631,8 @@ class GameService:
         head, sep, partial = typed.replace("\n", ";").rpartition(";")
         done_text = normalize(head) if sep else ""
         work = game
+        if "draw" in split_actions(done_text):
+            return _suggest_past_draw(game, done_text)
         if done_text:
             try:
                 work, _, finished = _apply(game, done_text)
@@ -570,16 +647,18 @@ class GameService:
         """The next action the quick computer player would choose here, offered first.
 
         Computed once per game state and typed prefix (autocomplete asks at every
-        keystroke) and given at most a second; the computer only looks at what
-        the player may see.
+        keystroke) and given at most a second. The computer is handed a game in
+        which everything the player can't see (decks, other hands) is made up,
+        so the hint cannot depend on hidden cards even by accident.
         """
         key = (row.last_seq, done_text)
         cached = self._hints.get(row.id)
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
+            seen = _as_seen_by_mover(game, row.last_seq)
             actions = await asyncio.wait_for(
-                asyncio.to_thread(self._suggest_actions, game.copy(), HINT_SECONDS), 1.0
+                asyncio.to_thread(self._suggest_actions, seen, HINT_SECONDS), 1.0
             )
             hint: str | None = actions[0] if actions else None
         except TimeoutError:
@@ -610,7 +689,7 @@ class GameService:
             has_ai = any(s.is_ai for s in seats)
             if has_ai and humans_left:
                 text = (
-                    f"{user.display} ({seat.name}) resigned from game #{row.id}; "
+                    f"{texts.shown_name(user.display)} ({seat.name}) resigned from game #{row.id}; "
                     "the computer plays their seat from now on."
                 )
                 post = Post(row.channel_id, row.id, text)
@@ -641,7 +720,7 @@ class GameService:
                 s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
             )
             text = (
-                f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here "
+                f"{texts.shown_name(user.display)} ({seat.name}) resigned, so game #{row.id} ends here "
                 + " ".join(f"<@{m}>" for m in mentions)
                 + "\n"
                 + texts.score_table(game, seats)
@@ -658,7 +737,7 @@ class GameService:
                 result=result,
                 outbox=[post],
             )
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         return Outcome(reply="You resigned; the game is over.", posts=[post])
 
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
@@ -680,7 +759,7 @@ class GameService:
                     )
             scores = dict((row.position or {}).get("scores") or {})
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
-            text = f"Game #{row.id} was cancelled by {user.display}."
+            text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
             if scores:
                 text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
             post = Post(channel_id, row.id, text)
@@ -695,7 +774,7 @@ class GameService:
             ):
                 raise NoGame("This game has already ended.")
             (post.outbox_id,) = queued
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         return Outcome(reply=f"Game #{row.id} is cancelled.", posts=[post])
 
     # -- reminders -----------------------------------------------------------------
@@ -767,6 +846,53 @@ class GameService:
 
     # -- internals --------------------------------------------------------------------
 
+    def _sent_here(self, created_at: float | None) -> float | None:
+        """*created_at* (Discord's clock) on this host's clock, which turn starts are in.
+
+        Each request's lag (arrival here minus creation there) is network time
+        plus the clocks' offset; the smallest recent lag bounds the offset from
+        above. Within normal network time the clocks are taken as agreeing; a
+        larger smallest lag means this host's clock is ahead, and it is added,
+        so that a skewed clock can't make fresh commands look older than the turn.
+        """
+        if created_at is None:
+            return None
+        self._lags.append(self._clock() - created_at)
+        offset = min(self._lags)
+        return created_at + offset if offset > LAG_NORMAL else created_at
+
+    async def _check_sent_in_turn(
+        self, row: GameRow, seats: Sequence[SeatRow], created_at: float | None
+    ) -> None:
+        """Refuse the mover's command if it was sent before their turn began.
+
+        A player who sends ``end`` out of turn just as the previous turn ends
+        would otherwise end their own brand-new turn, which they never saw.
+        (Called after the mover check: anyone else gets "not your turn".)
+        """
+        if created_at is None:
+            return
+        if row.turn_start_seq > 0:
+            rows = await self._store.actions(row.id, after_seq=row.turn_start_seq - 1)
+            began = rows[0].time if rows else row.updated_at
+        else:  # the first decision: the game's start (when the seats were taken)
+            began = max((s.joined_at for s in seats), default=row.created_at)
+        if created_at + CLOCK_SLACK < began:
+            raise NotAllowed(
+                "This command was sent before your turn began (the previous turn ended "
+                "while it was on its way), so it was not played. Nothing was changed; "
+                "look at the latest turn message and send it again if you still want it."
+            )
+
+    def _forget(self, game_id: int) -> None:
+        """A finished game leaves memory (it is only read from the database from now on)."""
+        self._cache.pop(game_id, None)
+        self._hints.pop(game_id, None)
+
+    def _cache_size(self) -> int:
+        """Games held in memory (for tests of the bounds)."""
+        return len(self._cache) + len(self._hints)
+
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
@@ -774,6 +900,8 @@ class GameService:
         return lock
 
     async def _fresh(self, game_id: int) -> GameRow:
+        if not 0 < game_id <= ID_MAX:
+            raise NoGame(f"There is no game #{game_id}.")
         row = await self._store.game(game_id)
         if row is None:
             raise NoGame(f"There is no game #{game_id}.")
@@ -794,7 +922,15 @@ class GameService:
             )
         return row
 
+    @staticmethod
+    def _check_ids(game_id: int, turn: int) -> None:
+        """A custom_id comes from the client and may be forged: a number outside
+        SQLite's integer range would fail in the database instead of being refused."""
+        if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX):
+            raise StaleButton("This button doesn't belong to any game; nothing was changed.")
+
     async def _check_button(self, game_id: int, turn: int) -> None:
+        self._check_ids(game_id, turn)
         row = await self._fresh(game_id)
         if row.status != "running":
             raise StaleButton("This game is over; these buttons no longer do anything.")
@@ -988,6 +1124,7 @@ class GameService:
         A refused action leaves the game unchanged and shows why on the panel;
         a panel of a finished turn comes back closed.
         """
+        self._check_ids(game_id, turn)
         row = await self._fresh(game_id)
         if row.status != "running" or row.turn_no != turn:
             return self._closed_panel(row, turn)
@@ -1169,8 +1306,43 @@ def public_action(action: str) -> str:
     return action
 
 
-def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
+def draw_parts(text: str) -> list[str]:
+    """*text* cut after every ``draw``: the parts the bot plays (and commits) one by one.
+
+    >>> draw_parts("move c3 d3; draw; keep lift top; end")
+    ['move c3 d3; draw', 'keep lift top; end']
+    """
+    parts: list[list[str]] = [[]]
+    for clause in normalize(text).split("; "):  # clauses as typed: `score 6` stays one
+        if clause:
+            parts[-1].append(clause)
+            if split_actions(clause) == ["draw"]:
+                parts.append([])
+    return ["; ".join(p) for p in parts if p]
+
+
+def _after_draw_refusal(
+    played: list[str], refused: str, why: str, before: Game, after: Game
+) -> str:
+    """The reply when a command's draw was made but what followed it was refused.
+
+    *before* is the game before the command, *after* the game after its draw.
+    """
+    done = normalize("; ".join(played))
+    words = panels.done_words(done, before, after)
+    return (
+        f"Done: `{texts.shorten(done, 300)}` (a draw can't be taken back) — {words} "
+        f"Then `{texts.shorten(refused, 300)}` was not played: {why}"
+    )
+
+
+def _apply(
+    game: Game, text: str, *, unchanged: bool = True
+) -> tuple[Game, list[dict[str, Any]], bool]:
     """Apply *text* to a copy of *game*, one action at a time, all or nothing.
+
+    *unchanged*: a refusal says "Nothing was changed" (False once part of the
+    command, a draw, was committed).
 
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
@@ -1182,6 +1354,7 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
     work = game.copy()
     events: list[dict[str, Any]] = []
     done = False
+    tail = " Nothing was changed." if unchanged else ""
     for i, action in enumerate(actions):
         stage = work.stage
         _check_score_clause(work, pairs, i)
@@ -1189,18 +1362,46 @@ def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
             where = f"Action {i + 1} of {len(actions)}, `{action}`: " if len(actions) > 1 else ""
-            raise IllegalMove(
-                f"{where}{texts.shorten(str(exc), 600)} Nothing was changed."
-            ) from None
+            raise IllegalMove(f"{where}{texts.shorten(str(exc), 600)}{tail}") from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
             raise IllegalMove(
                 f"`{action}` already finishes your turn, so `{texts.shorten(actions[i + 1], 100)}` would be "
-                "played for the next player. Nothing was changed; leave out what follows "
-                f"`{action}`."
+                f"played for the next player.{tail} Leave out what follows `{action}`."
             )
     return work, events, done
+
+
+def _suggest_past_draw(game: Game, done_text: str) -> list[tuple[str, str]]:
+    """The one suggestion for a typed prefix holding a draw, without drawing anything.
+
+    Only what comes before the first draw is played (on a copy), and the draw
+    itself is checked with ``legal()``, which depends only on what everybody
+    sees (action points, draws so far, whether the deck is empty).
+    """
+    actions = split_actions(done_text)
+    first = actions.index("draw")
+    work = game
+    try:
+        if first:
+            work, _, finished = _apply(game, "; ".join(actions[:first]))
+            if finished:  # refused before the draw is reached: "already finishes your turn"
+                _apply(game, "; ".join(actions[: first + 1]))
+        if "draw" not in work.legal():
+            _apply(work, "draw")  # refused for a reason everybody can see
+    except IllegalMove as exc:
+        from bot.complete import why
+
+        return why(exc.message, done_text)
+    if len(done_text) > 100:
+        return []
+    if actions[-1] == "draw":
+        note = "send it; then pick what follows from your new card(s)"
+    else:
+        note = "what follows the draw is checked against the card(s) you draw"
+    label = f"🃏 {done_text} — {note}"
+    return [(label if len(label) <= 100 else _label(done_text), done_text)]
 
 
 def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> None:
@@ -1209,7 +1410,9 @@ def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> Non
     if action != "score" or (i > 0 and pairs[i - 1][1] == clause):
         return
     words = clause.split()
-    if len(words) != 2 or not words[1].isdigit():
+    # Only plain small numbers: "²" passes isdigit() and fails int(); the engine
+    # explains whatever else was typed.
+    if len(words) != 2 or not (words[1].isascii() and words[1].isdigit()) or len(words[1]) > 3:
         return
     need, ap = int(words[1]), game.ap
     if ap is not None and game.stage == "play" and need > ap:
@@ -1261,6 +1464,21 @@ def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
     )
 
 
+def _as_seen_by_mover(game: Game, salt: int) -> Game:
+    """*game* with what its player to move can't see replaced by a sample of it.
+
+    The sample depends only on that player's view and *salt* (something public),
+    so whatever is computed from it cannot tell two deck orders apart.
+    """
+    from engine.ai import sample_game
+
+    me = game.to_move
+    if me is None:
+        return game.copy()
+    view = game.position(viewer=me)
+    return sample_game(game, me, random.Random(salt), view)
+
+
 def _random_decision(game: Game, rng: random.Random) -> list[str]:
     """A legal decision chosen at random: the safety net when the AI fails."""
     return random_decision(game, rng, cap=6, end_chance=0.2, through_draw=True)
@@ -1291,3 +1509,23 @@ def _label(value: str) -> str:
 
 def _fit(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+class _Lru(OrderedDict[_K, _V]):
+    """A dict that keeps its *maxsize* most recently used entries."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def get(self, key: _K, default: Any = None) -> Any:  # type: ignore[override]
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return self[key]
+
+    def __setitem__(self, key: _K, value: _V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.maxsize:
+            self.popitem(last=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,25 @@ def shorten(text: str, limit: int = 2000) -> str:
     return text[:half] + " … " + text[-(limit - 3 - half) :]
 
 
+# Discord's markdown lets a backslash escape any ASCII punctuation; these are
+# the characters that start markdown, links, mentions, headings, lists or quotes.
+_MARKUP = re.compile(r"([\\*_~`|<>\[\]()#@:!./-])")
+NAME_MAX = 64
+
+
+def shown_name(display: str) -> str:
+    """A display name as literal text in a message, whatever its owner put in it.
+
+    Names are chosen by their owners: ``**x**``, ``[text](https://…)``,
+    ``<@id>``, ``@everyone`` or ``# Big`` must show as typed, never format,
+    link or ping. Every markup character is escaped, ``@`` is also broken with
+    a zero-width space (as :func:`discord.utils.escape_mentions` does), and
+    line breaks become spaces.
+    """
+    flat = " ".join(display.split())[:NAME_MAX] or "?"
+    return _MARKUP.sub(r"\\\1", flat).replace("@", "@\u200b")
+
+
 def colour_dot(name: str | None) -> str:
     return _DOTS.get(name or "", "⚪")
 
@@ -47,9 +67,9 @@ def variant_name(variant: str) -> str:
 
 def seat_name(seat: SeatRow) -> str:
     """A player as shown in a public message, without pinging them."""
-    who = "Computer" if seat.is_ai and seat.user_id is None else seat.display
+    who = "Computer" if seat.is_ai and seat.user_id is None else shown_name(seat.display)
     if seat.is_ai and seat.user_id is not None:
-        who = f"Computer (for {seat.display})"
+        who = f"Computer (for {shown_name(seat.display)})"
     return f"{colour_dot(seat.name)} {who} ({seat.name})"
 
 
@@ -109,7 +129,7 @@ def score_table(game: Game, seats: Sequence[SeatRow]) -> str:
 def _plain(seat: SeatRow | None) -> str:
     if seat is None:
         return "?"
-    return "computer" if seat.user_id is None else seat.display
+    return "computer" if seat.user_id is None else shown_name(seat.display)
 
 
 def turn_header(game_id: int, seat: SeatRow, actions: Sequence[str]) -> str:

@@ -73,6 +73,8 @@ class FakeUser:
     name: str
     bot: bool = False
     roles: list[int] = field(default_factory=list)
+    # A display name of the user's own choosing (any text, as on Discord); default: Name.
+    global_name: str | None = None
 
     @property
     def mention(self) -> str:
@@ -81,7 +83,7 @@ class FakeUser:
     @property
     def display_name(self) -> str:
         """The ``global_name`` sent to the bot (what discord.py's ``display_name`` gives)."""
-        return self.name.capitalize()
+        return self.global_name if self.global_name is not None else self.name.capitalize()
 
     def payload(self) -> dict[str, Any]:
         return {
