@@ -76,14 +76,30 @@ class GameStore(Protocol):
         outbox: Sequence[dict[str, Any]] = (),
     ) -> tuple[int, list[int]]: ...
     async def finish(
-        self, game_id: int, *, status: str, result: dict[str, Any], now: float
+        self,
+        game_id: int,
+        *,
+        status: str,
+        result: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
     ) -> bool: ...
-    async def unsent(self, *, created_before: float) -> list[tuple[int, int, dict[str, Any]]]: ...
+    async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]: ...
+    async def games_with_unsent(self) -> list[int]: ...
     async def last_payload(self, game_id: int) -> dict[str, Any] | None: ...
     async def prune_outbox(self, *, sent_before: float) -> int: ...
-    async def mark_sent(self, outbox_id: int, now: float) -> None: ...
+    async def mark_sent(
+        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+    ) -> list[int]: ...
     async def note_reminder(
-        self, game_id: int, *, expected_sent: int, expected_seq: int
+        self,
+        game_id: int,
+        *,
+        expected_sent: int,
+        expected_seq: int,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
     ) -> bool: ...
 
 

@@ -16,6 +16,7 @@ Several bot processes may share one database:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -24,7 +25,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import ActionRow, ChannelBusy, GameRow, SeatRow, StoreError
+from bot.errors import Busy
+from bot.store import ActionRow, ChannelBusy, GameRow, SeatRow, StoreError, _committed_by
 
 # Each migration moves the schema from version i to i + 1, like bot.store._MIGRATIONS.
 _MIGRATIONS: list[list[str]] = [
@@ -125,6 +127,9 @@ _MIGRATIONS: list[list[str]] = [
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
+
+# Like bot.store.WRITE_BUSY_SECONDS: a write waits this long for a row lock, then is Busy.
+_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2500ms'"
 
 # Advisory lock keys: (class, id) pairs, so that the game and shard spaces never meet.
 _LOCK_MIGRATE = 7301
@@ -250,6 +255,7 @@ class PgStore:
     async def _migrate(self) -> None:
         async with self.transaction() as conn:
             # Two processes starting at once: the second waits, then finds nothing to do.
+            await conn.execute("SET LOCAL lock_timeout = '60s'")
             await conn.execute("SELECT pg_advisory_xact_lock($1, 0)", _LOCK_MIGRATE)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
@@ -274,9 +280,18 @@ class PgStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
-        """One pooled connection inside ``BEGIN`` … ``COMMIT``; rolls back if the block raises."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            yield conn
+        """One pooled connection inside ``BEGIN`` … ``COMMIT``; rolls back if the block raises.
+
+        :raises Busy: if a row it needs stays locked (by another process) for about
+            ``WRITE_BUSY_SECONDS``, as SQLite's store does; nothing was written then.
+        """
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                await conn.execute(_LOCK_TIMEOUT)
+                yield conn
+        except asyncpg.LockNotAvailableError:
+            raise Busy() from None
+        _committed_by.set(asyncio.current_task())
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -313,12 +328,13 @@ class PgStore:
         return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._pool.execute(
-            "INSERT INTO meta (key, value) VALUES ($1, $2)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            key,
-            value,
-        )
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key,
+                value,
+            )
 
     # -- reads ------------------------------------------------------------------
 
@@ -552,27 +568,50 @@ class PgStore:
         return seq, ids
 
     async def finish(
-        self, game_id: int, *, status: str, result: dict[str, Any], now: float
+        self,
+        game_id: int,
+        *,
+        status: str,
+        result: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended."""
-        tag = await self._pool.execute(
-            "UPDATE games SET status = $1, result = $2, updated_at = $3"
-            " WHERE id = $4 AND status IN ('open', 'running')",
-            status,
-            _dump(result),
-            now,
+        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
+
+        *outbox* posts are queued in the same commit; their ids go to *queued*.
+        """
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "UPDATE games SET status = $1, result = $2, updated_at = $3"
+                " WHERE id = $4 AND status IN ('open', 'running')",
+                status,
+                _dump(result),
+                now,
+                game_id,
+            )
+            if _count(tag) != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, now)
+        if queued is not None:
+            queued.extend(ids)
+        return True
+
+    async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
+        """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
+        rows = await self._pool.fetch(
+            "SELECT id, created_at, payload FROM outbox WHERE sent_at IS NULL AND game_id = $1"
+            " ORDER BY id",
             game_id,
         )
-        return _count(tag) == 1
+        return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
 
-    async def unsent(self, *, created_before: float) -> list[tuple[int, int, dict[str, Any]]]:
-        """Queued posts not yet delivered, oldest first: ``(id, game_id, payload)``."""
+    async def games_with_unsent(self) -> list[int]:
+        """Games that have queued posts not yet delivered."""
         rows = await self._pool.fetch(
-            "SELECT id, game_id, payload FROM outbox WHERE sent_at IS NULL AND created_at < $1"
-            " ORDER BY id",
-            created_before,
+            "SELECT DISTINCT game_id FROM outbox WHERE sent_at IS NULL ORDER BY game_id"
         )
-        return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+        return [int(r[0]) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
         """The most recent post queued for a game (sent or not)."""
@@ -583,25 +622,53 @@ class PgStore:
 
     async def prune_outbox(self, *, sent_before: float) -> int:
         """Forget posts delivered before *sent_before*, except each game's latest."""
-        tag = await self._pool.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1"
-            " AND id NOT IN (SELECT MAX(id) FROM outbox GROUP BY game_id)",
-            sent_before,
-        )
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1"
+                " AND id NOT IN (SELECT MAX(id) FROM outbox GROUP BY game_id)",
+                sent_before,
+            )
         return _count(tag)
 
-    async def mark_sent(self, outbox_id: int, now: float) -> None:
-        await self._pool.execute(
-            "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL", now, outbox_id
-        )
+    async def mark_sent(
+        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+    ) -> list[int]:
+        """Note a post as delivered (or refused for good) and queue *then* in the same commit.
 
-    async def note_reminder(self, game_id: int, *, expected_sent: int, expected_seq: int) -> bool:
-        """Count one reminder as sent, unless the game moved on meanwhile (or another process did)."""
-        tag = await self._pool.execute(
-            "UPDATE games SET reminders_sent = reminders_sent + 1"
-            " WHERE id = $1 AND reminders_sent = $2 AND last_seq = $3 AND status = 'running'",
-            game_id,
-            expected_sent,
-            expected_seq,
-        )
-        return _count(tag) == 1
+        Returns the outbox ids of *then*; nothing is queued if the post was already marked.
+        """
+        async with self.transaction() as conn:
+            game_id = await conn.fetchval(
+                "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL RETURNING game_id",
+                now,
+                outbox_id,
+            )
+            if game_id is None or not then:
+                return []
+            return await _queue(conn, int(game_id), then, now)
+
+    async def note_reminder(
+        self,
+        game_id: int,
+        *,
+        expected_sent: int,
+        expected_seq: int,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
+    ) -> bool:
+        """Count one reminder as sent and queue its post, unless the game moved on meanwhile
+        (or another process counted it first)."""
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "UPDATE games SET reminders_sent = reminders_sent + 1"
+                " WHERE id = $1 AND reminders_sent = $2 AND last_seq = $3 AND status = 'running'",
+                game_id,
+                expected_sent,
+                expected_seq,
+            )
+            if _count(tag) != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, time.time())
+        if queued is not None:
+            queued.extend(ids)
+        return True

@@ -26,6 +26,11 @@ CHANNELS = {0: "games", 1: "games-g2"}  # the first guild is on shard 0, the sec
 HUMANS = {0: "alice", 1: "bob"}
 
 
+async def _all_unsent(store: GameStore) -> list[tuple[int, float, dict]]:
+    """Every queued post not yet delivered, of every game."""
+    return [row for g in await store.games_with_unsent() for row in await store.unsent(g)]
+
+
 class ShardRunner(BotRunner):
     """One bot process running one shard of two."""
 
@@ -116,8 +121,8 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
                 await _computer_done(fake, store, s)
                 await _human_turn(fake, store, s, rng)
 
-        # Bob ends a turn; shard 1's process commits it and is SIGKILLed while its post is
-        # on the way (Discord never gets it) and its computer is about to move.
+        # Bob ends a turn; shard 1's process commits it and is SIGKILLed while its posts
+        # are on the way (Discord never gets them).
         while True:  # a decision after which the computer is to move (setup may be red, red)
             await _computer_done(fake, store, 1)
             row = await _row(store, 1)
@@ -131,7 +136,7 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
         await _computer_done(fake, store, 0)
 
         async def all_sent() -> bool:
-            return await store.unsent(created_before=1e12) == []
+            return await _all_unsent(store) == []
 
         await _wait(all_sent, TIMEOUT, "every post to be delivered")
         fake.hold_channel_posts()
@@ -143,17 +148,19 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
             return row is not None and row.last_seq > before
 
         await _wait(committed, TIMEOUT, "bob's decision to be committed")
-        await asyncio.sleep(0.2)  # its post is held by "Discord" now, the computer waits for it
+        await asyncio.sleep(0.5)  # its posts are held by "Discord" (its computer may move too)
         await runners[1].kill()
         fake.release_channel_posts(drop=True)
-        await fake.wait_until(lambda: fake.errors, 5, "the held post to be dropped")
-        dropped = fake.take_errors()  # the held post, answered 503 to a dead process
-        assert [(e["method"], e["status"]) for e in dropped] == [("POST", 503)], dropped
-        assert len(await store.unsent(created_before=1e12)) == 1
+        await fake.wait_until(lambda: fake.errors, 5, "the held posts to be dropped")
+        await asyncio.sleep(0.2)
+        dropped = fake.take_errors()  # the held posts, answered 503 to a dead process
+        assert {(e["method"], e["status"]) for e in dropped} == {("POST", 503)}, dropped
+        held = await _all_unsent(store)
+        assert held and {p["game_id"] for _, _, p in held} == {_game_id[1]}
         frozen = (await store.game(_game_id[1])).last_seq  # type: ignore[union-attr]
-        assert (await store.game(_game_id[1])).position["to_move"] == "blue"  # type: ignore[union-attr,index]
-        # (the computer is to move, and nobody but shard 1's process may make that move)
-        # Shard 0 plays on meanwhile, and nobody does shard 1's work.
+        seen = fake.last_seq
+        # Shard 0 plays on meanwhile, and nobody does shard 1's work: its game stays
+        # as it was, its unsent posts stay unsent (shard 0 re-sends only its own).
         for _ in range(2):
             await _computer_done(fake, store, 0)
             await _human_turn(fake, store, 0, rng)
@@ -161,6 +168,8 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
         await asyncio.sleep(1.0)
         row1 = await store.game(_game_id[1])
         assert row1 is not None and row1.last_seq == frozen, "another process did shard 1's work"
+        assert await _all_unsent(store) == held, "another process sent shard 1's posts"
+        assert [m for m in fake.channel_messages(fake.channels[CHANNELS[1]]) if m.seq > seen] == []
         assert not fake.shard_connected(1)
 
         await runners[1].start()  # takes shard 1 back and finishes what was interrupted
@@ -188,17 +197,22 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
                 for m in fake.channel_messages(fake.channels[CHANNELS[s]])
                 if m.attachments and not m.ephemeral
             ]
-            announced = Counter(
-                played for m in pictures for played in re.findall(r"played `([^`]*)`", m.content)
-            )
-            logged = Counter(
-                "; ".join(x.strip() for x in re.split(r"[;\n]", a.action) if x.strip())
-                for a in actions
-            )
-            assert announced == logged, (s, announced - logged, logged - announced)
+
+            def split(text: str) -> list[str]:
+                return [x.strip() for x in re.split(r"[;\n]", text) if x.strip()]
+
+            announced = [
+                action
+                for m in sorted(pictures, key=lambda m: m.seq)
+                for played in re.findall(r"played `([^`]*)`", m.content)
+                for action in split(played)
+            ]
+            logged = [action for a in actions for action in split(a.action)]
+            assert announced == logged, (s, Counter(announced) - Counter(logged))
             assert len({m.content for m in pictures}) == len(pictures)
-            assert await store.unsent(created_before=1e12) == []
+            assert await _all_unsent(store) == []
         assert fake.sync_count == 1, "only shard 0's process syncs the commands"
+        assert fake.nonce_hits == 0, "a post was sent twice (Discord's nonce caught it)"
         assert fake.errors == []
         for r in runners.values():
             assert r.unexpected_log_errors() == [], r.log_text()
