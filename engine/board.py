@@ -47,7 +47,18 @@ def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], li
 
     The one flood fill of the project: the game's tables and the AI's evaluation use it.
     """
+    comp, area, height, members, _adj, _bare = _flood(h)
+    return comp, area, height, members
+
+
+def _flood(
+    h: Sequence[int],
+) -> tuple[list[int], list[int], list[int], list[list[int]], list[tuple[int, ...]], list[int]]:
+    """``label_castles`` plus, for bare squares, the castles next to them (sorted) and
+    the bare squares next to any castle, found on the way."""
     comp = [-1] * 64
+    adj: list[tuple[int, ...]] = [()] * 64
+    bare: list[int] = []
     area: list[int] = []
     height: list[int] = []
     members: list[list[int]] = []
@@ -65,61 +76,79 @@ def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], li
             if h[s] > top:
                 top = h[s]
             for t in ORTH[s]:
-                if h[t] > 0 and comp[t] < 0:
-                    comp[t] = c
-                    todo.append(t)
+                if h[t] > 0:
+                    if comp[t] < 0:
+                        comp[t] = c
+                        todo.append(t)
+                else:
+                    a = adj[t]
+                    if not a:
+                        adj[t] = (c,)
+                        bare.append(t)
+                    elif a[-1] != c:  # castles are numbered in order: a stays sorted
+                        adj[t] = (*a, c)
         area.append(len(squares))
         height.append(top)
         members.append(squares)
-    return comp, area, height, members
+    return comp, area, height, members, adj, bare
 
 
 class Castles:
     """Connected components of a height array, with what move generation needs.
 
-    Immutable once built: the game replaces it whenever a height changes, so undo
-    snapshots may share it.
+    Immutable once built (the rules' caches aside): the game replaces it whenever a
+    height changes, so undo snapshots and copies may share it.  ``adj[v]``: the
+    castles orthogonally next to the bare square v (which castles a block there would
+    touch; () for squares of castles).  ``frontier[c]``: the bare squares touching
+    castle c and no other.  Doors are worked out per castle on first use.
     """
 
-    __slots__ = ("comp", "area", "height", "members", "doors", "adj", "build", "moveblock")
+    __slots__ = (
+        "comp",
+        "area",
+        "height",
+        "members",
+        "adj",
+        "frontier",
+        "_doors",
+        "build",
+        "moveblock",
+    )
 
     def __init__(self, h: Sequence[int]) -> None:
-        comp, area, height, members = label_castles(h)
+        comp, area, height, members, adj, bare = _flood(h)
         self.comp = comp
         self.area = area
         self.height = height
         self.members = members
-        # adj[s]: the castles orthogonally next to square s (for bare squares: which
-        # castles a block there would touch).  doors[c]: (v, m) for every square v next
-        # to castle c with m = the tallest square of c next to v, when h[v] < m: a
-        # knight may leave c onto v.
-        adj: list[tuple[int, ...]] = [()] * 64
-        doors: list[list[tuple[int, int]]] = [[] for _ in area]
-        for v in range(64):
-            best: dict[int, int] | None = None
-            for u in ORTH[v]:
-                cu = comp[u]
-                if cu >= 0:
-                    hu = h[u]
-                    if best is None:
-                        best = {cu: hu}
-                    elif hu > best.get(cu, 0):
-                        best[cu] = hu
-            if best is None:
-                continue
-            adj[v] = tuple(sorted(best)) if len(best) > 1 else tuple(best)
-            hv = h[v]
-            for cu, m in best.items():
-                if hv < m:
-                    doors[cu].append((v, m))
+        frontier: list[list[int]] = [[] for _ in area]
+        for v in bare:
+            a = adj[v]
+            if len(a) == 1:
+                frontier[a[0]].append(v)
         self.adj = adj
-        self.doors = doors
+        self.frontier = frontier
+        self._doors: list[list[int] | None] = [None] * len(area)
         self.build: list[int] | None = None  # filled by the rules on first use
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
 
     def __len__(self) -> int:
         return len(self.area)
+
+    def doors(self, h: Sequence[int], c: int) -> list[int]:
+        """Every square v next to castle c lower than the tallest square of c next to
+        it: a knight may leave c onto v.  ``h`` must be the heights the tables are of."""
+        found = self._doors[c]
+        if found is None:
+            top: dict[int, int] = {}
+            for m in self.members[c]:
+                hm = h[m]
+                for v in ORTH[m]:
+                    if h[v] < hm and hm > top.get(v, 0):
+                        top[v] = hm
+            found = self._doors[c] = sorted(top)
+        return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
         """The tables after one block was added on s (``h`` already counts it).
@@ -132,49 +161,51 @@ class Castles:
         comp = self.comp
         area = self.area[:]
         height = self.height[:]
-        members = self.members[:]
-        doors = self.doors[:]
+        members = self.members
         adj = self.adj
+        frontier = self.frontier
+        doors = self._doors[:]
         c = comp[s]
         if c < 0:
             comp = comp[:]
             adj = adj[:]
-            touching = self.adj[s]
+            frontier = frontier[:]
+            members = members[:]
+            touching = adj[s]
             if touching:
                 c = touching[0]
                 area[c] += 1
                 members[c] = [*members[c], s]
+                frontier[c] = [v for v in frontier[c] if v != s]
             else:
                 c = len(area)
                 area.append(1)
                 height.append(0)
                 members.append([s])
-                doors.append([])
+                frontier.append([])
+                doors.append(None)
             comp[s] = c
+            adj[s] = ()
             for t in ORTH[s]:
-                if c not in adj[t]:
-                    adj[t] = tuple(sorted((*adj[t], c)))
+                if comp[t] < 0:
+                    a = adj[t]
+                    if not a:
+                        adj[t] = (c,)
+                        frontier[c] = [*frontier[c], t]
+                    elif c not in a:
+                        adj[t] = tuple(sorted((*a, c)))
+                        for d in a:
+                            frontier[d] = [v for v in frontier[d] if v != t]
         if h[s] > height[c]:
             height[c] = h[s]
-        near: set[int] = set()
-        for m in members[c]:
-            near.add(m)
-            near.update(ORTH[m])
-        entries = []
-        for v in sorted(near):
-            top = 0
-            for u in ORTH[v]:
-                if comp[u] == c and h[u] > top:
-                    top = h[u]
-            if h[v] < top:
-                entries.append((v, top))
-        doors[c] = entries
+        doors[c] = None
         new.comp = comp
         new.area = area
         new.height = height
         new.members = members
-        new.doors = doors
         new.adj = adj
+        new.frontier = frontier
+        new._doors = doors
         new.build = None
         new.moveblock = None
         return new

@@ -96,24 +96,23 @@ def explain_block(st: State, a: Action, s: int) -> None:
 
 
 def block_squares(st: State) -> list[int]:
-    """Squares where a block may go by the building rules, pieces aside (cached per board)."""
+    """Squares where a block may go by the building rules, pieces aside (cached per board).
+
+    Per castle: its squares below its area while it is no taller than its area, and
+    the bare squares touching it alone while it is at most one taller than its area.
+    """
     cc = castles(st)
     cached = cc.build
     if cached is not None:
         return cached
     h = st.heights
-    comp, area, height, adj = cc.comp, cc.area, cc.height, cc.adj
-    res = []
-    for s in range(64):
-        hs = h[s]
-        if hs:
-            c = comp[s]
-            if max(height[c], hs + 1) <= area[c]:
-                res.append(s)
-        else:
-            t = adj[s]
-            if len(t) == 1 and height[t[0]] <= area[t[0]] + 1:
-                res.append(s)
+    res: list[int] = []
+    for c, a in enumerate(cc.area):
+        hc = cc.height[c]
+        if hc <= a:
+            res.extend([s for s in cc.members[c] if h[s] < a])
+        if hc <= a + 1:
+            res.extend(cc.frontier[c])
     cc.build = res
     return res
 

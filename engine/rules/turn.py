@@ -40,7 +40,7 @@ def move_targets(st: State, a: int) -> set[int]:
     comp = cc.comp
     entered = {comp[t] for t in ORTH[a] if h[t] > level}
     for c in entered:
-        for v, _m in cc.doors[c]:
+        for v in cc.doors(h, c):
             if h[v] <= level and occ[v] == EMPTY and v != a:
                 res.add(v)
     return res
