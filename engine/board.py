@@ -112,6 +112,7 @@ class Castles:
         "frontier",
         "_doors",
         "build",
+        "reach",
         "moveblock",
     )
 
@@ -128,26 +129,23 @@ class Castles:
                 frontier[a[0]].append(v)
         self.adj = adj
         self.frontier = frontier
-        self._doors: list[list[int] | None] = [None] * len(area)
+        self._doors: list[frozenset[int] | None] = [None] * len(area)
         self.build: list[int] | None = None  # filled by the rules on first use
+        self.reach: dict[int, tuple[int, ...]] = {}  # knight moves by start, ditto
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
 
     def __len__(self) -> int:
         return len(self.area)
 
-    def doors(self, h: Sequence[int], c: int) -> list[int]:
-        """Every square v next to castle c lower than the tallest square of c next to
-        it: a knight may leave c onto v.  ``h`` must be the heights the tables are of."""
+    def doors(self, h: Sequence[int], c: int) -> frozenset[int]:
+        """Every square v next to castle c lower than a square of c next to it: a knight
+        may leave c onto v.  ``h`` must be the heights the tables are of."""
         found = self._doors[c]
         if found is None:
-            top: dict[int, int] = {}
-            for m in self.members[c]:
-                hm = h[m]
-                for v in ORTH[m]:
-                    if h[v] < hm and hm > top.get(v, 0):
-                        top[v] = hm
-            found = self._doors[c] = sorted(top)
+            found = self._doors[c] = frozenset(
+                [v for m in self.members[c] for v in ORTH[m] if h[v] < h[m]]
+            )
         return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
@@ -207,6 +205,8 @@ class Castles:
         new.frontier = frontier
         new._doors = doors
         new.build = None
+        # A knight's reach changes only next to the castle that grew (its doors did).
+        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
         new.moveblock = None
         return new
 

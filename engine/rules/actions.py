@@ -110,19 +110,19 @@ def _legal_play(st: State) -> list[str]:
     ap = st.ap
     mine = st.knights[p]
     if st.turn_stack is None:
-        out.extend(f"stack {k}" for k in set(st.stacks[p]))
+        out += [f"stack {k}" for k in set(st.stacks[p])]
     if ap >= 1:
         out.append("score")
         if turn.can_draw(st):
             out.append("draw")
+        occ = st.occupant
         if turn.can_build(st):
-            occ = st.occupant
-            out.extend(_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY)
+            out += [_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY]
         for a in mine:
             row = _MOVE[a]
-            out.extend(row[b] for b in turn.move_targets(st, a))
+            out += [row[b] for b in turn.move_reach(st, a) if occ[b] == EMPTY]
         if ap >= 2 and len(mine) < MAX_KNIGHTS:
-            out.extend(_KNIGHT[s] for s in turn.add_targets(st, p))
+            out += [_KNIGHT[s] for s in turn.add_targets(st, p)]
     if not st.played:
-        out.extend(card_plays(st))
+        out += card_plays(st)
     return out

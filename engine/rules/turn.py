@@ -29,21 +29,26 @@ from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS
 # ---------------------------------------------------------------------- moving a knight
 
 
-def move_targets(st: State, a: int) -> set[int]:
+def move_reach(st: State, a: int) -> tuple[int, ...]:
+    """Squares a knight on ``a`` reaches with one step or one door passage, were they
+    empty (cached with the castle tables: heights alone decide it)."""
+    cc = castles(st)
+    found = cc.reach.get(a)
+    if found is None:
+        h = st.heights
+        level = h[a]
+        res = {t for t in ORTH[a] if h[t] <= level + 1}
+        comp = cc.comp
+        for c in {comp[t] for t in ORTH[a] if h[t] > level}:
+            res.update([v for v in cc.doors(h, c) if h[v] <= level and v != a])
+        found = cc.reach[a] = tuple(res)
+    return found
+
+
+def move_targets(st: State, a: int) -> list[int]:
     """Squares the knight on ``a`` reaches with one step or one door passage."""
-    h, occ = st.heights, st.occupant
-    level = h[a]
-    res = {t for t in ORTH[a] if occ[t] == EMPTY and h[t] <= level + 1}
-    cc = st.castles
-    if cc is None:
-        cc = castles(st)
-    comp = cc.comp
-    entered = {comp[t] for t in ORTH[a] if h[t] > level}
-    for c in entered:
-        for v in cc.doors(h, c):
-            if h[v] <= level and occ[v] == EMPTY and v != a:
-                res.add(v)
-    return res
+    occ = st.occupant
+    return [t for t in move_reach(st, a) if occ[t] == EMPTY]
 
 
 def do_move(st: State, a: Action) -> None:
