@@ -4,7 +4,9 @@ Random players choose uniformly among ``legal()``.  Figures (nothing is asserted
 
 - whole random games: CPU ms per game (median) and games per CPU second;
 - ``legal()`` on mid-game positions, just after an action (no cached list);
-- ``Game.from_position(p).legal()`` on freshly loaded mid-game positions;
+- ``Game.from_position(p).legal()`` on freshly loaded mid-game positions, each board
+  new to the process, then the same positions again (as a search loads samples of
+  one board);
 - ``copy()``, and ``copy()`` + ``play()`` of each legal action.
 
 Run from the repository root::
@@ -42,7 +44,8 @@ FIGURES = [
     ("games_per_s", "whole games", "games/s", 1.0),
     ("legal_us", "legal() mid-game, after an action", "us", 1e6),
     ("load_legal_us", "from_position(p).legal(), fresh", "us", 1e6),
-    ("load_us", "  of which from_position(p)", "us", 1e6),
+    ("again_us", "  the same positions loaded again", "us", 1e6),
+    ("load_us", "from_position(p) alone", "us", 1e6),
     ("copy_us", "copy()", "us", 1e6),
     ("copy_play_us", "copy()+play() per legal action", "us", 1e6),
 ]
@@ -112,7 +115,9 @@ def measure(root: Path, games: int, players: int, variant: str) -> dict[str, Any
         "game_ms": statistics.median(times),
         "games_per_s": games / sum(times),
         "legal_us": legal_us,
-        "load_legal_us": _batch(lambda p: Game.from_position(p).legal(), positions, 5),
+        # One pass: each board new to the process (an engine may keep tables by board).
+        "load_legal_us": _batch(lambda p: Game.from_position(p).legal(), positions, 1),
+        "again_us": _batch(lambda p: Game.from_position(p).legal(), positions, 5),
         "load_us": _batch(Game.from_position, positions, 5),
         "copy_us": _batch(lambda g: g.copy(), mids * 50, 3),
         "copy_play_us": _batch(lambda gm: gm[0].copy().play(gm[1]), pairs, 3),

@@ -9,6 +9,8 @@ SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in 
 SQUARE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARE_NAMES)}
 # Names sorted as strings, for output in a stable, readable order (a1, a2, ... h8).
 SORTED_SQUARES: tuple[int, ...] = tuple(sorted(range(64), key=lambda i: SQUARE_NAMES[i]))
+# NAME_RANK[s]: the place of s in that order (a sort key for squares as ints).
+NAME_RANK: tuple[int, ...] = tuple(SORTED_SQUARES.index(s) for s in range(64))
 
 
 def _offsets(deltas: Iterable[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:

@@ -18,6 +18,7 @@ FORMAT = "torres-position/1"
 _STAGES: tuple[str, ...] = tuple(Stage)
 HIDDEN = "hidden"
 _SQ = SQUARE_INDEX
+_CARD_SET = frozenset(CARDS)
 _FIELDS = (
     "format",
     "variant",
@@ -134,11 +135,20 @@ def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
 def _per_player(d: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[int, Any]:
     out = {}
     for name, v in _obj(d, key).items():
-        out[_player(name, names, f"'{key}'")] = v
+        if name in names and isinstance(name, str):
+            out[names.index(name)] = v
+        else:
+            out[_player(name, names, f"'{key}'")] = v
     return out
 
 
 def _cards(v: Any, where: str) -> list[str]:
+    if type(v) is list:
+        try:
+            if _CARD_SET.issuperset(v):  # the usual case in one step; else the reason below
+                return v[:]
+        except TypeError:  # an unhashable entry
+            pass
     if not isinstance(v, list):
         raise _bad(f"{where} must be a list of card ids.")
     for c in v:

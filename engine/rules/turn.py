@@ -3,7 +3,7 @@ turn's stack, drawing and keeping cards, the scoring track, and the end of a tur
 
 from __future__ import annotations
 
-from ..board import ORTH
+from ..board import NAME_RANK, ORTH
 from ..events import Event, Stage, TurnEnd
 from ..notation import Action
 from ..state import EMPTY, State
@@ -31,7 +31,8 @@ from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS
 
 def move_reach(st: State, a: int) -> tuple[int, ...]:
     """Squares a knight on ``a`` reaches with one step or one door passage, were they
-    empty (cached with the castle tables: heights alone decide it)."""
+    empty, in the order of their names (cached with the castle tables: heights alone
+    decide it)."""
     cc = castles(st)
     found = cc.reach.get(a)
     if found is None:
@@ -41,7 +42,7 @@ def move_reach(st: State, a: int) -> tuple[int, ...]:
         comp = cc.comp
         for c in {comp[t] for t in ORTH[a] if h[t] > level}:
             res.update([v for v in cc.doors(h, c) if h[v] <= level and v != a])
-        found = cc.reach[a] = tuple(res)
+        found = cc.reach[a] = tuple(sorted(res, key=NAME_RANK.__getitem__))
     return found
 
 
