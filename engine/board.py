@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress
 
 FILES = "abcdefgh"
 SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in FILES)
@@ -64,24 +65,18 @@ def _flood(
     area: list[int] = []
     height: list[int] = []
     members: list[list[int]] = []
-    for start in range(64):
-        if h[start] <= 0 or comp[start] >= 0:
+    for start in compress(range(64), h):  # squares of height 0 aside at C speed
+        if comp[start] >= 0 or h[start] < 0:
             continue
         c = len(area)
         comp[start] = c
-        todo = [start]
-        squares = []
-        top = 0
-        while todo:
-            s = todo.pop()
-            squares.append(s)
-            if h[s] > top:
-                top = h[s]
+        squares = [start]
+        for s in squares:  # grows while it is read: a breadth-first search
             for t in ORTH[s]:
                 if h[t] > 0:
                     if comp[t] < 0:
                         comp[t] = c
-                        todo.append(t)
+                        squares.append(t)
                 else:
                     a = adj[t]
                     if not a:
@@ -90,7 +85,7 @@ def _flood(
                     elif a[-1] != c:  # castles are numbered in order: a stays sorted
                         adj[t] = (*a, c)
         area.append(len(squares))
-        height.append(top)
+        height.append(max(map(h.__getitem__, squares)))
         members.append(squares)
     return comp, area, height, members, adj, bare
 
