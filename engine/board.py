@@ -191,9 +191,16 @@ class Castles:
                         adj[t] = tuple(sorted((*a, c)))
                         for d in a:
                             frontier[d] = [v for v in frontier[d] if v != t]
-        if h[s] > height[c]:
-            height[c] = h[s]
-        doors[c] = None
+        hs = h[s]
+        if hs > height[c]:
+            height[c] = hs
+        old = doors[c]
+        if old is not None:  # only pairs with s change: s as the higher or the lower square
+            found = set(old)
+            found.update([v for v in ORTH[s] if h[v] < hs])
+            if not any(h[m] > hs for m in ORTH[s] if comp[m] == c):
+                found.discard(s)
+            doors[c] = frozenset(found)
         new.comp = comp
         new.area = area
         new.height = height
