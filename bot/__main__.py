@@ -1,22 +1,32 @@
-"""``python -m bot``: run the Torres bot (settings: docs/bot.md)."""
+"""``python -m bot``: run the Torres bot (settings: docs/bot.md).
+
+``python -m bot backup FILE`` copies the database (``TORRES_DB``) to *FILE*
+while the bot runs, with SQLite's online backup API.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sqlite3
 import sys
+import time
+from collections.abc import Sequence
 
+import asyncpg
 import discord
 import discord.gateway
 import discord.http
 import yarl
 
-from bot.app import TorresBot
+from bot.app import make_bot
 from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
-from bot.store import Store, StoreError
+from bot.storage import GameStore, describe, is_postgres, open_store
+from bot.store import StoreError
+from bot.workers import WorkerPool
 
 log = logging.getLogger("bot")
 
@@ -29,8 +39,38 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+async def claim_shards(store: GameStore, config: BotConfig, wait: float = 30.0) -> bool:
+    """Take this process's shards in the database, so that no other process runs them too.
+
+    A process killed a moment ago may still hold them until PostgreSQL notices
+    its connection is gone, so this waits a little before giving up.
+    """
+    shards = list(config.shard_ids or (0,))
+    deadline = time.monotonic() + wait
+    while True:
+        taken = await store.claim_shards(shards)
+        if not taken:
+            return True
+        if time.monotonic() >= deadline:
+            count = config.shard_count or 1
+            print(
+                f"error: shard {', '.join(map(str, taken))} of {count} is already run by another "
+                f"bot process on {describe(config.db_path)}. Each shard runs in exactly one "
+                "process: give every process its own TORRES_SHARD_IDS.",
+                file=sys.stderr,
+            )
+            return False
+        log.warning("shard %s held by another process; waiting for it", taken)
+        shards = taken
+        await asyncio.sleep(1.0)
+
+
 async def run(config: BotConfig) -> int:
-    store = await Store.open(config.db_path)
+    store = await open_store(config.db_path, pool_size=config.db_pool)
+    if not await claim_shards(store, config):
+        await store.close()
+        return 1
+    workers = WorkerPool(config.ai_processes, nice=10) if config.ai_processes > 0 else None
     service = GameService(
         store,
         ServiceConfig(
@@ -40,9 +80,12 @@ async def run(config: BotConfig) -> int:
             reminder_limit=config.reminder_count,
             idle_cancel_after=config.idle_cancel_seconds,
             seed=config.seed,
+            shard_count=config.shard_count,
+            shard_ids=config.shard_ids or (),
         ),
+        workers=workers,
     )
-    bot = TorresBot(config=config, store=store, service=service)
+    bot = make_bot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
@@ -73,11 +116,87 @@ async def run(config: BotConfig) -> int:
             runner.cancel()
         await asyncio.gather(runner, return_exceptions=True)
         await store.close()
+        if workers is not None:
+            workers.close()
     log.info("stopped")
     return status
 
 
-def main() -> int:
+def backup(source: str, target: str) -> str:
+    """Copy the live database *source* to *target* consistently; returns a one-line summary.
+
+    SQLite's backup API reads one snapshot while the bot goes on writing (WAL
+    mode: readers and the writer do not block each other). The copy is checked
+    with ``PRAGMA quick_check`` and only then moved into place, so *target* is
+    either the old file or a whole, checked backup.
+
+    :raises StoreError: with the reason, in one line.
+    """
+    if not os.path.exists(source):
+        raise StoreError(f"there is no database at {source} (set TORRES_DB)")
+    if os.path.exists(target) and os.path.samefile(source, target):
+        raise StoreError("the backup must go to another file than the database itself")
+    partial = f"{target}.partial"
+    try:
+        src = sqlite3.connect(source, timeout=10)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                check = dst.execute("PRAGMA quick_check").fetchone()
+                if check is None or check[0] != "ok":
+                    raise StoreError(
+                        f"the database {source} is damaged ({check and check[0]}); "
+                        "keep your older backups"
+                    )
+                games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(partial, target)
+    except sqlite3.Error as exc:
+        raise StoreError(f"could not back up {source} to {target}: {exc}") from None
+    except OSError as exc:
+        raise StoreError(f"could not write the backup {target}: {exc.strerror}") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    size = os.path.getsize(target)
+    return f"Backed up {source} ({games} games, {size // 1024} KiB) to {target}."
+
+
+def _backup_main(args: Sequence[str]) -> int:
+    if len(args) != 1:
+        print("usage: python -m bot backup FILE   (copies TORRES_DB to FILE)", file=sys.stderr)
+        return 2
+    source = os.environ.get("TORRES_DB") or "./torres.db"
+    if is_postgres(source):
+        print(
+            "error: TORRES_DB is a PostgreSQL database: back it up with pg_dump "
+            "(python -m bot backup copies SQLite files)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        print(backup(source, args[0]))
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "backup":
+        return _backup_main(args[1:])
+    if args and args[0] == "migrate":
+        from bot.migrate import main as migrate
+
+        return migrate(args[1:])
+    if args:
+        print("usage: python -m bot [backup FILE | migrate --from SRC --to DST]", file=sys.stderr)
+        return 2
     try:
         config = BotConfig.from_env()
     except ConfigError as exc:
@@ -95,6 +214,9 @@ def main() -> int:
         return 1
     except sqlite3.Error as exc:
         print(f"error: cannot open the database {config.db_path!r}: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        print(f"error: cannot use the database {describe(config.db_path)}: {exc}", file=sys.stderr)
         return 1
 
 

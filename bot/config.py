@@ -28,6 +28,11 @@ class BotConfig:
     seed: int | None = None
     log_level: str = "INFO"
     render_threads: int = 2
+    ai_processes: int = 2
+    render_processes: int = 0
+    db_pool: int = 20
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> BotConfig:
@@ -59,6 +64,14 @@ class BotConfig:
             render_threads=int(
                 _number(env, "TORRES_RENDER_THREADS", _default_threads(), minimum=1, integer=True)
             ),
+            ai_processes=int(
+                _number(env, "TORRES_AI_PROCESSES", _default_threads(), minimum=0, integer=True)
+            ),
+            render_processes=int(
+                _number(env, "TORRES_RENDER_PROCESSES", 0, minimum=0, integer=True)
+            ),
+            db_pool=int(_number(env, "TORRES_DB_POOL", 20, minimum=1, integer=True)),
+            **_shards(env),
         )
 
 
@@ -100,3 +113,30 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
         return int(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def _shards(env: Mapping[str, str]) -> dict[str, object]:
+    """``TORRES_SHARD_COUNT`` and ``TORRES_SHARD_IDS`` (a comma list; default: all shards)."""
+    raw_ids = (env.get("TORRES_SHARD_IDS") or "").strip()
+    if not (env.get("TORRES_SHARD_COUNT") or "").strip():
+        if raw_ids:
+            raise ConfigError(
+                "TORRES_SHARD_IDS needs TORRES_SHARD_COUNT, the total number of shards."
+            )
+        return {}
+    count = int(_number(env, "TORRES_SHARD_COUNT", 1, minimum=1, integer=True))
+    if not raw_ids:
+        return {"shard_count": count, "shard_ids": tuple(range(count))}
+    try:
+        ids = tuple(sorted({int(part) for part in raw_ids.split(",") if part.strip()}))
+    except ValueError:
+        raise ConfigError(
+            f"TORRES_SHARD_IDS must be whole numbers separated by commas, not {raw_ids!r}."
+        ) from None
+    bad = [i for i in ids if not 0 <= i < count]
+    if bad or not ids:
+        raise ConfigError(
+            f"TORRES_SHARD_IDS must name shards 0 to {count - 1} (TORRES_SHARD_COUNT is "
+            f"{count}), not {raw_ids!r}."
+        )
+    return {"shard_count": count, "shard_ids": ids}

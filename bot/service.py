@@ -11,12 +11,14 @@ Discord layer renders and sends them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -24,7 +26,9 @@ from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
-from bot.store import ChannelBusy, GameRow, SeatRow, Store
+from bot.storage import GameStore
+from bot.store import ChannelBusy, GameRow, SeatRow
+from bot.workers import WorkerPool
 from engine import Game, IllegalAction, NotationError, changed_squares
 from engine import decision_over as decision_done
 from engine.ai import random_decision
@@ -63,6 +67,17 @@ class ServiceConfig:
     reminder_limit: int = 3
     idle_cancel_after: float = 14 * 24 * 3600.0
     seed: int | None = None  # fixed seed for every new game (tests); None = random
+    # Sharded across processes: this process does the background work (computer
+    # moves, reminders, re-sends) of the games of these shards only.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] = ()
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether a guild's games are this process's: Discord's routing, DMs on shard 0."""
+        if self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
 
 
 @dataclass(slots=True)
@@ -80,7 +95,8 @@ class Post:
     buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
     mentions: tuple[int, ...] = ()
     outbox_id: int | None = None  # set when the post was queued with the change it reports
-    replay: bool = False  # attach the animated replay of the whole game (game over)
+    replay: bool = False  # game over: the animated replay of the whole game follows
+    animation: bool = False  # this is that replay: replay.gif, drawn from the log when sent
     merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
     highlight_note: str | None = None  # what the highlighted squares are (the legend)
 
@@ -95,6 +111,7 @@ class Post:
             "buttons": list(self.buttons),
             "mentions": list(self.mentions),
             "replay": self.replay,
+            "animation": self.animation,
             "highlight_note": self.highlight_note,
         }
 
@@ -111,6 +128,7 @@ class Post:
             mentions=tuple(int(m) for m in data.get("mentions") or ()),
             outbox_id=outbox_id,
             replay=bool(data.get("replay", False)),
+            animation=bool(data.get("animation", False)),
             highlight_note=data.get("highlight_note"),
         )
 
@@ -161,13 +179,16 @@ class GameService:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         config: ServiceConfig | None = None,
         *,
         clock: Callable[[], float] = time.time,
         choose_actions: ChooseActions | None = None,
         suggest_actions: ChooseActions | None = None,
+        workers: WorkerPool | None = None,
     ) -> None:
+        """*workers*: run the computer players in these processes (then *choose_actions*
+        must pickle); without, they think in a thread of this process."""
         self._store = store
         self.config = config or ServiceConfig()
         self._clock = clock
@@ -178,6 +199,7 @@ class GameService:
         self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
         self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
+        self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
 
     # -- lobby ------------------------------------------------------------------
@@ -517,7 +539,10 @@ class GameService:
             return None
         seconds = self.config.ai_seconds
         try:
-            actions = await asyncio.to_thread(self._choose, game.copy(), seconds)
+            if self._workers is not None:
+                actions = await self._workers.run(self._choose, game.copy(), seconds)
+            else:
+                actions = await asyncio.to_thread(self._choose, game.copy(), seconds)
         except Exception:
             log.exception("the AI failed in game %s; playing a random legal decision", game_id)
             actions = _random_decision(game, random.Random(row.last_seq))
@@ -536,10 +561,19 @@ class GameService:
                 work, events, done = _apply(game, text)
             return await self._commit(row, seats, seat, None, text, game, work, events, done)
 
+    async def owns_game(self, game_id: int) -> bool:
+        """Whether this process does the game's background work (its shard is ours)."""
+        if self.config.shard_count is None:
+            return True
+        row = await self._store.game(game_id)
+        return row is None or self.config.owns(row.guild_id)
+
     async def games_awaiting_ai(self) -> list[int]:
         """Running games whose player to move is a computer (e.g. after a restart)."""
         out = []
         for row in await self._store.games_with_status("running"):
+            if not self.config.owns(row.guild_id):
+                continue
             seats = await self._store.seats(row.id)
             seat = self._seat_named(seats, (row.position or {}).get("to_move"))
             if seat is not None and seat.is_ai:
@@ -756,15 +790,23 @@ class GameService:
                     )
             scores = dict((row.position or {}).get("scores") or {})
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
-            if not await self._store.finish(row.id, status="cancelled", result=result, now=now):
+            text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
+            if scores:
+                text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+            post = Post(channel_id, row.id, text)
+            queued: list[int] = []  # the note is committed with the game's end
+            if not await self._store.finish(
+                row.id,
+                status="cancelled",
+                result=result,
+                now=now,
+                outbox=[post.to_payload()],
+                queued=queued,
+            ):
                 raise NoGame("This game has already ended.")
+            (post.outbox_id,) = queued
             self._forget(row.id)
-        text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
-        if scores:
-            text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
-        return Outcome(
-            reply=f"Game #{row.id} is cancelled.", posts=[Post(channel_id, row.id, text)]
-        )
+        return Outcome(reply=f"Game #{row.id} is cancelled.", posts=[post])
 
     # -- reminders -----------------------------------------------------------------
 
@@ -775,6 +817,8 @@ class GameService:
         for row in await self._store.games_with_status("running"):
             if row.reminders_sent >= row.reminder_limit or row.position is None:
                 continue
+            if not self.config.owns(row.guild_id):
+                continue
             due = row.last_activity + row.reminder_interval * (row.reminders_sent + 1)
             if now < due:
                 continue
@@ -782,44 +826,26 @@ class GameService:
             seat = self._seat_named(seats, row.position.get("to_move"))
             if seat is None or seat.is_ai or seat.user_id is None:
                 continue
+            text = texts.reminder(row, seat, row.reminders_sent + 1, now)
+            post = Post(row.channel_id, row.id, text, mentions=(seat.user_id,))
+            queued: list[int] = []  # counted and queued in one commit
             if not await self._store.note_reminder(
-                row.id, expected_sent=row.reminders_sent, expected_seq=row.last_seq
+                row.id,
+                expected_sent=row.reminders_sent,
+                expected_seq=row.last_seq,
+                outbox=[post.to_payload()],
+                queued=queued,
             ):
                 continue
-            sent = row.reminders_sent + 1
-            text = texts.reminder(row, seat, sent, now)
-            posts.append(Post(row.channel_id, row.id, text, mentions=(seat.user_id,)))
+            (post.outbox_id,) = queued
+            posts.append(post)
         return posts
 
     # -- delivery -------------------------------------------------------------------
 
-    async def undelivered(self, *, created_before: float) -> list[Post]:
-        """Queued posts that never reached Discord (e.g. the process died first).
-
-        A turn message whose turn is over by now is dropped: a later message
-        has said what matters, and its buttons would only be stale.
-        """
-        out = []
-        for outbox_id, game_id, payload in await self._store.unsent(created_before=created_before):
-            post = Post.from_payload(payload, outbox_id)
-            row = await self._store.game(game_id)
-            stale = post.turn is not None and (
-                row is None or row.status != "running" or row.turn_no != post.turn
-            )
-            if stale:
-                await self._store.mark_sent(outbox_id, self._clock())
-            else:
-                out.append(post)
-        return out
-
     async def prune_delivered(self, *, age: float = 86400.0) -> int:
         """Drop delivered posts older than *age* seconds (each game keeps its latest)."""
         return await self._store.prune_outbox(sent_before=self._clock() - age)
-
-    async def delivered(self, post: Post) -> None:
-        """Note that a queued post reached Discord (or never will)."""
-        if post.outbox_id is not None:
-            await self._store.mark_sent(post.outbox_id, self._clock())
 
     # -- replay ---------------------------------------------------------------------
 
@@ -900,11 +926,14 @@ class GameService:
         """Games held in memory (for tests of the bounds)."""
         return len(self._cache) + len(self._hints)
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def _lock(self, game_id: int) -> AsyncIterator[None]:
+        """This process's lock on the game, then the database's (other processes wait)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        async with lock, self._store.game_lock(game_id):
+            yield
 
     async def _fresh(self, game_id: int) -> GameRow:
         if not 0 < game_id <= ID_MAX:
@@ -1493,12 +1522,14 @@ def _random_decision(game: Game, rng: random.Random) -> list[str]:
 
 def _engine_ai(level: str) -> ChooseActions:
     """The engine's computer player at *level* (``random``, ``heuristic`` or ``search``)."""
+    return functools.partial(_engine_choose, level=level)
+
+
+def _engine_choose(game: Game, seconds: float, *, level: str) -> list[str]:
+    """Module-level, so that it pickles into a worker process."""
     from engine.ai import choose_actions
 
-    def choose(game: Game, seconds: float) -> list[str]:
-        return list(choose_actions(game, seconds=seconds, level=level))
-
-    return choose
+    return list(choose_actions(game, seconds=seconds, level=level))
 
 
 def _who(seat: SeatRow) -> str:

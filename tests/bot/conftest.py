@@ -1,9 +1,10 @@
-"""Fixtures for service-level tests: a real SQLite store in a temp dir, a settable clock."""
+"""Fixtures for service-level tests: a real SQLite store in a temp dir, a settable clock;
+and a real PostgreSQL server for the whole session, started on first use."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.service import GameService, ServiceConfig, User, _random_decision
 from bot.store import Store
 from engine import Game
+from tests.pgserver import TempPostgres
 
 ANN = User(101, "Ann")
 BOB = User(102, "Bob")
@@ -68,3 +70,10 @@ async def env(tmp_path) -> AsyncIterator[Env]:
     service = GameService(store, CONFIG, clock=clock, choose_actions=random_ai)
     yield Env(store, service, clock, path)
     await store.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TempPostgres]:
+    """A throw-away PostgreSQL server (tests/pgserver.py); each test makes its own database."""
+    with TempPostgres() as pg:
+        yield pg

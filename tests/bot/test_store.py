@@ -1,16 +1,67 @@
-"""The SQLite store: migrations, the append-only log, one active game per channel."""
+"""The store, against both backends (SQLite and a real PostgreSQL server): migrations,
+the append-only log, one active game per channel, optimistic concurrency, the outbox."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
+from bot import store_pg
+from bot.storage import GameStore, open_store
 from bot.store import SCHEMA_VERSION, ChannelBusy, Store, StoreError
 
 
-async def _new_game(store: Store, channel: int = 10, author: int = 1) -> int:
+@dataclass
+class Backend:
+    """One database of one backend, and raw access to it from outside the store."""
+
+    name: str
+    target: str
+    integrity_error: type[Exception]
+
+    async def open(self) -> GameStore:
+        return await open_store(self.target)
+
+    async def raw(self, *statements: str) -> list[tuple]:
+        """Run SQL outside the store (as an operator would); the last statement's rows."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.target) as conn:
+                rows: list[tuple] = []
+                for statement in statements:
+                    rows = list(conn.execute(statement))
+                return rows
+        conn = await asyncpg.connect(self.target)
+        try:
+            rows = []
+            for statement in statements:
+                rows = [tuple(r) for r in await conn.fetch(statement)]
+            return rows
+        finally:
+            await conn.close()
+
+    async def tables(self) -> set[str]:
+        if self.name == "sqlite":
+            sql = "SELECT name FROM sqlite_master WHERE type='table'"
+        else:
+            sql = "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        return {r[0] for r in await self.raw(sql)}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    if request.param == "sqlite":
+        return Backend("sqlite", str(tmp_path / "t.db"), aiosqlite.IntegrityError)
+    pg = request.getfixturevalue("postgres")
+    return Backend("postgresql", pg.create_database(), asyncpg.IntegrityConstraintViolationError)
+
+
+async def _new_game(store: GameStore, channel: int = 10, author: int = 1) -> int:
     return await store.create_game(
         guild_id=5,
         channel_id=channel,
@@ -27,35 +78,44 @@ async def _new_game(store: Store, channel: int = 10, author: int = 1) -> int:
     )
 
 
-async def test_migrations_from_an_empty_database(tmp_path):
-    """A fresh file is migrated to the current schema, and reopening migrates nothing."""
-    path = str(tmp_path / "t.db")
-    store = await Store.open(path)
-    assert await store.schema_version() == SCHEMA_VERSION
+async def test_migrations_from_an_empty_database(backend):
+    """A fresh database is migrated to the current schema, and reopening migrates nothing."""
+    store = await backend.open()
+    assert await store.schema_version() == SCHEMA_VERSION == store_pg.SCHEMA_VERSION
     await store.close()
-    with sqlite3.connect(path) as conn:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert {"schema_version", "meta", "games", "seats", "actions"} <= tables
-        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
-    store = await Store.open(path)
+    tables = await backend.tables()
+    assert {"schema_version", "meta", "games", "seats", "actions", "outbox"} <= tables
+    assert await backend.raw("SELECT COUNT(*) FROM schema_version") == [(1,)]
+    store = await backend.open()
     assert await store.schema_version() == SCHEMA_VERSION
     await store.close()
 
 
-async def test_a_newer_database_is_refused(tmp_path):
+async def test_processes_migrating_at_once_agree(backend):
+    """Several processes opening a fresh database together migrate it once."""
+    if backend.name == "sqlite":  # one process per SQLite file; opening twice must be fine
+        stores = [await backend.open() for _ in range(3)]
+    else:
+        stores = list(await asyncio.gather(*(backend.open() for _ in range(3))))
+    assert [await s.schema_version() for s in stores] == [SCHEMA_VERSION] * 3
+    for s in stores:
+        await s.close()
+    assert await backend.raw("SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+
+
+async def test_a_newer_database_is_refused(backend):
     """A database written by a newer bot is not touched."""
-    path = str(tmp_path / "t.db")
-    store = await Store.open(path)
+    store = await backend.open()
     await store.close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    await backend.raw(f"UPDATE schema_version SET version = {SCHEMA_VERSION + 1}")
     with pytest.raises(StoreError, match="newer than this bot"):
-        await Store.open(path)
+        await backend.open()
+    assert await backend.raw("SELECT version FROM schema_version") == [(SCHEMA_VERSION + 1,)]
 
 
-async def test_one_active_game_per_channel(tmp_path):
+async def test_one_active_game_per_channel(backend):
     """A second open game in a channel is refused; another channel is fine."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     first = await _new_game(store, channel=10)
     with pytest.raises(ChannelBusy):
         await _new_game(store, channel=10, author=2)
@@ -66,9 +126,9 @@ async def test_one_active_game_per_channel(tmp_path):
     await store.close()
 
 
-async def test_action_log_is_append_only(tmp_path):
+async def test_action_log_is_append_only(backend):
     """Updating or deleting a log row is refused by the database itself."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     game_id = await _new_game(store)
     await store.start_game(
         game_id,
@@ -89,19 +149,24 @@ async def test_action_log_is_append_only(tmp_path):
         now=3.0,
     )
     assert seq == 1
-    async with store.transaction() as conn:
-        with pytest.raises(aiosqlite.IntegrityError, match="append-only"):
-            await conn.execute("UPDATE actions SET action = 'x'")
-        with pytest.raises(aiosqlite.IntegrityError, match="append-only"):
-            await conn.execute("DELETE FROM actions")
+    for statement in ("UPDATE actions SET action = 'x'", "DELETE FROM actions"):
+        with pytest.raises(backend.integrity_error, match="append-only"):
+            async with store.transaction() as conn:
+                await conn.execute(statement)
+        # ... and from outside the bot, too
+        with pytest.raises(backend.integrity_error, match="append-only"):
+            await backend.raw(statement)
+    if backend.name == "postgresql":
+        with pytest.raises(backend.integrity_error, match="append-only"):
+            await backend.raw("TRUNCATE actions")
     rows = await store.actions(game_id)
     assert [(r.seq, r.action, r.player) for r in rows] == [(1, "place c3", "red")]
     await store.close()
 
 
-async def test_stale_write_is_refused(tmp_path):
+async def test_stale_write_is_refused(backend):
     """A write computed against an older log length is not committed."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     game_id = await _new_game(store)
     await store.start_game(game_id, seats=[(1, "ann", "red", False)], initial={"a": 1}, now=2.0)
     common = dict(
@@ -114,9 +179,9 @@ async def test_stale_write_is_refused(tmp_path):
     await store.close()
 
 
-async def test_failed_transaction_leaves_nothing(tmp_path):
+async def test_failed_transaction_leaves_nothing(backend):
     """An exception inside a transaction rolls all of it back."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     with pytest.raises(RuntimeError):
         async with store.transaction() as conn:
             await conn.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
@@ -127,9 +192,9 @@ async def test_failed_transaction_leaves_nothing(tmp_path):
     await store.close()
 
 
-async def test_leaving_renumbers_seats(tmp_path):
+async def test_leaving_renumbers_seats(backend):
     """Seats stay numbered 1..n in join order after someone leaves."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     game_id = await _new_game(store)
     await store.add_seat(game_id, 2, "bob", 5.0)
     await store.add_seat(game_id, 3, "cy", 6.0)
@@ -139,31 +204,29 @@ async def test_leaving_renumbers_seats(tmp_path):
     await store.close()
 
 
-async def test_version_1_database_is_migrated_with_its_data(tmp_path):
+async def test_version_1_database_is_migrated_with_its_data(backend):
     """A database from schema version 1 gets the outbox and keeps its games."""
     from bot.store import _MIGRATIONS
 
-    path = str(tmp_path / "old.db")
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        conn.execute("INSERT INTO schema_version VALUES (1)")
-        for statement in _MIGRATIONS[0]:
-            conn.execute(statement)
-        conn.execute(
-            "INSERT INTO games (channel_id, author_id, status, seats_wanted, bots, variant, seed,"
-            " created_at, updated_at, last_activity, reminder_interval, reminder_limit,"
-            " idle_cancel_after) VALUES (10, 1, 'open', 2, 0, 'common', 3, 0, 0, 0, 60, 3, 600)"
-        )
-    store = await Store.open(path)
+    migrations = _MIGRATIONS if backend.name == "sqlite" else store_pg._MIGRATIONS
+    await backend.raw(
+        "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+        "INSERT INTO schema_version VALUES (1)",
+        *migrations[0],
+        "INSERT INTO games (channel_id, author_id, status, seats_wanted, bots, variant, seed,"
+        " created_at, updated_at, last_activity, reminder_interval, reminder_limit,"
+        " idle_cancel_after) VALUES (10, 1, 'open', 2, 0, 'common', 3, 0, 0, 0, 60, 3, 600)",
+    )
+    store = await backend.open()
     assert await store.schema_version() == SCHEMA_VERSION == 2
     assert (await store.active_game(10)) is not None
-    assert await store.unsent(created_before=1e12) == []
+    assert await store.unsent(1) == [] and await store.games_with_unsent() == []
     await store.close()
 
 
-async def test_outbox_is_written_with_the_action(tmp_path):
+async def test_outbox_is_written_with_the_action(backend):
     """Posts queued with an action are committed with it, and listed until marked sent."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     game_id = await _new_game(store)
     (first,) = await store.start_game(
         game_id,
@@ -186,10 +249,17 @@ async def test_outbox_is_written_with_the_action(tmp_path):
         outbox=[{"text": "turn"}],
     )
     assert seq == 1 and first < second
-    assert await store.unsent(created_before=2.5) == [(first, game_id, {"text": "start"})]
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [first, second]
+    assert await store.unsent(game_id) == [
+        (first, 2.0, {"text": "start"}),
+        (second, 3.0, {"text": "turn"}),
+    ]
+    assert await store.games_with_unsent() == [game_id]
     await store.mark_sent(first, 4.0)
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [second]
+    # marking sent can queue what must follow, in the same commit, once only
+    (third,) = await store.mark_sent(second, 5.0, then=[{"text": "replay"}])
+    assert await store.mark_sent(second, 6.0, then=[{"text": "replay"}]) == []
+    assert await store.unsent(game_id) == [(third, 5.0, {"text": "replay"})]
     # a refused (stale) write queues nothing
     assert await store.record(
         game_id,
@@ -204,13 +274,13 @@ async def test_outbox_is_written_with_the_action(tmp_path):
         now=5.0,
         outbox=[{"text": "x"}],
     ) == (-1, [])
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [third]
     await store.close()
 
 
-async def test_pruning_keeps_unsent_posts_and_each_games_latest(tmp_path):
+async def test_pruning_keeps_unsent_posts_and_each_games_latest(backend):
     """Delivered posts are forgotten after a while; unsent ones and the latest stay."""
-    store = await Store.open(str(tmp_path / "t.db"))
+    store = await backend.open()
     game_id = await _new_game(store)
     ids = await store.start_game(
         game_id,
@@ -223,6 +293,219 @@ async def test_pruning_keeps_unsent_posts_and_each_games_latest(tmp_path):
         await store.mark_sent(outbox_id, 2.0)
     assert await store.prune_outbox(sent_before=1.5) == 0
     assert await store.prune_outbox(sent_before=3.0) == 2  # the first two
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [ids[2]]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [ids[2]]
     assert await store.last_payload(game_id) == {"n": 4}
+    await store.close()
+
+
+async def test_two_processes_racing_for_one_move_commit_it_once(backend):
+    """Two stores on one database (two bot processes) write the same move: one wins."""
+    first, second = await backend.open(), await backend.open()
+    game_id = await _new_game(first)
+    await first.start_game(game_id, seats=[(1, "ann", "red", False)], initial={"a": 1}, now=2.0)
+    common = dict(
+        expected_seq=0,
+        player="red",
+        user_id=1,
+        kind="play",
+        action="end",
+        turn_ended=True,
+        result=None,
+        now=3.0,
+    )
+    results = await asyncio.gather(
+        *(
+            s.record(game_id, position={"by": i}, outbox=[{"by": i}], **common)
+            for i, s in enumerate([first, second] * 3)
+        )
+    )
+    winners = [i for i, (seq, _) in enumerate(results) if seq == 1]
+    assert len(winners) == 1 and sum(seq == -1 for seq, _ in results) == 5
+    row = await second.game(game_id)
+    assert row is not None and row.position == {"by": winners[0] % 2} and row.last_seq == 1
+    assert [a.seq for a in await first.actions(game_id)] == [1]
+    assert [p for _, _, p in await first.unsent(game_id)] == [{"by": winners[0] % 2}]
+    for s in (first, second):
+        await s.close()
+
+
+async def test_one_channel_racing_two_new_games_keeps_one(backend):
+    """Two processes opening a game in one channel at once: the other gets ChannelBusy."""
+    stores = [await backend.open() for _ in range(2)]
+    results = await asyncio.gather(
+        *(_new_game(s, channel=77, author=i) for i, s in enumerate(stores)), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in results) == ["ChannelBusy", "int"]
+    for s in stores:
+        await s.close()
+
+
+async def test_a_game_is_changed_by_one_process_at_a_time(backend):
+    """While one process holds a game's lock, another process waits for it (PostgreSQL);
+    SQLite has one process per file, where the service's own lock does this."""
+    first, second = await backend.open(), await backend.open()
+    order: list[str] = []
+
+    async def hold(store: GameStore, name: str, game_id: int) -> None:
+        async with store.game_lock(game_id):
+            order.append(f"{name} in")
+            await asyncio.sleep(0.2)
+            order.append(f"{name} out")
+
+    task = asyncio.create_task(hold(first, "a", 5))
+    await asyncio.sleep(0.05)
+    await asyncio.gather(hold(second, "b", 5), hold(second, "c", 6))
+    await task
+    if backend.name == "postgresql":
+        assert order.index("b in") > order.index("a out")  # same game: waited
+        assert order.index("c in") < order.index("a out")  # another game: did not
+    for s in (first, second):
+        await s.close()
+
+
+async def test_a_shard_is_claimed_by_one_process_until_it_stops(backend):
+    """The shard locks: a second process cannot take a shard another holds, until it closes."""
+    first, second = await backend.open(), await backend.open()
+    assert await first.claim_shards([0, 1]) == []
+    if backend.name == "postgresql":
+        assert await second.claim_shards([1, 2]) == [1]
+        await first.close()
+        assert await second.claim_shards([1]) == []
+    else:  # one process per SQLite file: nothing to claim
+        assert await second.claim_shards([1, 2]) == []
+        await first.close()
+    await second.close()
+
+
+async def test_many_games_locked_at_once_do_not_starve_the_store(backend):
+    """More games busy at once than the store has connections: all finish (no pool deadlock)."""
+    store = await backend.open()
+    ids = [await _new_game(store, channel=100 + i, author=i) for i in range(30)]
+
+    async def busy(game_id: int) -> int:
+        async with store.game_lock(game_id):
+            await asyncio.sleep(0.05)  # hold the lock while the game is worked on...
+            return await store.add_seat(game_id, 999, "x", 2.0)  # ...which needs queries
+
+    assert await asyncio.wait_for(asyncio.gather(*(busy(i) for i in ids)), 30) == [2] * 30
+
+
+async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
+    tmp_path, monkeypatch
+):
+    """Another connection holds the write lock: reads answer at once, a write is Busy, unchanged."""
+    import bot.store
+    from bot.errors import Busy
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    path = str(tmp_path / "t.db")
+    store = await Store.open(path)
+    game_id = await _new_game(store)
+    await store.set_meta("k", "before")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert (await store.game(game_id)) is not None
+        assert await store.get_meta("k") == "before"
+        with pytest.raises(Busy, match="nothing was changed"):
+            await store.set_meta("k", "after")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert await store.get_meta("k") == "before"
+    await store.set_meta("k", "after")  # free again
+    assert await store.get_meta("k") == "after"
+    await store.close()
+
+
+async def test_writes_queued_in_the_bot_give_up_as_busy_too(tmp_path, monkeypatch):
+    """A write waiting behind another of the bot's own writes is bounded as well."""
+    import asyncio
+
+    import bot.store
+    from bot.errors import Busy
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    store = await Store.open(str(tmp_path / "t.db"))
+    release = asyncio.Event()
+
+    async def slow_writer() -> None:
+        async with store.transaction():
+            await release.wait()
+
+    task = asyncio.create_task(slow_writer())
+    await asyncio.sleep(0.05)
+    with pytest.raises(Busy):
+        await store.set_meta("k", "v")
+    release.set()
+    await task
+    await store.set_meta("k", "v")
+    assert await store.get_meta("k") == "v"
+    await store.close()
+
+
+async def test_a_damaged_or_foreign_file_is_refused(tmp_path):
+    """quick_check failures and files that are not databases raise DatabaseDamaged, in one line."""
+    from bot.store import DatabaseDamaged
+
+    foreign = tmp_path / "notes.db"
+    foreign.write_bytes(b"these are not the tables you are looking for" * 100)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Store.open(str(foreign))
+    assert "\n" not in str(refused.value) and "backup" in str(refused.value)
+
+    path = tmp_path / "t.db"
+    store = await Store.open(str(path))
+    await _new_game(store)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * size + 8)
+        f.write(b"\xa5" * 200)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Store.open(str(path))
+    assert "\n" not in str(refused.value) and "damaged" in str(refused.value)
+
+
+async def test_committed_here_tells_a_task_whether_it_wrote(tmp_path):
+    """Only the task that committed sees committed_here(): error replies rely on it."""
+    import asyncio
+
+    from bot.store import committed_here
+
+    store = await Store.open(str(tmp_path / "t.db"))
+
+    async def writes() -> bool:
+        await store.set_meta("k", "v")
+        return committed_here()
+
+    async def reads() -> bool:
+        await store.get_meta("k")
+        return committed_here()
+
+    assert await asyncio.create_task(writes()) is True
+    assert await asyncio.create_task(reads()) is False
+    await store.close()
+
+
+async def test_postgresql_a_game_locked_by_another_process_refuses_writes_as_busy(postgres):
+    """As with SQLite's held write lock: a write gives up with Busy, nothing written;
+    reads answer meanwhile; once the other process lets go, writes work again."""
+    from bot.errors import Busy
+
+    url = postgres.create_database()
+    store = await open_store(url)
+    game_id = await _new_game(store)
+    other = await asyncpg.connect(url)
+    held = other.transaction()
+    await held.start()
+    await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+    with pytest.raises(Busy, match="busy right now, so nothing was changed"):
+        await store.add_seat(game_id, 2, "bob", 5.0)
+    assert [s.user_id for s in await store.seats(game_id)] == [1]  # reads do not wait
+    await held.rollback()
+    await other.close()
+    assert await store.add_seat(game_id, 2, "bob", 5.0) == 2
     await store.close()

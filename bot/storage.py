@@ -1,0 +1,134 @@
+"""One store interface, two backends: SQLite (a file path) and PostgreSQL (a URL).
+
+``TORRES_DB`` picks the backend: ``postgresql://…`` (or ``postgres://…``) opens
+:class:`bot.store_pg.PgStore`, anything else is a SQLite file for
+:class:`bot.store.Store`. The service and the Discord layer use only the methods
+of :class:`GameStore`, and both backends answer them the same way (the store
+test suite runs against both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from bot.store import ActionRow, GameRow, SeatRow
+
+
+class GameStore(Protocol):
+    """What the service and the bot need from a database."""
+
+    dialect: str
+
+    async def close(self) -> None: ...
+    async def schema_version(self) -> int: ...
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]: ...
+    async def claim_shards(self, shard_ids: Sequence[int]) -> list[int]: ...
+    async def get_meta(self, key: str) -> str | None: ...
+    async def set_meta(self, key: str, value: str) -> None: ...
+    async def game(self, game_id: int) -> GameRow | None: ...
+    async def active_game(self, channel_id: int) -> GameRow | None: ...
+    async def games_with_status(self, *statuses: str) -> list[GameRow]: ...
+    async def seats(self, game_id: int) -> list[SeatRow]: ...
+    async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]: ...
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        author_id: int,
+        author_display: str,
+        seats_wanted: int,
+        bots: int,
+        variant: str,
+        seed: int,
+        reminder_interval: float,
+        reminder_limit: int,
+        idle_cancel_after: float,
+        now: float | None = None,
+    ) -> int: ...
+    async def add_seat(self, game_id: int, user_id: int, display: str, now: float) -> int: ...
+    async def remove_seat(self, game_id: int, user_id: int, now: float) -> None: ...
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seats: Sequence[tuple[int | None, str, str, bool]],
+        initial: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+    ) -> list[int]: ...
+    async def record(
+        self,
+        game_id: int,
+        *,
+        expected_seq: int,
+        player: str,
+        user_id: int | None,
+        kind: str,
+        action: str,
+        position: dict[str, Any],
+        turn_ended: bool,
+        result: dict[str, Any] | None,
+        now: float,
+        seat_to_ai: str | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+    ) -> tuple[int, list[int]]: ...
+    async def finish(
+        self,
+        game_id: int,
+        *,
+        status: str,
+        result: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
+    ) -> bool: ...
+    async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]: ...
+    async def games_with_unsent(self) -> list[int]: ...
+    async def last_payload(self, game_id: int) -> dict[str, Any] | None: ...
+    async def prune_outbox(self, *, sent_before: float) -> int: ...
+    async def mark_sent(
+        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+    ) -> list[int]: ...
+    async def note_reminder(
+        self,
+        game_id: int,
+        *,
+        expected_sent: int,
+        expected_seq: int,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
+    ) -> bool: ...
+
+
+def is_postgres(target: str) -> bool:
+    """Whether a ``TORRES_DB`` value names a PostgreSQL database rather than a SQLite file."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(target: str, *, pool_size: int = 10) -> GameStore:
+    """Open (and migrate) the database *target* names: a URL for PostgreSQL, else a file.
+
+    *pool_size*: PostgreSQL connections for queries, and as many for game locks.
+    """
+    if is_postgres(target):
+        from bot.store_pg import PgStore
+
+        return await PgStore.open(target, pool_size=pool_size)
+    from bot.store import Store
+
+    return await Store.open(target)
+
+
+def describe(target: str) -> str:
+    """*target* for messages, without a password."""
+    if not is_postgres(target):
+        return repr(target)
+    head, sep, tail = target.partition("@")
+    if not sep:
+        return repr(target)
+    scheme, _, cred = head.partition("://")
+    user = cred.split(":", 1)[0]
+    return repr(f"{scheme}://{user}@{tail}")
