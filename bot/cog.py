@@ -236,7 +236,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
         file = await self.bot.board_file(
-            view.position, view.viewer, view.highlight, view.highlight_note
+            view.position, view.viewer, view.highlight, view.highlight_note, view.labels
         )
         await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
 
