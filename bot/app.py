@@ -464,6 +464,7 @@ class TorresBot(discord.Client):
         # Consecutive computer decisions go out as one message (one picture); their
         # outbox rows keep them safe meanwhile.
         pending: list[Post] = []
+        self.poster.hold(game_id)
         try:
             for _ in range(_MAX_AI_STEPS):
                 outcome = await self.service.ai_step(game_id)
@@ -476,8 +477,11 @@ class TorresBot(discord.Client):
             log.warning("computer player of game %s waits: the database is busy", game_id)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
-        if pending:
-            await self.poster.submit(merge_posts(pending))
+        finally:
+            sent = self.poster.submit(merge_posts(pending)) if pending else None
+            self.poster.release(game_id)
+        if sent is not None:
+            await sent
 
     async def _background_loop(self) -> None:
         """Deliver posts a crash left behind, resume computer turns, send due reminders."""

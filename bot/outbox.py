@@ -57,6 +57,9 @@ class Poster:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # games kicked while their worker was reading
         self._bundles: dict[int, Post] = {}  # outbox id -> the merged post that reports it
+        # Games whose computer players are moving: their stored rows wait for the one
+        # merged post (``hold``), so that no decision is posted alone and then again.
+        self._held: set[int] = set()
         # Posted, but marking the row sent failed (e.g. the database was busy): never
         # post these again; mark them when the database lets us.
         self._unmarked: dict[int, Post] = {}
@@ -75,6 +78,19 @@ class Poster:
                     self._bundles[member] = post
         self.kick(post.game_id)
         return fut
+
+    def hold(self, game_id: int) -> None:
+        """Keep the game's stored rows that nobody submitted until :meth:`release`.
+
+        Called while computer players move: their decisions are committed one by one
+        and then submitted as one merged post; a worker woken meanwhile (by the human's
+        own post) must not post them one by one first.
+        """
+        self._held.add(game_id)
+
+    def release(self, game_id: int) -> None:
+        self._held.discard(game_id)
+        self.kick(game_id)
 
     def kick(self, game_id: int) -> None:
         """Make sure a worker is sending the game's posts."""
@@ -163,6 +179,8 @@ class Poster:
             if outbox_id in self._unmarked:
                 continue
             bundle = self._bundles.get(outbox_id)
+            if game_id in self._held and bundle is None and outbox_id not in self._waiters:
+                return None  # a computer's decision: it goes out in the merged post, in order
             post = replace(bundle) if bundle else Post.from_payload(payload, outbox_id)
             late = created_at < self.started
             if late and post.turn is not None:

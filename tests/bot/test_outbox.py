@@ -132,3 +132,28 @@ async def test_consecutive_computer_decisions_go_out_as_one_message(tmp_path):
     assert len(discord.posted) == 1 and discord.posted[0][0].count("played") == 3
     assert await store.unsent(1) == []
     await store.close()
+
+
+async def test_a_held_game_posts_only_what_was_submitted_then_the_merged_post(tmp_path):
+    """While computers move (hold), their committed rows are not posted one by one by a
+    worker the human's post woke: the human's row goes out, then the one merged post
+    reporting the computers' rows, each decision once."""
+    from bot.batch import merge_posts
+
+    store, (human, ai1, ai2) = await _store_with_posts(
+        str(tmp_path / "t.db"), ["human", "ai one", "ai two"], 1.0
+    )
+    discord = Discord()
+    poster = Poster(store, discord.send, started=0.0)
+    poster.hold(1)
+    assert await poster.submit(Post(5, 1, "human", outbox_id=human)) == POSTED
+    await settled(poster)
+    assert discord.posted == [("human", False)]
+    merged = merge_posts([Post(5, 1, "ai one", outbox_id=ai1), Post(5, 1, "ai two", outbox_id=ai2)])
+    sent = poster.submit(merged)
+    poster.release(1)
+    assert await sent == POSTED
+    await settled(poster)
+    assert discord.posted == [("human", False), ("ai one\nai two", False)]
+    assert await store.unsent(1) == []
+    await store.close()
