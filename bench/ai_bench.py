@@ -6,6 +6,11 @@ hero's win rate with a 95% Wilson interval plus the time per decision.
 
     python bench/ai_bench.py                       # 100 games per pairing, 1 s search
     python bench/ai_bench.py --games 20 --seconds 0.3 --pairings search-random
+    python bench/ai_bench.py --games 200 --pairings expert-search --variant all
+
+``--seconds`` is the budget of the two searching levels (expert and search alike, so
+a pairing between them is at equal time per decision). ``--variant all`` cycles the
+common, personal and master variants game by game.
 
 A win is a game the hero ends with the highest score (a shared top score counts
 as a win and is reported as a tie). Games run in parallel (``--workers``).
@@ -27,6 +32,9 @@ from engine import Game  # noqa: E402
 from engine.ai import choose_actions  # noqa: E402
 
 PAIRINGS = {
+    "expert-search": ("expert", "search"),
+    "expert-random": ("expert", "random"),
+    "expert-heuristic": ("expert", "heuristic"),
     "search-random": ("search", "random"),
     "search-heuristic": ("search", "heuristic"),
     "heuristic-random": ("heuristic", "random"),
@@ -84,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         "--heuristic-seconds", type=float, default=0.2, help="heuristic budget per decision"
     )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--variant", default="common", choices=("common", "personal", "master"))
+    parser.add_argument(
+        "--variant", default="common", choices=("common", "personal", "master", "all")
+    )
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument(
@@ -95,7 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         if name not in PAIRINGS:
             parser.error(f"unknown pairing {name!r}")
-    budget = {"search": args.seconds, "heuristic": args.heuristic_seconds, "random": 0.05}
+    budget = {
+        "expert": args.seconds,
+        "search": args.seconds,
+        "heuristic": args.heuristic_seconds,
+        "random": 0.05,
+    }
+    variants = ("common", "personal", "master") if args.variant == "all" else (args.variant,)
     print(
         f"{args.games} games per pairing, {args.players} players, variant {args.variant}, "
         f"search {args.seconds}s, heuristic {args.heuristic_seconds}s per decision, "
@@ -110,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                     other,
                     i % args.players,
                     args.seed + i,
-                    args.variant,
+                    variants[(i // args.players) % len(variants)],
                     budget[hero],
                     budget[other],
                     args.players,
@@ -147,6 +163,8 @@ def _report(
     print(f"  hero wins {wins}/{n} = {wins / n:.1%}  (95% CI {lo:.1%}-{hi:.1%}; {ties} shared)")
     print(f"  hero margin over best opponent: mean {statistics.fmean(margins):+.1f} points")
     print(f"  {hero} per decision (budget {sec}s): {fmt(hero_t)}")
+    over = sum(1 for t in hero_t if t > 1.1 * sec)
+    print(f"  {hero} decisions over budget + 10%: {over}/{len(hero_t)}")
     print(f"  {hero} CPU per decision: {fmt(hero_cpu)} (less than wall time on a busy machine)")
     print(f"  {other} per decision: {fmt(other_t)}")
     print(f"  wall time {wall:.0f} s")

@@ -1,4 +1,4 @@
-"""``/torres rules [topic]``: the rules in brief, in the project's own words (from RULES.md)."""
+"""``/torres rules [topic]``: the rules in brief, in the project's own words (from docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -46,12 +46,15 @@ lies beside a higher square of the castle. It costs 1 AP and never ends higher t
 • Blocks left in the turn's stack move to your lowest other stacks (up to 3 each); the rest \
 go back to the supply.""",
     "cards": """**Action cards** (free to play, one per turn, never the turn you drew it)
-`jump` up to two levels · `lift` a block under your knight · `extra` block from the supply · \
-`doorclimb`: a door passage without the level limit · `diagonal` step · `ap6` / `ap7`: one or \
-two more AP · `moveblock`: move a top block · `relocate` a knight beside another of yours · \
-`vault` over an adjacent knight.
-Common deck by default; with personal decks you look at three and keep one (`keep CARD top` \
-or `keep CARD bottom`). `/torres hand` shows your cards privately.""",
+`jump` exactly two levels up to a free neighbour · `lift` a block under your knight · \
+`extra` block from the supply (`lift` and `extra` don't count toward the three blocks a turn) · \
+`doorclimb`: a door passage \
+without the level limit · `diagonal` step · `ap6` / `ap7`: one or two more AP · `moveblock`: \
+move a top block · `relocate` a knight beside another of yours · `vault` over an adjacent \
+knight of any colour.
+Personal decks: you look at three and keep one (`keep CARD top` or `keep CARD bottom`); the \
+other two go back together, in the order drawn.
+Common deck by default. `/torres hand` shows your cards privately.""",
     "scoring": """**Scoring** (after the last turn of each phase)
 • Each castle: its area × the level of your highest knight on it (knights on level 0 score \
 nothing there).
@@ -68,7 +71,11 @@ next phase.""",
 • Players place the eight starting blocks themselves, each at least 3 squares (Manhattan) from \
 the others (`castle SQ`).
 • Everyone holds their ten cards from the start; there is no drawing.
-• One master card pays extra for a knight formation (`/torres hand` shows which).
+• One master card pays extra for a knight formation (`/torres hand` shows which). After \
+phase 3: `levels` all on different levels (40) · `same-level` all on one level (50) · `row`: one rank or one \
+file, no diagonals (50) · `square`: four on the corners of any square, tilted too (50) · \
+`neighbors`: one orthogonally connected group (40). After every phase: `border`, `diagonal` \
+(per knight on the edge / a main diagonal) and `castles` (exactly 4 / 5 / 6 castles).
 • From round 2 on, each round starts with the leader on points.""",
     "notation": """**Typing actions**
 Separate actions with `;`. Examples: `move c3 d3; build e4 e5; end` · `knight d4` · \

@@ -17,7 +17,7 @@ CARDS: dict[str, str] = {
 
 CARD_HELP: dict[str, str] = {
     "jump": "One of your knights moves to an orthogonally adjacent empty square "
-    "at most two levels higher (any number lower): play jump A B.",
+    "exactly two levels higher (for example from level 1 to level 3): play jump A B.",
     "lift": "Put a block from one of your stacks under one of your knights: "
     "play lift A K (from a stack of K blocks) or play lift A turn (from this turn's stack).",
     "extra": "Place one more block, taken from the common supply, by the usual "
@@ -52,7 +52,7 @@ MASTER_CARD_HELP: dict[str, str] = {
     "same-level": "After phase 3: all your knights (at least 2) on the same level: 50 points.",
     "row": "After phase 3: all your knights (at least 2) on one rank or one file: 50 points.",
     "square": "After phase 3: four of your knights on the corners of a square "
-    "aligned with the board: 50 points.",
+    "(of any size, tilted squares too): 50 points, once.",
     "border": "After each phase: 2 / 5 / 10 points per knight on an edge square, and as much "
     "again for the player with the most such knights (no tie).",
     "castles": "After phase 1 / 2 / 3: knights on exactly 4 / 5 / 6 different castles "

@@ -1,7 +1,8 @@
-"""The command line of NOTATION.md: ``python -m engine new|legal|play``.
+"""The command line of NOTATION.md: ``python -m engine new|legal|play|replay``.
 
-Exit status: 0 success, 2 an illegal action (``illegal: <action>: <reason>``),
-1 malformed input.  Nothing ever prints a traceback.
+Exit status: 0 success, 2 an illegal action (``illegal: <action>: <reason>``) or a
+damaged record (``record: line N: <reason>``), 1 malformed input.  Nothing ever
+prints a traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from .errors import IllegalAction, NotationError
 from .game import Game
+from .record import RecordError, parse_record, replay
 
 
 class _UsageError(Exception):
@@ -44,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
         if name == "play":
             cmd.add_argument("--viewer", default=None)
         cmd.add_argument("actions", nargs="?", default=None)
+    rep = sub.add_parser("replay", help="replay a game record; print the position")
+    rep.add_argument("record")
+    rep.add_argument("--decision", type=str, default=None)
+    rep.add_argument("--viewer", default=None)
     return p
 
 
@@ -54,19 +60,22 @@ def _int_arg(text: str, what: str) -> int:
         raise NotationError(f"{what} must be a whole number, not '{text}'.") from None
 
 
+def _read(path: str, what: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise NotationError(f"Cannot read the {what} file {path}: {e.strerror or e}.") from None
+    except UnicodeDecodeError:
+        raise NotationError(f"The {what} file {path} is not UTF-8 text.") from None
+
+
 def _load(path: str | None) -> Game:
     if path is None:
         return Game.new()
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as e:
-        raise NotationError(f"Cannot read the position file {path}: {e.strerror or e}.") from None
-    except UnicodeDecodeError:
-        raise NotationError(f"The position file {path} is not UTF-8 text.") from None
+    text = _read(path, "position")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -106,6 +115,11 @@ def run(argv: list[str]) -> tuple[int, str, str]:
                 players, names=names, variant=args.variant, seed=_int_arg(args.seed, "--seed")
             )
             return 0, _dump(game.position(viewer=args.viewer)) + "\n", ""
+        if args.command == "replay":
+            record = parse_record(_read(args.record, "record"))
+            upto = None if args.decision is None else _int_arg(args.decision, "--decision")
+            game = replay(record, upto)
+            return 0, _dump(game.position(viewer=args.viewer)) + "\n", ""
         game = _load(args.position)
         if args.actions is not None and args.actions.strip():
             game.play(args.actions)
@@ -115,6 +129,8 @@ def run(argv: list[str]) -> tuple[int, str, str]:
         return 0, _dump(game.position(viewer=args.viewer)) + "\n", ""
     except IllegalAction as e:
         return 2, "", f"illegal: {e.action}: {e.reason}\n"
+    except RecordError as e:
+        return 2, "", f"record: {e}\n"
     except NotationError as e:
         return 1, "", f"error: {e}\n"
 

@@ -1021,10 +1021,16 @@ class Game:
         out.extend(sorted({k for k in self.stacks[self.to_move_] if k > 0}))
         return out
 
-    def jump_targets(self, s: int, climb: int, table: tuple) -> list[int]:
+    def jump_targets(self, s: int) -> list[int]:
+        """Jump: exactly two levels up (English "e.g. from level 1 to level 3")."""
         h, occ = self.h, self.occ
-        top = h[s] + climb
-        return [t for t in table[s] if occ[t] == EMPTY and h[t] <= top]
+        top = h[s] + 2
+        return [t for t in ORTH[s] if occ[t] == EMPTY and h[t] == top]
+
+    def diagonal_targets(self, s: int) -> list[int]:
+        h, occ = self.h, self.occ
+        top = h[s] + 1
+        return [t for t in DIAG[s] if occ[t] == EMPTY and h[t] <= top]
 
     def doorclimb_targets(self, a: int) -> set[int]:
         h, occ = self.h, self.occ
@@ -1192,7 +1198,18 @@ class Game:
         self.t_ap += 2
 
     def _card_jump(self, a: Action) -> None:
-        self._card_move(a, ORTH, "orthogonally", 2, "jump climbs at most two levels")
+        src, dst = a[2], a[3]
+        self._need_own(a, src)
+        if dst not in ORTH[src]:
+            raise self._illegal(a, f"{_N[dst]} is not orthogonally next to {_N[src]}.")
+        self._need_empty(a, dst)
+        if self.h[dst] != self.h[src] + 2:
+            raise self._illegal(
+                a,
+                f"{_N[dst]} is level {self.h[dst]} and your knight on {_N[src]} is level "
+                f"{self.h[src]}; a jump goes exactly two levels up (to level {self.h[src] + 2}).",
+            )
+        self._move_piece(src, dst)
 
     def _card_diagonal(self, a: Action) -> None:
         self._card_move(a, DIAG, "diagonally", 1, "a diagonal move climbs at most one level")
@@ -1433,11 +1450,9 @@ class Game:
         if card in ("ap6", "ap7"):
             return [f"play {card}"]
         if card == "jump":
-            return [f"play jump {_PAIR[a][b]}" for a in mine for b in self.jump_targets(a, 2, ORTH)]
+            return [f"play jump {_PAIR[a][b]}" for a in mine for b in self.jump_targets(a)]
         if card == "diagonal":
-            return [
-                f"play diagonal {_PAIR[a][b]}" for a in mine for b in self.jump_targets(a, 1, DIAG)
-            ]
+            return [f"play diagonal {_PAIR[a][b]}" for a in mine for b in self.diagonal_targets(a)]
         if card == "vault":
             return [f"play vault {_PAIR[a][b]}" for a in mine for b in self.vault_targets(a)]
         if card == "doorclimb":
@@ -1628,10 +1643,13 @@ def _is_cut(a: int, castle: list[int], comp: list[int]) -> bool:
 
 
 def _has_square(ks: list[int]) -> bool:
-    have = set(ks)
-    for s in ks:
-        f, r = s % 8, s // 8
-        for d in range(1, 8):
-            if f + d < 8 and r + d < 8 and {s + d, s + 8 * d, s + 9 * d} <= have:
+    """Whether four of the squares ``ks`` are the corners of a square, tilted ones included."""
+    have = {(s % 8, s // 8) for s in ks}
+    for f, r in have:
+        for g, q in have:
+            dx, dy = g - f, q - r
+            if (dx, dy) <= (0, 0):
+                continue  # each side once, in one direction
+            if (f - dy, r + dx) in have and (g - dy, q + dx) in have:
                 return True
     return False

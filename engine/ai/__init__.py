@@ -30,6 +30,12 @@ Levels:
   turn-level Monte Carlo with sampled hidden information and greedy replies by the
   other players picks (see ``_search``).
 
+- ``"expert"`` (experimental): evolution over whole turns (Online Evolutionary
+  Planning: a population of complete turns, repaired to legality, improved by
+  crossover and mutation under the static evaluation), then the same Monte Carlo
+  among the near-equal best (see ``_expert``). Not yet stronger than ``search``
+  (measured in ``_expert``'s docstring), so the bot does not offer it.
+
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a
 decision short on a machine much slower than the one the rate was measured on.
@@ -44,6 +50,7 @@ import random
 import time
 from typing import Any
 
+from engine.ai._expert import expert_decision
 from engine.ai._hidden import sample_game
 from engine.ai._plan import (
     SINGLE_STAGES,
@@ -55,7 +62,7 @@ from engine.ai._search import search_decision
 
 __all__ = ["LEVELS", "NODES_PER_SECOND", "choose_actions"]
 
-LEVELS: tuple[str, ...] = ("random", "heuristic", "search")
+LEVELS: tuple[str, ...] = ("random", "heuristic", "search", "expert")
 
 NODES_PER_SECOND = 7000
 """Evaluated positions a decision may use per second of its budget: about a third of
@@ -81,7 +88,7 @@ def choose_actions(
     :param game: an ``engine.Game``; it is not modified.
     :param seconds: time budget; the decision takes about this long at most (search)
         or much less (random, heuristic).
-    :param level: ``"random"``, ``"heuristic"`` or ``"search"``.
+    :param level: ``"random"``, ``"heuristic"``, ``"search"`` or ``"expert"``.
     :param seed: makes the choice reproducible; default: derived from the position
         as the player sees it.
     :raises ValueError: for an unknown level, a negative budget, or a finished game.
@@ -104,7 +111,8 @@ def choose_actions(
         actions = greedy_decision(sample_game(game, me, rng, view), me, rng, budget)
     else:
         budget = Budget(max(30, int(seconds * NODES_PER_SECOND)), deadline)
-        actions = search_decision(game, me, view, rng, budget)
+        decide = expert_decision if level == "expert" else search_decision
+        actions = decide(game, me, view, rng, budget)
     return _checked(game, me, view, actions, rng)
 
 

@@ -72,6 +72,23 @@ def search_decision(
             statics.append(value)
         if len(candidates) >= _CANDIDATES:
             break
+    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget)
+
+
+def pick_by_rollouts(
+    game: Any,
+    me: str,
+    view: dict[str, Any],
+    candidates: list[list[str]],
+    statics: list[float],
+    rng: random.Random,
+    budget: Budget,
+) -> list[str]:
+    """The candidate turn with the best mean after replies in sampled worlds.
+
+    *candidates* come best first by their static values *statics*; the static order
+    decides unless every candidate was tried in the same sampled worlds.
+    """
     if len(candidates) == 1:
         return candidates[0]
     totals = [0.0] * len(candidates)

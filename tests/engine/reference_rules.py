@@ -205,7 +205,7 @@ def _card(card, pos, board: Board, pieces, mine, stacks, tstack, king) -> set[st
         out.add(f"play {card}")
     elif card == "jump":
         for a in mine:
-            out |= {f"play jump {a} {b}" for b in orth(a) if empty(b) and h[b] <= h[a] + 2}
+            out |= {f"play jump {a} {b}" for b in orth(a) if empty(b) and h[b] == h[a] + 2}
     elif card == "diagonal":
         for a in mine:
             out |= {f"play diagonal {a} {b}" for b in diag(a) if empty(b) and h[b] <= h[a] + 1}

@@ -1,0 +1,307 @@
+"""The "expert" level: evolution over whole turns, then Monte Carlo among the best.
+
+A turn in Torres is a sequence of several actions (a few moves, builds, a card, score
+steps), so the turn as a whole is what gets searched, as in Online Evolutionary
+Planning (Justesen et al., "Playing Multi-Action Adversarial Games: Online
+Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
+
+1. *Genome.* A decision is a list of actions. It is decoded by playing the actions
+   in order on a sampled world (``_hidden``: other hands and deck order dealt at
+   random, never read from the real game); an action that is not legal at its point
+   is *repaired* into a random legal one (actions drawn by kind first, so that the
+   forty-odd card plays do not crowd out moves and builds), and once the genes run
+   out the leftover action points go to score steps before ``end``. The decoded
+   list is the genome from then on, so every genome is a legal decision.
+2. *Population.* Seeded with the greedy turn, the beam's best turns (``_plan``) and
+   random repairs of them; each generation keeps the best quarter, and fills up with
+   one-point crossovers of two tournament winners plus mutations (an action
+   replaced by another legal one at that point, a tail cut off and re-grown, two
+   actions swapped). Fitness is the static evaluation (``_evaluate``) of the
+   position at the end of the decision. Duplicate decisions are kept once.
+3. *Monte Carlo among near-equal turns* (shared with ``search``): the best distinct
+   turns within ``_NEAR_TIE`` of the top value are played in freshly sampled worlds
+   against quick greedy replies, compared by successive halving.
+
+Measured (bench/ai_bench.py --pairings expert-search --variant all --seconds 0.3,
+24 games, a busy 2-core machine, 2026-12-01): 3/24 = 12.5% against three ``search``
+players (95% CI 4-31%; 25% is even) — weaker. At this engine speed a decision
+decodes only ~60 turns of evolution, so the budget it takes from the beam and the
+rollouts costs more than it finds; a faster engine core (castle tables kept
+incrementally, cheaper copy and undo) comes first.
+
+Work is counted in evaluated positions (``Budget``), so the same seed gives the same
+decision; the wall clock only cuts it short on a much slower machine.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.ai._evaluate import evaluate
+from engine.ai._hidden import sample_game
+from engine.ai._plan import (
+    _MAX_TURN_ACTIONS,
+    SINGLE_STAGES,
+    Budget,
+    decision_over,
+    finish,
+    legal_cost,
+    plan_turn,
+    single_decision,
+)
+from engine.ai._search import pick_by_rollouts
+
+_POPULATION = 24
+_ELITE = 6
+_TOURNAMENT = 3
+_CROSSOVER = 0.5  # share of children made by crossover (then mutated lightly)
+_SEED_SHARE = 0.6  # of the budget at most, for the greedy and beam turns that seed it
+_EVOLVE_SHARE = 0.6  # of what is left after seeding; the rest goes to the rollouts
+_CANDIDATES = 4
+_NEAR_TIE = 1.0
+_STALL = 12  # generations without a better best: restart all but the elite
+
+
+class _Individual:
+    __slots__ = ("actions", "value")
+
+    def __init__(self, actions: list[str], value: float) -> None:
+        self.actions = actions
+        self.value = value
+
+
+def expert_decision(
+    game: Any, me: str, view: dict[str, Any], rng: random.Random, budget: Budget
+) -> list[str]:
+    """The expert's decision for *me*; reads only *view* (``game`` for re-sampling)."""
+    world = sample_game(game, me, rng, view)
+    if world.stage in SINGLE_STAGES:
+        return single_decision(world, me, rng, budget)
+    population = _seed(world, me, rng, budget.share(_SEED_SHARE))
+    if not population:
+        return finish(world, me, [], False)
+    population = _evolve(world, me, rng, budget.share(_EVOLVE_SHARE), population)
+    candidates: list[list[str]] = []
+    statics: list[float] = []
+    for ind in population:
+        if candidates and ind.value < statics[0] - _NEAR_TIE:
+            break
+        if ind.actions not in candidates:
+            candidates.append(ind.actions)
+            statics.append(ind.value)
+        if len(candidates) >= _CANDIDATES:
+            break
+    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget)
+
+
+def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Individual]:
+    """The first population: greedy and beam turns, then random variations of them."""
+    # The greedy turn first (what the heuristic level plays) with most of this share,
+    # so that even a small budget starts from a complete, sensible turn.
+    planned = plan_turn(world, me, rng, budget.share(0.5), width=1, most=60, cards=10)
+    if not budget.exhausted:
+        planned += plan_turn(world, me, rng, budget, width=10, most=90, cards=30)
+    planned.sort(key=lambda r: -r[0])
+    population: list[_Individual] = []
+    seen: set[tuple[str, ...]] = set()
+    for _, actions, final in planned:
+        if len(population) >= _POPULATION // 2:
+            break
+        genes = finish(world, me, actions, final)
+        ind = _decode(world, me, genes, rng, budget)
+        if ind is not None and tuple(ind.actions) not in seen:
+            seen.add(tuple(ind.actions))
+            population.append(ind)
+    if not population:
+        ind = _decode(world, me, [], rng, budget)
+        if ind is None:
+            return []
+        population.append(ind)
+        seen.add(tuple(ind.actions))
+    tries = 0
+    while len(population) < _POPULATION and tries < 2 * _POPULATION:
+        tries += 1
+        parent = population[tries % len(population)]
+        child = _mutate(world, me, parent.actions, rng, budget)
+        if child is not None and tuple(child.actions) not in seen:
+            seen.add(tuple(child.actions))
+            population.append(child)
+    population.sort(key=lambda i: -i.value)
+    return population
+
+
+def _evolve(
+    world: Any,
+    me: str,
+    rng: random.Random,
+    budget: Budget,
+    population: list[_Individual],
+) -> list[_Individual]:
+    """Generations until the budget is spent; returns the population, best first."""
+    seen = {tuple(i.actions) for i in population}
+    best = population[0].value
+    stall = 0
+    while not budget.exhausted:
+        elite = population[:_ELITE]
+        children: list[_Individual] = []
+        attempts = 0
+        while len(children) < _POPULATION - _ELITE and attempts < 3 * _POPULATION:
+            attempts += 1
+            if budget.exhausted:
+                break
+            a = _tournament(population, rng)
+            if rng.random() < _CROSSOVER and len(population) > 1:
+                b = _tournament(population, rng)
+                genes = _crossover(a.actions, b.actions, rng)
+                child = _decode(world, me, genes, rng, budget)
+                if child is not None and rng.random() < 0.3:
+                    child = _mutate(world, me, child.actions, rng, budget)
+            else:
+                child = _mutate(world, me, a.actions, rng, budget)
+            if child is None:
+                continue
+            key = tuple(child.actions)
+            if key in seen:
+                continue
+            seen.add(key)
+            children.append(child)
+        population = sorted(elite + children, key=lambda i: -i.value)[:_POPULATION]
+        if population[0].value > best + 1e-9:
+            best = population[0].value
+            stall = 0
+        else:
+            stall += 1
+            if stall >= _STALL:
+                # Converged: keep the elite and grow fresh turns from random repairs.
+                stall = 0
+                fresh = [
+                    _decode(
+                        world,
+                        me,
+                        elite[0].actions[: rng.randrange(1 + len(elite[0].actions))],
+                        rng,
+                        budget,
+                    )
+                    for _ in range(_POPULATION - _ELITE)
+                    if not budget.exhausted
+                ]
+                population = sorted(
+                    elite + [f for f in fresh if f is not None], key=lambda i: -i.value
+                )
+    return population
+
+
+def _tournament(population: list[_Individual], rng: random.Random) -> _Individual:
+    picks = [population[rng.randrange(len(population))] for _ in range(_TOURNAMENT)]
+    return max(picks, key=lambda i: i.value)
+
+
+def _crossover(a: list[str], b: list[str], rng: random.Random) -> list[str]:
+    """One-point crossover of two action lists (repair happens in the decoding)."""
+    body_a, body_b = _body(a), _body(b)
+    if not body_a or not body_b:
+        return list(body_a or body_b)
+    i = rng.randrange(len(body_a) + 1)
+    j = rng.randrange(len(body_b) + 1) if rng.random() < 0.5 else min(i, len(body_b))
+    return body_a[:i] + body_b[j:]
+
+
+def _body(actions: list[str]) -> list[str]:
+    """The actions without the trailing score steps and ``end`` the decoder adds."""
+    out = list(actions)
+    while out and out[-1] in ("end", "score"):
+        out.pop()
+    return out
+
+
+def _mutate(
+    world: Any, me: str, actions: list[str], rng: random.Random, budget: Budget
+) -> _Individual | None:
+    body = _body(actions)
+    kind = rng.random()
+    if not body or kind < 0.45:
+        # Replace one action (or add one at the end) by a random legal one there.
+        at = rng.randrange(len(body) + 1)
+        return _decode(world, me, body, rng, budget, mutate_at=at)
+    if kind < 0.75:
+        # Cut the tail and let the decoder grow a new one.
+        at = rng.randrange(len(body))
+        return _decode(world, me, body[:at], rng, budget, grow=True)
+    if kind < 0.9 and len(body) > 1:
+        i, j = rng.sample(range(len(body)), 2)
+        body[i], body[j] = body[j], body[i]
+        return _decode(world, me, body, rng, budget)
+    # Drop one action (its action points go elsewhere).
+    del body[rng.randrange(len(body))]
+    return _decode(world, me, body, rng, budget)
+
+
+def _decode(
+    world: Any,
+    me: str,
+    genes: list[str],
+    rng: random.Random,
+    budget: Budget,
+    *,
+    mutate_at: int = -1,
+    grow: bool = False,
+) -> _Individual | None:
+    """Play *genes* on a copy of *world*, repairing illegal ones; evaluate the result.
+
+    ``mutate_at``: the gene at that index (or a new one there) is drawn at random.
+    ``grow``: once the genes run out, keep adding random actions (up to the action
+    points) before the closing score steps, instead of closing at once.
+    """
+    game = world.copy()
+    out: list[str] = []
+    i = 0
+    grown = 0
+    while len(out) < _MAX_TURN_ACTIONS:
+        gene = genes[i] if i < len(genes) else None
+        action: str | None = None
+        if gene is not None and i != mutate_at:
+            try:
+                game.play(gene)
+                action = gene
+            except ValueError:  # IllegalAction / NotationError: repair below
+                action = None
+        if action is None:
+            legal = game.legal()
+            budget.spend(legal_cost(legal))
+            if not legal:
+                return None
+            if gene is None and i != mutate_at and not (grow and grown < 6):
+                action = "score" if "score" in legal and (game.ap or 0) > 0 else "end"
+                if action not in legal:
+                    action = legal[0]
+            else:
+                action = _random_action(game, legal, rng)
+                if gene is None:
+                    grown += 1
+            game.play(action)
+        out.append(action)
+        i += 1
+        if decision_over(game, me, action, False):
+            break
+    else:
+        return None
+    budget.spend()
+    return _Individual(out, evaluate(game.position(), me))
+
+
+def _random_action(game: Any, legal: list[str], rng: random.Random) -> str:
+    """A random legal action, by kind first (move, build, play, ...), then uniformly.
+
+    ``end`` is left out while action points remain and anything else is legal: an
+    unused action point is a point thrown away.
+    """
+    kinds: dict[str, list[str]] = {}
+    for a in legal:
+        if a == "end" and (game.ap or 0) > 0 and len(legal) > 1:
+            continue
+        kinds.setdefault(a.split(" ", 1)[0], []).append(a)
+    if not kinds:
+        return legal[0]
+    group = kinds[rng.choice(sorted(kinds))]
+    return rng.choice(group)
