@@ -19,6 +19,8 @@ from discord import app_commands
 
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
+from bot.home import HomeService
+from bot.home_cog import add_home_commands
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
@@ -128,7 +130,10 @@ class TorresBot(discord.Client):
         self.store = store
         self.service = service
         self.tree = TorresTree(self)
-        self.tree.add_command(TorresGroup(self, service))
+        self.home = HomeService(store, ai_level=service.config.ai_level)
+        group = TorresGroup(self, service)
+        add_home_commands(group, self, self.home)
+        self.tree.add_command(group)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._background: asyncio.Task[None] | None = None
         self._replay_tasks: set[asyncio.Task[None]] = set()
@@ -270,6 +275,7 @@ class TorresBot(discord.Client):
             return False
         await self.service.delivered(post)
         if post.replay:
+            await self._record_results()
             task = asyncio.create_task(self._post_replay(channel, post.game_id))
             self._replay_tasks.add(task)
             task.add_done_callback(self._replay_tasks.discard)
@@ -291,6 +297,13 @@ class TorresBot(discord.Client):
             )
         except Exception:  # the game is over all the same; only the animation is missing
             log.exception("could not post the replay of game %s", game_id)
+
+    async def _record_results(self) -> None:
+        """Write the results of ended games (stats and ratings read them); never raises."""
+        try:
+            await self.home.record_results()
+        except Exception:  # the game is over all the same; the background loop retries
+            log.exception("could not record game results")
 
     # -- computer players and reminders ------------------------------------------------
 
@@ -332,6 +345,7 @@ class TorresBot(discord.Client):
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():
                     await self.send_post(post)
+                await self._record_results()
                 if time.time() >= self._next_prune:
                     await self.service.prune_delivered()
                     self._next_prune = time.time() + 3600

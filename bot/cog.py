@@ -7,6 +7,7 @@ and unexpected errors go through :func:`report_error`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.errors import ServiceError
+from bot.errors import NoGame, ServiceError
 from bot.rules import TOPICS, rules_text
 from bot.service import GameService, Outcome, User
 from bot.texts import shorten
@@ -188,10 +189,35 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             self.service.undo(channel_id=_channel(interaction), user=_user(interaction)),
         )
 
-    @app_commands.command(description="Show the current board (only to you)")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(
+        description="Show the board (only to you): now, or any game and decision of it"
+    )
+    @app_commands.describe(
+        game="A game's number, finished ones too (default: this channel's game)",
+        decision="Show the position after this decision (0: the start; default: the latest)",
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        decision: app_commands.Range[int, 0] | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
+        view = None
+        if game is None and decision is None:
+            # No game running here: bot.home shows the channel's last finished one.
+            with contextlib.suppress(NoGame):
+                view = await self.service.board(
+                    channel_id=_channel(interaction), user=_user(interaction)
+                )
+        if view is None:  # a chosen game or decision, or a finished game
+            view = await self.bot.home.past_board(
+                channel_id=_channel(interaction),
+                guild_id=interaction.guild_id,
+                user_id=interaction.user.id,
+                game_id=game,
+                decision=decision,
+            )
         png = await self.bot.render(view.position, view.viewer, view.highlight)
         await interaction.followup.send(
             shorten(view.text), file=discord.File(png, filename="board.png"), ephemeral=True

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.store import ActionRow, GameRow, SeatRow
+from bot.store import ActionRow, GameRow, ResultRow, SeatRow
 
 
 class GameStore(Protocol):
@@ -85,6 +85,15 @@ class GameStore(Protocol):
     async def note_reminder(
         self, game_id: int, *, expected_sent: int, expected_seq: int
     ) -> bool: ...
+    # players' games, history and results (bot.home)
+    async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]: ...
+    async def past_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
+    ) -> list[GameRow]: ...
+    async def games_without_result(self) -> list[int]: ...
+    async def add_result(self, result: ResultRow) -> bool: ...
+    async def results_version(self, guild_id: int | None) -> tuple[int, int]: ...
+    async def results(self, guild_id: int | None) -> list[ResultRow]: ...
 
 
 def is_postgres(target: str) -> bool:
