@@ -232,16 +232,22 @@ class TorresBot(discord.Client):
     async def send_post(self, post: Post) -> bool:
         """Post publicly in the game's channel; False (logged) if it could not be posted."""
         channel = self.get_channel(post.channel_id) or self.get_partial_messageable(post.channel_id)
+        # Whoever asked for turn notices by DM gets one instead of the ping (bot.home).
+        by_dm = await self._dm_wanted(post)
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(id=u) for u in post.mentions]
+                everyone=False,
+                roles=False,
+                users=[discord.Object(id=u) for u in post.mentions if u not in by_dm],
             )
         }
         text = post.text
         files: list[discord.File] = []
+        picture: bytes | None = None
         if post.position is not None:
             try:
                 png = await self.render(post.position, None, post.highlight)
+                picture = png.getvalue()
                 files.append(discord.File(png, filename="board.png"))
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
@@ -255,7 +261,7 @@ class TorresBot(discord.Client):
             # message it already has instead of posting it twice.
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         try:
-            await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
+            message = await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if 400 <= exc.status < 500:  # refused (permissions, deleted channel): don't retry
                 log.error(
@@ -274,6 +280,8 @@ class TorresBot(discord.Client):
             log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             return False
         await self.service.delivered(post)
+        for user_id in by_dm:
+            await self._turn_dm(user_id, post, channel, message, picture)
         if post.replay:
             await self._record_results()
             task = asyncio.create_task(self._post_replay(channel, post.game_id))
@@ -297,6 +305,58 @@ class TorresBot(discord.Client):
             )
         except Exception:  # the game is over all the same; only the animation is missing
             log.exception("could not post the replay of game %s", game_id)
+
+    async def _dm_wanted(self, post: Post) -> list[int]:
+        """The players a turn message is for who want turn notices by DM."""
+        if post.turn is None:
+            return []
+        try:
+            return [u for u in post.mentions if await self.home.wants_dm(u)]
+        except Exception:  # the channel ping is the safe side
+            log.exception("could not read the DM settings for game %s", post.game_id)
+            return []
+
+    async def _turn_dm(
+        self,
+        user_id: int,
+        post: Post,
+        channel: Any,
+        message: discord.Message,
+        picture: bytes | None,
+    ) -> None:
+        """Tell a player by DM that it is their turn; if Discord refuses, ping them in the
+        channel instead and tell them why at their next command."""
+        text = (
+            f"Your turn in Torres game #{post.game_id} in <#{post.channel_id}>: {message.jump_url}"
+        )
+        try:
+            dm = await self.create_dm(discord.Object(id=user_id))
+            file = discord.File(io.BytesIO(picture), filename="board.png") if picture else None
+            await dm.send(text, file=file) if file else await dm.send(text)
+            return
+        except discord.HTTPException as exc:
+            if exc.code != 50007:  # 50007: the user accepts no DMs from the bot
+                log.warning("could not send a turn DM to user %s: %s", user_id, exc)
+        try:
+            await self.home.dm_refused(user_id)
+            await channel.send(
+                f"<@{user_id}>, it's your turn in game #{post.game_id} "
+                "(I could not send you a direct message).",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
+            )
+        except Exception:
+            log.exception("could not ping user %s about game %s", user_id, post.game_id)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: Any
+    ) -> None:
+        """After any command: what the user must hear once (a DM Discord refused)."""
+        try:
+            notice = await self.home.pending_notice(interaction.user.id)
+            if notice is not None:
+                await interaction.followup.send(notice, ephemeral=True)
+        except Exception:
+            log.exception("could not tell user %s about a refused DM", interaction.user.id)
 
     async def _record_results(self) -> None:
         """Write the results of ended games (stats and ratings read them); never raises."""

@@ -14,7 +14,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -333,6 +333,7 @@ class HomeService:
 
     async def _players(self, guild_id: int | None) -> dict[PlayerKey, PlayerStats]:
         """The server's stats, brought up to date with the stored results."""
+        await self.record_results()  # a game that ended a moment ago counts already
         lock = self._rating_locks.setdefault(guild_id, asyncio.Lock())
         async with lock:
             cached = self._ratings.get(guild_id) or _Ratings()
@@ -348,6 +349,53 @@ class HomeService:
             last = (fresh[-1].finished_at, fresh[-1].game_id) if fresh else cached.last
             self._ratings[guild_id] = _Ratings(version, players, last)
             return players
+
+    # -- /torres settings and turn notices by DM ---------------------------------------
+
+    async def settings(self, *, user_id: int, dm: bool | None = None) -> str:
+        """Change the settings given, and say what they all are now."""
+        current = await self._store.user_settings(user_id)
+        if dm is not None:
+            # Turning DMs on (again) clears an old refusal: the next one is news.
+            current = replace(current, dm=dm, dm_refused=False if dm else current.dm_refused)
+            await self._store.set_user_settings(current)
+        lines = ["**Your Torres settings**" + (" (saved)" if dm is not None else "")]
+        if current.dm:
+            lines.append(
+                "• `dm`: on — when it becomes your turn I send you a direct message with a "
+                "link to the game and its picture, instead of pinging you in the channel."
+            )
+        else:
+            lines.append(
+                "• `dm`: off — I ping you in the game's channel when it is your turn "
+                "(`/torres settings dm:True` sends a direct message instead)."
+            )
+        away = current.away_until
+        if away is not None and away > self._clock():
+            lines.append(f"• away until <t:{int(away)}:f> (`/torres away days:0` ends it).")
+        return "\n".join(lines)
+
+    async def wants_dm(self, user_id: int) -> bool:
+        return (await self._store.user_settings(user_id)).dm
+
+    async def dm_refused(self, user_id: int) -> None:
+        """Remember that a turn notice could not be sent by DM, to tell the user once."""
+        current = await self._store.user_settings(user_id)
+        if not current.dm_refused:
+            await self._store.set_user_settings(replace(current, dm_refused=True))
+
+    async def pending_notice(self, user_id: int) -> str | None:
+        """What the user must hear once, privately, at their next command (then forgotten)."""
+        current = await self._store.user_settings(user_id)
+        if not current.dm_refused:
+            return None
+        await self._store.set_user_settings(replace(current, dm_refused=False))
+        return (
+            "I could not send you a direct message about your turn: Discord refused it "
+            "(your direct messages are closed to me). I pinged you in the game's channel "
+            "instead. Allow direct messages from this server's members in its Privacy "
+            "Settings, or turn DM notices off with `/torres settings dm:False`."
+        )
 
     # -- internals ---------------------------------------------------------------------
 

@@ -61,8 +61,14 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         await interaction.response.defer(ephemeral=True, thinking=True)
         await send_private(interaction, await home.leaderboard(guild_id=interaction.guild_id))
 
+    @app_commands.command(description="Your settings (only you see them), e.g. turn notices by DM")
+    @app_commands.describe(dm="Tell me it's my turn by direct message instead of a channel ping")
+    async def settings(interaction: discord.Interaction, dm: bool | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await send_private(interaction, await home.settings(user_id=interaction.user.id, dm=dm))
+
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.
-    for command in (games, history, export, stats, leaderboard):
+    for command in (games, history, export, stats, leaderboard, settings):
         group.add_command(command)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.store import ActionRow, GameRow, ResultRow, SeatRow
+from bot.store import ActionRow, GameRow, ResultRow, SeatRow, UserSettings
 
 
 class GameStore(Protocol):
@@ -94,6 +94,8 @@ class GameStore(Protocol):
     async def add_result(self, result: ResultRow) -> bool: ...
     async def results_version(self, guild_id: int | None) -> tuple[int, int]: ...
     async def results(self, guild_id: int | None) -> list[ResultRow]: ...
+    async def user_settings(self, user_id: int) -> UserSettings: ...
+    async def set_user_settings(self, settings: UserSettings) -> None: ...
 
 
 def is_postgres(target: str) -> bool:

@@ -142,6 +142,17 @@ _MIGRATIONS: list[list[str]] = [
         "CREATE INDEX games_channel ON games (channel_id, id)",
         "CREATE INDEX games_guild ON games (guild_id, id)",
     ],
+    # 4: players' own settings (bot.home): turn notices by DM, away periods.
+    [
+        """
+        CREATE TABLE user_settings (
+            user_id    INTEGER PRIMARY KEY,
+            dm         INTEGER NOT NULL DEFAULT 0,
+            dm_refused INTEGER NOT NULL DEFAULT 0,
+            away_until REAL
+        )
+        """,
+    ],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -747,6 +758,24 @@ class Store:
         )
         return _results([tuple(r) for r in rows])
 
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (the defaults if they never changed any)."""
+        row = await self._one(
+            "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = ?", (user_id,)
+        )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, bool(row[0]), bool(row[1]), row[2])
+
+    async def set_user_settings(self, settings: UserSettings) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, dm, dm_refused, away_until)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm,"
+                " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
+                (settings.user_id, int(settings.dm), int(settings.dm_refused), settings.away_until),
+            )
+
 
 # The time the current turn of game ``g`` began (SQL both backends read): its first log row's time, or the
 # game's start (every seat is written anew when it starts) for the first turn.
@@ -811,3 +840,16 @@ def _result(head: Sequence[Any], seats: list[ResultSeat]) -> ResultRow:
         float(head[5]),
         tuple(seats),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A user's own settings (``/torres settings``, ``/torres away``)."""
+
+    user_id: int
+    dm: bool = False
+    """Turn notices by direct message (else the channel ping)."""
+    dm_refused: bool = False
+    """A DM could not be delivered and the user has not been told yet."""
+    away_until: float | None = None
+    """Until then their clocks and reminders are paused."""

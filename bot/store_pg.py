@@ -32,6 +32,7 @@ from bot.store import (
     ResultRow,
     SeatRow,
     StoreError,
+    UserSettings,
     _results,
 )
 
@@ -159,6 +160,16 @@ _MIGRATIONS: list[list[str]] = [
         "CREATE INDEX seats_user ON seats (user_id)",
         "CREATE INDEX games_channel ON games (channel_id, id)",
         "CREATE INDEX games_guild ON games (guild_id, id)",
+    ],
+    [
+        """
+        CREATE TABLE user_settings (
+            user_id    BIGINT PRIMARY KEY,
+            dm         BOOLEAN NOT NULL DEFAULT FALSE,
+            dm_refused BOOLEAN NOT NULL DEFAULT FALSE,
+            away_until DOUBLE PRECISION
+        )
+        """,
     ],
 ]
 
@@ -708,3 +719,23 @@ class PgStore:
             guild_id,
         )
         return _results([tuple(r) for r in rows])
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (the defaults if they never changed any)."""
+        row = await self._pool.fetchrow(
+            "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = $1", user_id
+        )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, bool(row[0]), bool(row[1]), row[2])
+
+    async def set_user_settings(self, settings: UserSettings) -> None:
+        await self._pool.execute(
+            "INSERT INTO user_settings (user_id, dm, dm_refused, away_until)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm,"
+            " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
+            settings.user_id,
+            settings.dm,
+            settings.dm_refused,
+            settings.away_until,
+        )

@@ -4,7 +4,7 @@ a player's games, ended games, results (written once) and their order."""
 from __future__ import annotations
 
 from bot.storage import GameStore
-from bot.store import ResultRow, ResultSeat
+from bot.store import ResultRow, ResultSeat, UserSettings
 from tests.bot.test_store import _new_game, backend  # noqa: F401 - the fixture, both backends
 
 
@@ -102,4 +102,14 @@ async def test_results_are_written_once_and_read_in_finishing_order(backend):  #
     assert [r.game_id for r in got] == [b, a]
     assert got[1] == _result(a, finished=200.0)
     assert await store.results(6) == []
+    await store.close()
+
+
+async def test_user_settings_default_and_saved(backend):  # noqa: F811
+    store = await backend.open()
+    assert await store.user_settings(7) == UserSettings(7)
+    await store.set_user_settings(UserSettings(7, dm=True))
+    await store.set_user_settings(UserSettings(7, dm=True, dm_refused=True, away_until=50.5))
+    assert await store.user_settings(7) == UserSettings(7, True, True, 50.5)
+    assert await store.user_settings(8) == UserSettings(8)
     await store.close()
