@@ -130,7 +130,9 @@ class TorresBot(discord.Client):
         self.store = store
         self.service = service
         self.tree = TorresTree(self)
-        self.home = HomeService(store, ai_level=service.config.ai_level)
+        self.home = HomeService(
+            store, ai_level=service.config.ai_level, clock_scale=config.clock_scale
+        )
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
         self.tree.add_command(group)
@@ -405,6 +407,11 @@ class TorresBot(discord.Client):
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():
                     await self.send_post(post)
+                for outcome in await self.home.due_clocks(self.service):
+                    for post in outcome.posts:
+                        await self.send_post(post)
+                    if outcome.ai_game is not None:
+                        self.kick_ai(outcome.ai_game)
                 await self._record_results()
                 if time.time() >= self._next_prune:
                     await self.service.prune_delivered()

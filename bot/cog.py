@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import NoGame, ServiceError
+from bot.home import CLOCK_NAMES
 from bot.rules import TOPICS, rules_text
 from bot.service import GameService, Outcome, User
 from bot.texts import shorten
@@ -112,6 +113,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         players="How many players, computer players included (2-4, default 2)",
         variant="common deck (default), personal decks, or the master version",
         bots="How many of the seats the computer plays (0-3, default 0)",
+        clock="Time per turn; when it runs out the computer plays the turn (default: none)",
+    )
+    @app_commands.choices(
+        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()]
     )
     async def new(
         self,
@@ -119,23 +124,31 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         players: app_commands.Range[int, 2, 4] = 2,
         variant: Literal["common", "personal", "master"] = "common",
         bots: app_commands.Range[int, 0, 3] = 0,
+        clock: int | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._run(
-            interaction,
-            self.service.new(
-                guild_id=interaction.guild_id,
-                channel_id=_channel(interaction),
-                user=_user(interaction),
-                players=players,
-                variant=variant,
-                bots=bots,
-            ),
+        outcome = await self.service.new(
+            guild_id=interaction.guild_id,
+            channel_id=_channel(interaction),
+            user=_user(interaction),
+            players=players,
+            variant=variant,
+            bots=bots,
         )
+        if clock is not None:  # bot.home: the clock is set before anyone can start the game
+            outcome.posts[0].text += "\n" + await self.bot.home.set_clock(
+                outcome.posts[0].game_id, clock
+            )
+        await self.bot.deliver(interaction, outcome)
 
-    @app_commands.command(description="Join the open game in this channel")
+    @app_commands.command(description="Join the open game in this channel (or take back your seat)")
     async def join(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        # Back into one's own seat after the computer took it over (bot.home), else a seat.
+        back = await self.bot.home.rejoin(channel_id=_channel(interaction), user=_user(interaction))
+        if back is not None:
+            await self.bot.deliver(interaction, back)
+            return
         await self._run(
             interaction,
             self.service.join(channel_id=_channel(interaction), user=_user(interaction)),

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import texts
 from bot.errors import NoGame, NotAllowed
-from bot.service import BoardView, public_action
+from bot.service import BoardView, GameService, Outcome, Post, User, public_action
 from bot.storage import GameStore
 from bot.store import GameRow, ResultRow, ResultSeat, SeatRow
 from engine import changed_squares
@@ -29,6 +29,8 @@ from engine.record import Record, RecordError, format_record, record_from_log, r
 LEADERBOARD_SIZE = 10
 LEADERBOARD_MIN_GAMES = 3
 _LIST_LIMIT = 15  # games shown by /torres games and /torres history
+CLOCK_NAMES = {1: "1 hour", 24: "1 day", 72: "3 days", 168: "7 days"}
+"""The times per turn ``/torres new clock:`` offers, in hours."""
 
 PlayerKey = tuple[str, int | str]
 """``("user", id)`` for a person, ``("ai", level)`` for the computer at a level."""
@@ -78,9 +80,16 @@ class HomeService:
     """Players' games, history, export, results and ratings (see the module doc)."""
 
     def __init__(
-        self, store: GameStore, *, ai_level: str, clock: Callable[[], float] = time.time
+        self,
+        store: GameStore,
+        *,
+        ai_level: str,
+        clock: Callable[[], float] = time.time,
+        clock_scale: float = 1.0,
     ) -> None:
+        """*clock_scale* shortens every time per turn and away period (tests)."""
         self._store = store
+        self._clock_scale = clock_scale
         self._ai_level = ai_level
         self._clock = clock
         self._ratings: dict[int | None, _Ratings] = {}
@@ -396,6 +405,104 @@ class HomeService:
             "instead. Allow direct messages from this server's members in its Privacy "
             "Settings, or turn DM notices off with `/torres settings dm:False`."
         )
+
+    # -- clocks and away periods -----------------------------------------------------------
+
+    async def set_clock(self, game_id: int, hours: int) -> str:
+        """Give a new game a time per turn; the line that says so in the lobby message."""
+        seconds = hours * 3600 * self._clock_scale
+        # Three reminders inside the time, at a quarter, half and three quarters of it.
+        await self._store.set_turn_clock(game_id, seconds, seconds / 4)
+        return (
+            f"Time per turn: {CLOCK_NAMES.get(hours, f'{hours} hours')}. When it runs out the "
+            "computer plays that turn; after two such turns in a row it takes the seat "
+            "(its player gets it back with `/torres join`)."
+        )
+
+    async def due_clocks(self, service: GameService) -> list[Outcome]:
+        """Let the computer play the turns whose time ran out (see :meth:`set_clock`)."""
+        now = self._clock()
+        out = []
+        for row, seconds, since in await self._store.clocked_games():
+            seats = await self._store.seats(row.id)
+            mover = _waiting_on(row, seats)
+            if mover is None or mover.is_ai or mover.user_id is None or mover.name is None:
+                continue
+            settings = await self._store.user_settings(mover.user_id)
+            away = settings.away_until or 0.0
+            if away > now or now < max(since, away) + seconds:
+                continue  # away: the clock waits; back: the turn's time starts again
+            twice = await self._timed_out_before(row, mover.name)
+            note = (
+                f"⏰ <@{mover.user_id}>'s time for this turn ({texts.duration(seconds)}) ran out "
+                f"in game #{row.id}: the computer plays it for them."
+            )
+            if twice:
+                note += (
+                    " That is twice in a row, so the computer takes over their seat; "
+                    f"<@{mover.user_id}> can come back with `/torres join` in this channel."
+                )
+            outcome = await service.play_for(row.id, turn=row.turn_no, note=note)
+            if outcome is None:
+                continue
+            if twice:
+                await self._store.set_seat_ai(row.id, mover.name, True)
+                outcome.ai_game = row.id
+            out.append(outcome)
+        return out
+
+    async def _timed_out_before(self, row: GameRow, name: str) -> bool:
+        """Whether the computer played this seat's previous decision (its time ran out)."""
+        before = [
+            a
+            for a in await self._store.actions(row.id)
+            if a.seq <= row.turn_start_seq and a.player == name and a.kind == "play"
+        ]
+        return bool(before) and before[-1].user_id is None
+
+    async def rejoin(self, *, channel_id: int, user: User) -> Outcome | None:
+        """Take back one's seat from the computer (after timeouts); None if that isn't the case."""
+        row = await self._store.active_game(channel_id)
+        if row is None or row.status != "running":
+            return None
+        seats = await self._store.seats(row.id)
+        seat = next((s for s in seats if s.user_id == user.id), None)
+        if seat is None or seat.name is None or not seat.is_ai or seat.resigned:
+            return None
+        await self._store.set_seat_ai(row.id, seat.name, False)
+        text = f"{user.display} is back in game #{row.id} and plays {seat.name} again."
+        return Outcome(
+            reply=f"You're back in your seat ({seat.name}) in game #{row.id}.",
+            posts=[Post(row.channel_id, row.id, text)],
+        )
+
+    async def away(self, *, user: User, days: int) -> Outcome:
+        """Pause the user's clocks and reminders in all their games for *days* (0: back now)."""
+        now = self._clock()
+        current = await self._store.user_settings(user.id)
+        until = now + days * 86400 * self._clock_scale if days else None
+        await self._store.set_user_settings(replace(current, away_until=until))
+        posts = []
+        for row, _ in await self._store.user_games(user.id):
+            if row.status != "running":
+                continue
+            if until is None:
+                text = f"{user.display} is back: their clock and reminders in game #{row.id} run again."
+            else:
+                text = (
+                    f"{user.display} is away until <t:{int(until)}:f>: their clock and "
+                    f"reminders in game #{row.id} are paused until then."
+                )
+            posts.append(Post(row.channel_id, row.id, text))
+        if until is None:
+            reply = "Welcome back: your clocks and reminders run again."
+        else:
+            reply = (
+                f"You're away until <t:{int(until)}:f>: your clocks and reminders are paused in "
+                f"{len(posts)} running game{'s' if len(posts) != 1 else ''}. "
+                "`/torres away days:0` ends it sooner."
+            )
+        return Outcome(reply=reply, posts=posts)
 
     # -- internals ---------------------------------------------------------------------
 

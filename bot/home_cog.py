@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.cog import send_private
+from bot.service import User
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
@@ -67,8 +68,15 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         await interaction.response.defer(ephemeral=True, thinking=True)
         await send_private(interaction, await home.settings(user_id=interaction.user.id, dm=dm))
 
+    @app_commands.command(description="Pause your clocks and reminders in all your games")
+    @app_commands.describe(days="For how many days (1-14; 0 ends an away period now)")
+    async def away(interaction: discord.Interaction, days: app_commands.Range[int, 0, 14]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = User(interaction.user.id, interaction.user.display_name)
+        await bot.deliver(interaction, await home.away(user=user, days=days))
+
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.
-    for command in (games, history, export, stats, leaderboard, settings):
+    for command in (games, history, export, stats, leaderboard, settings, away):
         group.add_command(command)
 
 

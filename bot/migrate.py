@@ -47,6 +47,7 @@ _TABLES: dict[str, tuple[str, ...]] = {
         "reminders_sent",
         "idle_cancel_after",
         "result",
+        "turn_seconds",
     ),
     "seats": ("game_id", "seat", "user_id", "display", "name", "is_ai", "resigned", "joined_at"),
     "actions": ("game_id", "seq", "player", "user_id", "kind", "action", "time"),

@@ -452,6 +452,52 @@ class GameService:
                 out.append(row.id)
         return out
 
+    async def play_for(self, game_id: int, *, turn: int, note: str) -> Outcome | None:
+        """The computer plays the current decision of a human seat (their time ran out).
+
+        *turn* is the turn the clock ran out on: if the game moved on meanwhile nothing
+        is played (None). The turn message names the computer as playing for the seat,
+        after *note* (why) as a message of its own.
+        """
+        row = await self._store.game(game_id)
+        if row is None or row.status != "running" or row.turn_no != turn:
+            return None
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        seat = self._seat_named(seats, game.to_move)
+        if seat is None or seat.is_ai:
+            return None
+        actions: list[str] = []
+        work = game.copy()
+        for _ in range(8):  # a decision may stop short of its end (a draw); go on to it
+            try:
+                if self._workers is not None:
+                    chosen = await self._workers.run(
+                        self._choose, work.copy(), self.config.ai_seconds
+                    )
+                else:
+                    chosen = await asyncio.to_thread(
+                        self._choose, work.copy(), self.config.ai_seconds
+                    )
+                work, _, done = _apply(work, "\n".join(chosen))
+            except Exception:
+                log.exception("the AI failed for a timed-out turn in game %s", game_id)
+                chosen = _random_decision(work, random.Random(row.last_seq))
+                work, _, done = _apply(work, "\n".join(chosen))
+            actions += chosen
+            if done:
+                break
+        async with self._lock(game_id):
+            fresh = await self._fresh(game_id)
+            if fresh.last_seq != row.last_seq or fresh.status != "running":
+                return None
+            text = "\n".join(actions)
+            work, events, done = _apply(game, text)
+            stand_in = replace(seat, is_ai=True)  # "Computer (for …)" in the turn message
+            outcome = await self._commit(row, seats, stand_in, None, text, game, work, events, done)
+        outcome.posts.insert(0, Post(row.channel_id, game_id, note))
+        return outcome
+
     # -- information -----------------------------------------------------------------
 
     async def board(self, *, channel_id: int, user: User) -> BoardView:
@@ -679,6 +725,8 @@ class GameService:
             seats = await self._store.seats(row.id)
             seat = self._seat_named(seats, row.position.get("to_move"))
             if seat is None or seat.is_ai or seat.user_id is None:
+                continue
+            if await self._store.away_users([seat.user_id], now):  # /torres away: paused
                 continue
             if not await self._store.note_reminder(
                 row.id, expected_sent=row.reminders_sent, expected_seq=row.last_seq

@@ -153,6 +153,8 @@ _MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
+    # 5: clocks: a time per turn (NULL: none), after which the computer plays the turn.
+    ["ALTER TABLE games ADD COLUMN turn_seconds REAL"],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -223,6 +225,7 @@ _JSON_COLUMNS = ("initial", "position", "turn_start_position", "result")
 
 def _game(row: aiosqlite.Row) -> GameRow:
     data = dict(row)
+    data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
             data[key] = json.loads(data[key])
@@ -775,6 +778,52 @@ class Store:
                 " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
                 (settings.user_id, int(settings.dm), int(settings.dm_refused), settings.away_until),
             )
+
+    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
+        """Give a game a time per turn (and reminders that fit inside it)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET turn_seconds = ?, reminder_interval = ? WHERE id = ?",
+                (seconds, reminder_interval, game_id),
+            )
+
+    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
+        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
+        rows = await self._conn.execute_fetchall(
+            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            seconds = float(data.pop("turn_seconds"))
+            out.append((_game(data), seconds, since))
+        return out
+
+    async def turn_clock(self, game_id: int) -> float | None:
+        row = await self._one("SELECT turn_seconds FROM games WHERE id = ?", (game_id,))
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
+        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE seats SET is_ai = ? WHERE game_id = ? AND name = ?",
+                (int(is_ai), game_id, name),
+            )
+
+    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
+        """Of *user_ids*, those away at *now*, with when they are back."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._conn.execute_fetchall(
+            f"SELECT user_id, away_until FROM user_settings WHERE user_id IN ({marks})"
+            " AND away_until > ?",
+            (*user_ids, now),
+        )
+        return {int(r[0]): float(r[1]) for r in rows}
 
 
 # The time the current turn of game ``g`` began (SQL both backends read): its first log row's time, or the

@@ -171,6 +171,7 @@ _MIGRATIONS: list[list[str]] = [
         )
         """,
     ],
+    ["ALTER TABLE games ADD COLUMN turn_seconds DOUBLE PRECISION"],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -189,6 +190,7 @@ def _dump(value: Any) -> str | None:
 
 def _game(row: asyncpg.Record) -> GameRow:
     data = dict(row)
+    data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
             data[key] = json.loads(data[key])
@@ -739,3 +741,46 @@ class PgStore:
             settings.dm_refused,
             settings.away_until,
         )
+
+    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
+        """Give a game a time per turn (and reminders that fit inside it)."""
+        await self._pool.execute(
+            "UPDATE games SET turn_seconds = $1, reminder_interval = $2 WHERE id = $3",
+            seconds,
+            reminder_interval,
+            game_id,
+        )
+
+    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
+        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
+        rows = await self._pool.fetch(
+            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            seconds = float(data.pop("turn_seconds"))
+            out.append((_game(data), seconds, since))
+        return out
+
+    async def turn_clock(self, game_id: int) -> float | None:
+        value = await self._pool.fetchval("SELECT turn_seconds FROM games WHERE id = $1", game_id)
+        return None if value is None else float(value)
+
+    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
+        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
+        await self._pool.execute(
+            "UPDATE seats SET is_ai = $1 WHERE game_id = $2 AND name = $3", is_ai, game_id, name
+        )
+
+    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
+        """Of *user_ids*, those away at *now*, with when they are back."""
+        rows = await self._pool.fetch(
+            "SELECT user_id, away_until FROM user_settings WHERE user_id = ANY($1::bigint[])"
+            " AND away_until > $2",
+            list(user_ids),
+            now,
+        )
+        return {int(r[0]): float(r[1]) for r in rows}
