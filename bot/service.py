@@ -987,7 +987,7 @@ class GameService:
         lines.append(texts.scores_line(after.scores, start_scores, after.players))
         for event in events:
             if event.get("type") == "phase_scored":
-                lines.append(texts.phase_summary(event, seats))
+                lines.append(texts.phase_summary(event, seats, after.position()))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
             lines.append(texts.game_over(after, seats))
