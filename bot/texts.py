@@ -144,7 +144,7 @@ def phase_summary(
             f"+{total} ({' + '.join(bits)}), now {scores.get(player, '?')} points"
         )
         castles = detail.get(player) or []
-        if castles or parts.get("king"):
+        if position is not None and (castles or parts.get("king")):
             items = [
                 f"castle {where}: {area} squares × level {level} = {area * level}"
                 for where, area, level in castles
