@@ -5,7 +5,8 @@ database in a temporary directory), then plays ``--games`` 2-player games in
 parallel, one per channel, each from ``/torres new`` to the final scores (or
 ``--decisions`` decisions). Every game keeps an ``engine.Game`` mirror to
 choose legal actions; a decision is either one ``/torres play`` with all of
-it, or one command per action followed by the End turn button.
+it, or one command per action followed by the End turn button (and its
+confirmation when AP are left).
 
 Printed: median, 95th percentile and max of the time from sending an
 interaction to
@@ -159,6 +160,16 @@ class Player:
         self.stats.record(ix, reply, post)
         return ix, reply, post
 
+    async def end_turn(self, who: str, custom_id: str) -> FakeInteraction:
+        """End turn on the turn message; with AP left it asks first, and the player confirms."""
+        assert self.turn_msg is not None
+        ix = await self.fake.click(who, self.turn_msg, custom_id)
+        reply = await ix.reply(TIMEOUT)
+        yes = next((b for b in reply.buttons if (b.custom_id or "").endswith(":yes")), None)
+        if yes is None:
+            return ix
+        return await self.fake.click(who, reply, yes.custom_id or "")
+
     def slash(self, who: str, sub: str, **options):
         return self.fake.slash(who, self.channel, "torres", sub, **options)
 
@@ -194,9 +205,7 @@ class Player:
                     game.play(action)
                 end = next(x for x in self.turn_msg.buttons if (x.custom_id or "").endswith(":end"))
                 await self.think()
-                await self.send(
-                    self.fake.click(who, self.turn_msg, end.custom_id or ""), picture=True
-                )
+                await self.send(self.end_turn(who, end.custom_id or ""), picture=True)
                 game.play("end")
             else:
                 await self.think()

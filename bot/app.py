@@ -17,10 +17,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.batch import merge_posts
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
 from bot.home import HomeService
 from bot.home_cog import add_home_commands
+from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
@@ -35,10 +37,25 @@ _RESEND_AFTER = 60.0  # seconds after which an unsent post of this process count
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
-def _render_png(position: dict[str, Any], viewer: str | None, highlight: list[str]) -> bytes:
+def _render_png(
+    position: dict[str, Any], viewer: str | None, highlight: list[str], note: str | None = None
+) -> bytes:
     from renderer import render_board
 
-    return render_board(position, viewer, highlight)
+    return render_board(position, viewer, highlight, highlight_note=note)
+
+
+def alt_text(
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: Iterable[str] = (),
+    note: str | None = None,
+) -> str:
+    """The picture's description for screen readers (Discord allows 1024 characters)."""
+    from renderer import describe
+
+    text = describe(position, viewer=viewer, highlight=sorted(highlight), highlight_note=note)
+    return text if len(text) <= 1024 else text[:1023] + "…"
 
 
 def _animate_gif(positions: list[dict[str, Any]]) -> bytes:
@@ -70,11 +87,15 @@ class Renderer:
         await asyncio.get_running_loop().run_in_executor(self._pool, _import_renderer)
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool, _render_png, position, viewer, sorted(highlight)
+            self._pool, _render_png, position, viewer, sorted(highlight), note
         )
 
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
@@ -146,7 +167,7 @@ class TorresBot(discord.Client):
         self._nonce_salt = "00000000"
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TurnButton)
+        self.add_dynamic_items(TurnButton, PanelSelect, PanelButton, ConfirmButton)
         self._nonce_salt = await self._salt()
         await self.renderer.start()
         if self.workers is not None:
@@ -207,10 +228,40 @@ class TorresBot(discord.Client):
     # -- sending ----------------------------------------------------------------------
 
     async def render(
-        self, position: dict[str, Any], viewer: str | None, highlight: Iterable[str]
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
     ) -> io.BytesIO:
         """The board picture as a file-like object, drawn off the event loop."""
-        return io.BytesIO(await self.renderer.render(position, viewer, highlight))
+        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note))
+
+    async def board_file(
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
+    ) -> discord.File:
+        """The board picture as an attachment, its description the position in words."""
+        highlight = sorted(highlight)
+        png = await self.render(position, viewer, highlight, note)
+        try:
+            alt: str | None = alt_text(position, viewer, highlight, note)
+        except Exception:  # the picture is worth sending without its description
+            log.exception("could not describe the board picture")
+            alt = None
+        return discord.File(png, filename="board.png", description=alt)
+
+    async def publish(self, outcome: Outcome) -> bool:
+        """Send an outcome's public posts and let computers move; True if a post failed."""
+        failed = False
+        for post in outcome.posts:
+            failed |= not await self.send_post(post)
+        if outcome.ai_game is not None:
+            self.kick_ai(outcome.ai_game)
+        return failed
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Send an outcome: the public posts, then the private reply; computers move meanwhile.
@@ -245,12 +296,11 @@ class TorresBot(discord.Client):
         }
         text = post.text
         files: list[discord.File] = []
-        picture: bytes | None = None
         if post.position is not None:
             try:
-                png = await self.render(post.position, None, post.highlight)
-                picture = png.getvalue()
-                files.append(discord.File(png, filename="board.png"))
+                files.append(
+                    await self.board_file(post.position, None, post.highlight, post.highlight_note)
+                )
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
                 text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
@@ -281,15 +331,42 @@ class TorresBot(discord.Client):
         except Exception:  # connection trouble: the change is saved; the outbox retries
             log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
             return False
+        for merged in post.merged:
+            await self.service.delivered(merged)
         await self.service.delivered(post)
+        if post.position is not None and isinstance(message, discord.Message):
+            await self._retire_turn_message(post, message)
         for user_id in by_dm:
-            await self._turn_dm(user_id, post, channel, message, picture)
+            await self._turn_dm(user_id, post, channel, message)
         if post.replay:
             await self._record_results()
             task = asyncio.create_task(self._post_replay(channel, post.game_id))
             self._replay_tasks.add(task)
             task.add_done_callback(self._replay_tasks.discard)
         return True
+
+    async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
+        """Disable the buttons of the game's previous turn message: only the latest one plays."""
+        key = f"turn_message:{post.game_id}"
+        previous = await self.store.get_meta(key)
+        await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
+        if not previous:
+            return
+        channel_id, message_id = (int(x) for x in previous.split(":"))
+        if message_id == message.id:
+            return
+        old = self.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            fetched = await old.fetch()
+            if not fetched.components:
+                return
+            view = discord.ui.View.from_message(fetched, timeout=None)
+            for item in view.children:
+                if isinstance(item, discord.ui.Button | discord.ui.Select):
+                    item.disabled = True
+            await old.edit(view=view)
+        except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
+            log.info("could not disable the buttons of message %s", message_id)
 
     async def _post_replay(self, channel: Any, game_id: int) -> None:
         """Follow a finished game's last message with the whole game, animated.
@@ -324,7 +401,6 @@ class TorresBot(discord.Client):
         post: Post,
         channel: Any,
         message: discord.Message,
-        picture: bytes | None,
     ) -> None:
         """Tell a player by DM that it is their turn; if Discord refuses, ping them in the
         channel instead and tell them why at their next command."""
@@ -333,8 +409,13 @@ class TorresBot(discord.Client):
         )
         try:
             dm = await self.create_dm(discord.Object(id=user_id))
-            file = discord.File(io.BytesIO(picture), filename="board.png") if picture else None
-            await dm.send(text, file=file) if file else await dm.send(text)
+            if post.position is None:
+                await dm.send(text)
+            else:
+                picture = await self.board_file(
+                    post.position, None, post.highlight, post.highlight_note
+                )
+                await dm.send(text, file=picture)
             return
         except discord.HTTPException as exc:
             if exc.code != 50007:  # 50007: the user accepts no DMs from the bot
@@ -379,17 +460,23 @@ class TorresBot(discord.Client):
         )
 
     async def _run_ai(self, game_id: int) -> None:
+        # Consecutive computer decisions go out as one message (one picture); their
+        # outbox rows keep them safe meanwhile.
+        pending: list[Post] = []
         try:
             for _ in range(_MAX_AI_STEPS):
                 outcome = await self.service.ai_step(game_id)
                 if outcome is None:
-                    return
-                for post in outcome.posts:
-                    await self.send_post(post)
+                    break
+                pending.extend(outcome.posts)
         except asyncio.CancelledError:
+            self._ai_tasks.pop(game_id, None)
             raise
         except Exception:
             log.exception("computer player failed in game %s", game_id)
+        try:
+            if pending:
+                await self.send_post(merge_posts(pending))
         finally:
             self._ai_tasks.pop(game_id, None)
 

@@ -36,6 +36,11 @@ def _user(interaction: discord.Interaction) -> User:
     return User(interaction.user.id, interaction.user.display_name)
 
 
+def _sent_at(interaction: discord.Interaction) -> float:
+    """When the player sent the command: the time in its snowflake id, by Discord's clock."""
+    return interaction.created_at.timestamp()
+
+
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already deferred."""
     text = shorten(text)
@@ -80,17 +85,36 @@ async def handle_button(
     """A press of End turn / Undo / My hand on a turn message."""
     bot = interaction.client
     service = bot.service
+    if action == "play":
+        from bot.panel_views import open_panel
+
+        await open_panel(interaction, game_id, turn)
+        return
     try:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = _user(interaction)
+        if action == "end":
+            ap = await service.end_needs_confirm(game_id=game_id, turn=turn, user=user)
+            if ap:
+                from bot.panel_views import ask
+
+                question = (
+                    f"You still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)"
+                )
+                await ask(interaction, question, "end", game_id, turn, "End turn")
+                return
         if action == "hand":
             text = await service.hand(game_id=game_id, turn=turn, user=user)
             await send_private(interaction, text)
             return
         if action == "undo":
-            outcome = await service.undo(game_id=game_id, turn=turn, user=user)
+            outcome = await service.undo(
+                game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
+            )
         else:
-            outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
+            outcome = await service.end_turn(
+                game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
+            )
         await bot.deliver(interaction, outcome)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)
@@ -177,7 +201,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await self._run(
             interaction,
             self.service.play(
-                channel_id=_channel(interaction), user=_user(interaction), text=actions
+                channel_id=_channel(interaction),
+                user=_user(interaction),
+                text=actions,
+                created_at=_sent_at(interaction),
             ),
         )
 
@@ -199,7 +226,11 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
-            self.service.undo(channel_id=_channel(interaction), user=_user(interaction)),
+            self.service.undo(
+                channel_id=_channel(interaction),
+                user=_user(interaction),
+                created_at=_sent_at(interaction),
+            ),
         )
 
     @app_commands.command(
@@ -231,10 +262,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 game_id=game,
                 decision=decision,
             )
-        png = await self.bot.render(view.position, view.viewer, view.highlight)
-        await interaction.followup.send(
-            shorten(view.text), file=discord.File(png, filename="board.png"), ephemeral=True
+        file = await self.bot.board_file(
+            view.position, view.viewer, view.highlight, view.highlight_note
         )
+        await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -252,25 +283,26 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         description="Leave a running game (the computer takes your seat, if it plays one)"
     )
     async def resign(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._run(
-            interaction,
-            self.service.resign(channel_id=_channel(interaction), user=_user(interaction)),
-        )
+        await self._confirm(interaction, "resign")
 
     @app_commands.command(
         description="End this channel's game (its author; channel managers once it is idle)"
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._confirm(interaction, "cancel")
+
+    async def _confirm(self, interaction: discord.Interaction, what: str) -> None:
+        """Resign and cancel ask first (privately); nothing happens until confirmed."""
+        from bot.panel_views import ask
+
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._run(
-            interaction,
-            self.service.cancel(
-                channel_id=_channel(interaction),
-                user=_user(interaction),
-                can_manage_channel=interaction.permissions.manage_channels,
-            ),
+        c = await self.service.confirmable(
+            what=what,
+            channel_id=_channel(interaction),
+            user=_user(interaction),
+            can_manage_channel=interaction.permissions.manage_channels,
         )
+        await ask(interaction, c.question, what, c.game_id, 0, c.confirm_label)
 
 
 def _channel(interaction: discord.Interaction) -> int:

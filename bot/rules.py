@@ -81,7 +81,8 @@ file, no diagonals (50) · `square`: four on the corners of any square, tilted t
 Separate actions with `;`. Examples: `move c3 d3; build e4 e5; end` · `knight d4` · \
 `stack 3` · `score 2` · `play jump c3 c4` · `play lift c3 turn`.
 `move A B C` moves step by step; `build A B` builds on both. A command is all or nothing: \
-if any action is illegal, nothing happens and you're told why.""",
+if any action is illegal, nothing happens and you're told why. A `draw` is the exception: \
+it is made first (it can't be taken back), then the rest is checked against the card you drew.""",
     "undo": """**Undo**
 `/torres undo` (or the Undo button) takes back your last action of this turn, one at a \
 time — but never past a card draw, and never into an earlier turn.""",

@@ -15,28 +15,38 @@ import functools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+import weakref
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
+from bot import panel as panels
 from bot import texts
-from bot.actions import normalize, split_actions
+from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.storage import GameStore
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.workers import WorkerPool
 from engine import Game, IllegalAction, NotationError, changed_squares
+from engine import decision_over as decision_done
+from engine.ai import random_decision
 
 log = logging.getLogger(__name__)
 
 COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
-_SETUP_STAGES = frozenset({"castles", "place", "king"})
-BUTTONS_ALL = ("end", "undo", "hand")
+BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
+CACHED_GAMES = 128  # running games whose Game object (and hint) stay in memory
+ID_MAX = 2**63 - 1  # SQLite's INTEGER range: a larger id in a forged custom_id is no game's
+CLOCK_SLACK = 0.001  # Discord's snowflake times have millisecond resolution
+LAG_NORMAL = 0.5  # seconds from a command's creation to its arrival, clocks agreeing
 
 ChooseActions = Callable[[Game, float], list[str]]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +85,8 @@ class Post:
     mentions: tuple[int, ...] = ()
     outbox_id: int | None = None  # set when the post was queued with the change it reports
     replay: bool = False  # attach the animated replay of the whole game (game over)
+    merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
+    highlight_note: str | None = None  # what the highlighted squares are (the legend)
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -87,6 +99,7 @@ class Post:
             "buttons": list(self.buttons),
             "mentions": list(self.mentions),
             "replay": self.replay,
+            "highlight_note": self.highlight_note,
         }
 
     @classmethod
@@ -102,6 +115,7 @@ class Post:
             mentions=tuple(int(m) for m in data.get("mentions") or ()),
             outbox_id=outbox_id,
             replay=bool(data.get("replay", False)),
+            highlight_note=data.get("highlight_note"),
         )
 
 
@@ -122,6 +136,28 @@ class BoardView:
     position: dict[str, Any]
     viewer: str | None
     highlight: frozenset[str]
+    highlight_note: str | None = None
+
+
+@dataclass(slots=True)
+class PanelState:
+    """The play panel to show (and, once a turn ended, the public posts to make)."""
+
+    model: panels.PanelModel
+    position: dict[str, Any] | None = None
+    viewer: str | None = None
+    highlight: frozenset[str] = frozenset()
+    outcome: Outcome | None = None
+    note: str | None = None  # what the highlighted squares are
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmable:
+    """What a confirmation prompt asks about, checked before asking."""
+
+    game_id: int
+    question: str
+    confirm_label: str
 
 
 class GameService:
@@ -143,11 +179,14 @@ class GameService:
         self.config = config or ServiceConfig()
         self._clock = clock
         self._choose = choose_actions or _engine_ai(self.config.ai_level)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, Game]] = {}
-        self._hints: dict[int, tuple[tuple[int, str], str | None]] = {}
+        # A lock lives while someone holds or awaits it; then it goes, so that
+        # finished games leave no lock behind (a new one is made when needed).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
+        self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
+        self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
 
     # -- lobby ------------------------------------------------------------------
 
@@ -217,7 +256,7 @@ class GameService:
                 raise NotAllowed(f"This game is full ({human_seats} players).")
             await self._store.add_seat(row.id, user.id, user.display, self._clock())
         joined = len(seats) + 1
-        text = f"{user.display} joined game #{row.id} ({joined}/{human_seats} players)."
+        text = f"{texts.shown_name(user.display)} joined game #{row.id} ({joined}/{human_seats} players)."
         if joined >= 2 or row.bots:
             text += f" <@{row.author_id}> can start it with `/torres start`."
         return Outcome(
@@ -240,7 +279,9 @@ class GameService:
             await self._store.remove_seat(row.id, user.id, self._clock())
         return Outcome(
             reply=f"You left game #{row.id}.",
-            posts=[Post(channel_id, row.id, f"{user.display} left game #{row.id}.")],
+            posts=[
+                Post(channel_id, row.id, f"{texts.shown_name(user.display)} left game #{row.id}.")
+            ],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
@@ -289,23 +330,37 @@ class GameService:
         if master:
             lines.append(master)
         lines.append(
-            "Play with `/torres play` (its list offers the legal actions) and the buttons "
-            "below; `/torres rules` explains the game."
+            "On your turn press **Play** below: a panel only you see lets you play by taps. "
+            "`/torres play` does the same by text; `/torres rules` explains the game."
         )
         lines.append(self._next_line(row, game, seats))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
 
     # -- playing ------------------------------------------------------------------
 
-    async def play(self, *, channel_id: int, user: User, text: str) -> Outcome:
-        """Apply one or more actions of the player to move, all or nothing."""
-        row = await self._running(channel_id)
-        return await self._play(row.id, user, text)
+    async def play(
+        self, *, channel_id: int, user: User, text: str, created_at: float | None = None
+    ) -> Outcome:
+        """Apply one or more actions of the player to move, all or nothing up to a draw.
 
-    async def end_turn(self, *, game_id: int, turn: int, user: User) -> Outcome:
+        A draw shows the player new cards and can't be taken back, so a command
+        is played up to and including each draw, which is committed, and what
+        follows is checked against the cards really drawn (docs/rules.md,
+        rulings). *created_at* is when the player sent the command (the
+        interaction's creation time): a command sent before the current turn
+        began is refused, so that it cannot act on a turn its sender never saw.
+        """
+        sent = self._sent_here(created_at)
+        row = await self._running(channel_id)
+        return await self._play(row.id, user, text, created_at=sent)
+
+    async def end_turn(
+        self, *, game_id: int, turn: int, user: User, created_at: float | None = None
+    ) -> Outcome:
         """The End turn button."""
+        sent = self._sent_here(created_at)
         await self._check_button(game_id, turn)
-        return await self._play(game_id, user, "end", turn=turn)
+        return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
         self,
@@ -314,21 +369,29 @@ class GameService:
         game_id: int | None = None,
         turn: int | None = None,
         user: User,
+        created_at: float | None = None,
     ) -> Outcome:
         """Take back the last action of the current turn."""
+        created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
             game_id = (await self._running(channel_id)).id
         if turn is not None:
             await self._check_button(game_id, turn)
         async with self._lock(game_id):
+            # Everything is checked again under the lock: a cancel, a resignation
+            # or the end of the turn may have landed while this request waited.
             row = await self._fresh(game_id)
+            if row.status != "running":
+                raise NoGame("This game is not running any more; nothing was changed.")
             if turn is not None and row.turn_no != turn:
                 raise StaleButton(texts.STALE_BUTTON)
             seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
+            await self._check_sent_in_turn(row, seats, created_at)
             work = game.copy()
+            undone = (await self.turn_actions(game_id) or [""])[-1]
             if not work.undo():
                 raise NotAllowed(
                     "Nothing to take back: this turn has no actions yet, or the last one "
@@ -336,10 +399,17 @@ class GameService:
                 )
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
-        return Outcome(reply="Took back your last action. " + _ap_line(work))
+        what = f"`{undone}` ({panels.describe(undone)})" if undone else "your last action"
+        return Outcome(reply=f"Took back {what}. " + _ap_line(work))
 
     async def _play(
-        self, game_id: int, user: User, text: str, *, turn: int | None = None
+        self,
+        game_id: int,
+        user: User,
+        text: str,
+        *,
+        turn: int | None = None,
+        created_at: float | None = None,
     ) -> Outcome:
         async with self._lock(game_id):
             row = await self._fresh(game_id)
@@ -350,8 +420,39 @@ class GameService:
             seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
-            work, events, done = _apply(game, text)
-            return await self._commit(row, seats, seat, user.id, text, game, work, events, done)
+            await self._check_sent_in_turn(row, seats, created_at)
+            parts = draw_parts(text)
+            if not parts:
+                raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
+            played: list[str] = []
+            outcome: Outcome | None = None
+            start = game
+            for part in parts:
+                # Nothing after a draw is looked at before that draw is committed:
+                # until then no answer may depend on the cards it will show.
+                try:
+                    work, events, done = _apply(game, part, unchanged=not played)
+                except IllegalMove as exc:
+                    if not played:
+                        raise
+                    return Outcome(
+                        reply=_after_draw_refusal(played, part, exc.message, start, game)
+                    )
+                outcome = await self._commit(
+                    row, seats, seat, user.id, part, game, work, events, done
+                )
+                played.append(part)
+                if done:
+                    break
+                row = await self._fresh(game_id)
+                game = work
+            assert outcome is not None
+            if len(played) > 1 and not outcome.posts:
+                joined = normalize("; ".join(played))
+                outcome.reply = f"Done: `{texts.shorten(joined, 1500)}` — " + panels.done_words(
+                    joined, start, game
+                )
+            return outcome
 
     async def _commit(
         self,
@@ -392,10 +493,14 @@ class GameService:
             result=result,
             outbox=posts,
         )
-        self._cache[row.id] = (seq, work.copy())
+        if over is not None:
+            self._forget(row.id)
+        else:
+            self._cache[row.id] = (seq, work.copy())
         if not done:
             return Outcome(
-                reply=f"Done: `{texts.shorten(normalize(text), 1500)}`. " + _ap_line(work)
+                reply=f"Done: `{texts.shorten(normalize(text), 1500)}` — "
+                + panels.done_words(text, before, work)
             )
         reply = "Your turn is over." if seat.user_id is not None else ""
         if over is not None:
@@ -512,14 +617,17 @@ class GameService:
         highlight = frozenset(
             changed_squares(row.turn_start_position or row.position, row.position)
         )
+        note = "changed this turn so far"
         if not highlight:  # nothing done yet this turn: show what the last turn changed
             last = await self._store.last_payload(row.id)
             highlight = frozenset((last or {}).get("highlight") or ())
+            note = (last or {}).get("highlight_note") or "changed by the last turn"
         return BoardView(
             text=texts.status_line(row.id, game, seats),
             position=game.position(),
             viewer=viewer,
             highlight=highlight,
+            highlight_note=note,
         )
 
     async def hand(
@@ -552,54 +660,59 @@ class GameService:
     async def suggest(self, *, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
         """Autocomplete ``(label, value)`` pairs for ``/torres play actions:`` (at most 25).
 
-        Only the player to move gets suggestions. What the user typed before
-        the last ``;`` is kept as a prefix; the suggestions continue it. If that
-        prefix is illegal the single suggestion says why.
+        Only the player to move gets actions; anyone else one entry saying why.
+        What the user typed before the last ``;`` is kept as a prefix; the
+        suggestions continue it. If that prefix is illegal the single
+        suggestion says why (see :mod:`bot.complete`). Nothing is suggested
+        past a draw: what may follow depends on cards not drawn yet.
         """
+        from bot.complete import complete, why
+
         row = await self._store.active_game(channel_id)
-        if row is None or row.status != "running":
-            return []
+        if row is None:
+            return why("No Torres game in this channel: open one with /torres new.", typed)
+        if row.status != "running":
+            return why(f"Game #{row.id} hasn't started yet.", typed)
         seats = await self._store.seats(row.id)
         game = await self._load(row)
         seat = self._seat_named(seats, game.to_move)
+        mine = next((s for s in seats if s.user_id == user_id and not s.resigned), None)
+        if mine is None:
+            return why("You're not playing in this game.", typed)
         if seat is None or seat.user_id != user_id or seat.is_ai:
-            return []
+            who = texts.seat_name(seat) if seat else "nobody"
+            return why(f"It's not your turn: {who} is to move.", typed)
         head, sep, partial = typed.replace("\n", ";").rpartition(";")
         done_text = normalize(head) if sep else ""
-        partial = " ".join(partial.split()).lower()
         work = game
+        if "draw" in split_actions(done_text):
+            return _suggest_past_draw(game, done_text)
         if done_text:
             try:
                 work, _, finished = _apply(game, done_text)
             except IllegalMove as exc:
-                return [(_fit(f"⚠ {exc.message}"), _fit(done_text))]
+                return why(exc.message, done_text)
             if finished:
-                return [(_fit(done_text), _fit(done_text))]
-        legal = [a for a in work.legal() if a.startswith(partial)]
-        prefix = f"{done_text}; " if done_text else ""
-        ranked = rank_actions(legal)
+                return [(_fit(f"{done_text} (ends your turn)"), _fit(done_text))]
         hint = await self._hint(row, done_text, work)
-        if hint is not None and hint in legal:
-            ranked = [hint] + [a for a in ranked if a != hint][:24]
-        pairs = [(_label(prefix + a), prefix + a) for a in ranked if len(prefix + a) <= 100]
-        if hint is not None and pairs and pairs[0][1] == prefix + hint:
-            pairs[0] = (_label(f"💡 {prefix}{hint}"), prefix + hint)
-        return pairs
+        return complete(work, done_text, partial, hint)
 
     async def _hint(self, row: GameRow, done_text: str, game: Game) -> str | None:
         """The next action the quick computer player would choose here, offered first.
 
         Computed once per game state and typed prefix (autocomplete asks at every
-        keystroke) and given at most a second; the computer only looks at what
-        the player may see.
+        keystroke) and given at most a second. The computer is handed a game in
+        which everything the player can't see (decks, other hands) is made up,
+        so the hint cannot depend on hidden cards even by accident.
         """
         key = (row.last_seq, done_text)
         cached = self._hints.get(row.id)
         if cached is not None and cached[0] == key:
             return cached[1]
         try:
+            seen = _as_seen_by_mover(game, row.last_seq)
             actions = await asyncio.wait_for(
-                asyncio.to_thread(self._suggest_actions, game.copy(), HINT_SECONDS), 1.0
+                asyncio.to_thread(self._suggest_actions, seen, HINT_SECONDS), 1.0
             )
             hint: str | None = actions[0] if actions else None
         except TimeoutError:
@@ -630,7 +743,7 @@ class GameService:
             has_ai = any(s.is_ai for s in seats)
             if has_ai and humans_left:
                 text = (
-                    f"{user.display} ({seat.name}) resigned from game #{row.id}; "
+                    f"{texts.shown_name(user.display)} ({seat.name}) resigned from game #{row.id}; "
                     "the computer plays their seat from now on."
                 )
                 post = Post(row.channel_id, row.id, text)
@@ -661,7 +774,7 @@ class GameService:
                 s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
             )
             text = (
-                f"{user.display} ({seat.name}) resigned, so game #{row.id} ends here "
+                f"{texts.shown_name(user.display)} ({seat.name}) resigned, so game #{row.id} ends here "
                 + " ".join(f"<@{m}>" for m in mentions)
                 + "\n"
                 + texts.score_table(game, seats)
@@ -678,7 +791,7 @@ class GameService:
                 result=result,
                 outbox=[post],
             )
-            self._cache.pop(row.id, None)
+            self._forget(row.id)
         return Outcome(reply="You resigned; the game is over.", posts=[post])
 
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
@@ -702,8 +815,8 @@ class GameService:
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
             if not await self._store.finish(row.id, status="cancelled", result=result, now=now):
                 raise NoGame("This game has already ended.")
-            self._cache.pop(row.id, None)
-        text = f"Game #{row.id} was cancelled by {user.display}."
+            self._forget(row.id)
+        text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
         if scores:
             text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
         return Outcome(
@@ -799,6 +912,53 @@ class GameService:
 
     # -- internals --------------------------------------------------------------------
 
+    def _sent_here(self, created_at: float | None) -> float | None:
+        """*created_at* (Discord's clock) on this host's clock, which turn starts are in.
+
+        Each request's lag (arrival here minus creation there) is network time
+        plus the clocks' offset; the smallest recent lag bounds the offset from
+        above. Within normal network time the clocks are taken as agreeing; a
+        larger smallest lag means this host's clock is ahead, and it is added,
+        so that a skewed clock can't make fresh commands look older than the turn.
+        """
+        if created_at is None:
+            return None
+        self._lags.append(self._clock() - created_at)
+        offset = min(self._lags)
+        return created_at + offset if offset > LAG_NORMAL else created_at
+
+    async def _check_sent_in_turn(
+        self, row: GameRow, seats: Sequence[SeatRow], created_at: float | None
+    ) -> None:
+        """Refuse the mover's command if it was sent before their turn began.
+
+        A player who sends ``end`` out of turn just as the previous turn ends
+        would otherwise end their own brand-new turn, which they never saw.
+        (Called after the mover check: anyone else gets "not your turn".)
+        """
+        if created_at is None:
+            return
+        if row.turn_start_seq > 0:
+            rows = await self._store.actions(row.id, after_seq=row.turn_start_seq - 1)
+            began = rows[0].time if rows else row.updated_at
+        else:  # the first decision: the game's start (when the seats were taken)
+            began = max((s.joined_at for s in seats), default=row.created_at)
+        if created_at + CLOCK_SLACK < began:
+            raise NotAllowed(
+                "This command was sent before your turn began (the previous turn ended "
+                "while it was on its way), so it was not played. Nothing was changed; "
+                "look at the latest turn message and send it again if you still want it."
+            )
+
+    def _forget(self, game_id: int) -> None:
+        """A finished game leaves memory (it is only read from the database from now on)."""
+        self._cache.pop(game_id, None)
+        self._hints.pop(game_id, None)
+
+    def _cache_size(self) -> int:
+        """Games held in memory (for tests of the bounds)."""
+        return len(self._cache) + len(self._hints)
+
     @asynccontextmanager
     async def _lock(self, game_id: int) -> AsyncIterator[None]:
         """This process's lock on the game, then the database's (other processes wait)."""
@@ -809,6 +969,8 @@ class GameService:
             yield
 
     async def _fresh(self, game_id: int) -> GameRow:
+        if not 0 < game_id <= ID_MAX:
+            raise NoGame(f"There is no game #{game_id}.")
         row = await self._store.game(game_id)
         if row is None:
             raise NoGame(f"There is no game #{game_id}.")
@@ -829,7 +991,15 @@ class GameService:
             )
         return row
 
+    @staticmethod
+    def _check_ids(game_id: int, turn: int) -> None:
+        """A custom_id comes from the client and may be forged: a number outside
+        SQLite's integer range would fail in the database instead of being refused."""
+        if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX):
+            raise StaleButton("This button doesn't belong to any game; nothing was changed.")
+
     async def _check_button(self, game_id: int, turn: int) -> None:
+        self._check_ids(game_id, turn)
         row = await self._fresh(game_id)
         if row.status != "running":
             raise StaleButton("This game is over; these buttons no longer do anything.")
@@ -939,7 +1109,7 @@ class GameService:
         human_next = seat is not None and not seat.is_ai and seat.user_id is not None
         buttons: tuple[str, ...] = ()
         if human_next:
-            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("hand",)
+            buttons = BUTTONS_ALL if game.stage in ("play", "draw-keep") else ("play", "hand")
         return Post(
             channel_id=row.channel_id,
             game_id=row.id,
@@ -995,6 +1165,7 @@ class GameService:
             lines.append(self._next_line(new_row, after, seats))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
+        post.highlight_note = f"changed by {seat.name}'s turn"
         if over is not None:
             post.buttons = ()
             post.turn = None
@@ -1002,15 +1173,194 @@ class GameService:
             post.replay = True  # the whole game, animated, follows in a message of its own
         return post
 
+    # -- the play panel ------------------------------------------------------------
+
+    async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
+        """The Play button of a turn message: the mover's panel; anyone else is refused."""
+        await self._check_button(game_id, turn)
+        row = await self._fresh(game_id)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        return await self._panel_state(row, game, None, "")
+
+    async def panel_press(
+        self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
+    ) -> PanelState:
+        """A choice on an open panel: *op* is ``what``, ``do``, ``undo``, ``hint``, ``end``,
+        ``endok`` or ``back``; *value* the chosen option's value.
+
+        A refused action leaves the game unchanged and shows why on the panel;
+        a panel of a finished turn comes back closed.
+        """
+        self._check_ids(game_id, turn)
+        row = await self._fresh(game_id)
+        if row.status != "running" or row.turn_no != turn:
+            return self._closed_panel(row, turn)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        group: str | None = None
+        action: str | None = None
+        if op in ("what", "do") and value.startswith(panels.WHAT):  # a group, or its source
+            group = value[len(panels.WHAT) :]
+        elif op in ("what", "do") and value.startswith(panels.DO):
+            action = value[len(panels.DO) :]
+        elif op == "hint":
+            action = await self._hint(row, "", game)
+            if action is None:
+                return await self._panel_state(
+                    row, game, None, "No suggestion right now: choose yourself."
+                )
+        elif op == "undo":
+            try:
+                outcome = await self.undo(game_id=game_id, turn=turn, user=user)
+            except StaleButton:
+                return self._closed_panel(await self._fresh(game_id), turn)
+            except NotAllowed as exc:
+                return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+            row = await self._fresh(game_id)
+            return await self._panel_state(row, await self._load(row), None, outcome.reply)
+        elif op in ("end", "endok"):
+            action = "end"
+        elif op != "back":
+            return await self._panel_state(row, game, None, "")
+        if action is None:
+            return await self._panel_state(row, game, group, "")
+        if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
+            return PanelState(
+                panels.confirm_end_model(self._panel_header(row, game), game.ap or 0),
+                position=None,
+            )
+        before_actions = await self.turn_actions(game_id)
+        try:
+            outcome = await self._play(game_id, user, action, turn=turn)
+        except StaleButton:
+            return self._closed_panel(await self._fresh(game_id), turn)
+        except IllegalMove as exc:
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+        if (
+            outcome.posts
+            or outcome.ai_game is not None
+            or outcome.reply.startswith(("Your turn", "The game"))
+        ):
+            played = "; ".join([*before_actions, *split_actions(action)])
+            text = (
+                f"**{outcome.reply or 'Done.'}** You played `{texts.shorten(played, 1500)}`; "
+                "the turn message is in the channel."
+            )
+            return PanelState(panels.closed_model(text), outcome=outcome)
+        row = await self._fresh(game_id)
+        after = await self._load(row)
+        words = panels.done_words(action, game, after, end_hint="press End turn")
+        groups = panels.grouped(after) if after.to_move == game.to_move else {}
+        nxt = panels.follow_group(action, groups)
+        return await self._panel_state(row, after, nxt, f"Done: {words}")
+
+    async def confirmable(
+        self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
+    ) -> Confirmable:
+        """Check a resign or cancel request before asking the player to confirm it."""
+        row = await self._active(channel_id)
+        if what == "resign":
+            if row.status != "running":
+                raise NotAllowed(
+                    "The game hasn't started; use `/torres leave` to give up your seat."
+                )
+            seats = await self._store.seats(row.id)
+            seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
+            if seat is None or seat.name is None:
+                raise NotSeated("You're not playing in this game.")
+            humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
+            if any(s.is_ai for s in seats) and humans_left:
+                then = "the computer plays your seat from then on"
+            else:
+                then = "the game ends for everyone"
+            return Confirmable(
+                row.id, f"Resign from game #{row.id}? You can't come back: {then}.", "Resign"
+            )
+        if user.id != row.author_id:
+            if not can_manage_channel:
+                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+            if self._clock() - row.last_activity < row.idle_cancel_after:
+                when = int(row.last_activity + row.idle_cancel_after)
+                raise NotAllowed(
+                    "Only the author can cancel an active game; as a channel manager you can "
+                    f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
+                    f" (<t:{when}:R>)."
+                )
+        return Confirmable(
+            row.id,
+            f"Cancel game #{row.id} for everyone? It ends now, without a winner.",
+            "Cancel the game",
+        )
+
+    async def active_game_id(self, channel_id: int) -> int | None:
+        """The id of the channel's open or running game, if any."""
+        row = await self._store.active_game(channel_id)
+        return row.id if row is not None else None
+
+    async def end_needs_confirm(self, *, game_id: int, turn: int, user: User) -> int:
+        """AP the player would give up by ending now (0: no confirmation needed)."""
+        await self._check_button(game_id, turn)
+        row = await self._fresh(game_id)
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        self._mover(row, game, seats, user)
+        return (game.ap or 0) if game.stage == "play" else 0
+
+    async def turn_actions(self, game_id: int) -> list[str]:
+        """The actions of the turn in progress, undone ones left out."""
+        row = await self._fresh(game_id)
+        actions: list[str] = []
+        for entry in await self._store.actions(game_id, after_seq=row.turn_start_seq):
+            if entry.kind == "play":
+                actions.extend(split_actions(entry.action))
+            elif entry.kind == "undo" and actions:
+                actions.pop()
+        return actions
+
+    def _panel_header(self, row: GameRow, game: Game) -> str:
+        me = game.to_move or ""
+        if game.stage in ("play", "draw-keep"):
+            where = f"phase {game.phase}, round {game.round}"
+        elif game.stage == "king" and game.position().get("king") is not None:
+            where = f"the king's move after phase {game.phase}"
+        else:
+            where = "setup"
+        return f"**Your turn** in game #{row.id} ({texts.colour_dot(me)} {me}, {where})"
+
+    def _closed_panel(self, row: GameRow, turn: int) -> PanelState:
+        if row.status != "running":
+            text = f"Game #{row.id} is over; this panel no longer does anything."
+        else:
+            text = (
+                f"This turn is over (the game is at turn {row.turn_no}, this panel was for "
+                f"turn {turn}). Press **Play** on the latest turn message."
+            )
+        return PanelState(panels.closed_model(text))
+
+    async def _panel_state(
+        self, row: GameRow, game: Game, group: str | None, note: str
+    ) -> PanelState:
+        done = await self.turn_actions(row.id)
+        model = panels.build_panel(
+            game,
+            header=self._panel_header(row, game),
+            group=group,
+            note=note,
+            stack_text=texts.shorten("; ".join(done), 300) if done else "",
+        )
+        assert row.position is not None
+        highlight = frozenset(
+            changed_squares(row.turn_start_position or row.position, row.position)
+        )
+        return PanelState(
+            model, game.position(), game.to_move, highlight, note="changed this turn so far"
+        )
+
 
 # -- pure helpers ---------------------------------------------------------------------
-
-
-def decision_done(stage_before: str, events: Iterable[dict[str, Any]]) -> bool:
-    """Whether an action finished its player's decision (a turn, or a setup/king choice)."""
-    if stage_before in _SETUP_STAGES:
-        return True
-    return any(e.get("type") in ("turn_end", "game_over") for e in events)
 
 
 def public_action(action: str) -> str:
@@ -1025,33 +1375,117 @@ def public_action(action: str) -> str:
     return action
 
 
-def _apply(game: Game, text: str) -> tuple[Game, list[dict[str, Any]], bool]:
+def draw_parts(text: str) -> list[str]:
+    """*text* cut after every ``draw``: the parts the bot plays (and commits) one by one.
+
+    >>> draw_parts("move c3 d3; draw; keep lift top; end")
+    ['move c3 d3; draw', 'keep lift top; end']
+    """
+    parts: list[list[str]] = [[]]
+    for clause in normalize(text).split("; "):  # clauses as typed: `score 6` stays one
+        if clause:
+            parts[-1].append(clause)
+            if split_actions(clause) == ["draw"]:
+                parts.append([])
+    return ["; ".join(p) for p in parts if p]
+
+
+def _after_draw_refusal(
+    played: list[str], refused: str, why: str, before: Game, after: Game
+) -> str:
+    """The reply when a command's draw was made but what followed it was refused.
+
+    *before* is the game before the command, *after* the game after its draw.
+    """
+    done = normalize("; ".join(played))
+    words = panels.done_words(done, before, after)
+    return (
+        f"Done: `{texts.shorten(done, 300)}` (a draw can't be taken back) — {words} "
+        f"Then `{texts.shorten(refused, 300)}` was not played: {why}"
+    )
+
+
+def _apply(
+    game: Game, text: str, *, unchanged: bool = True
+) -> tuple[Game, list[dict[str, Any]], bool]:
     """Apply *text* to a copy of *game*, one action at a time, all or nothing.
+
+    *unchanged*: a refusal says "Nothing was changed" (False once part of the
+    command, a draw, was committed).
 
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
     """
-    actions = split_actions(text)
+    pairs = split_with_clauses(text)
+    actions = [a for a, _ in pairs]
     if not actions:
         raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
     work = game.copy()
     events: list[dict[str, Any]] = []
     done = False
+    tail = " Nothing was changed." if unchanged else ""
     for i, action in enumerate(actions):
         stage = work.stage
+        _check_score_clause(work, pairs, i)
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            raise IllegalMove(f"{texts.shorten(str(exc), 600)} Nothing was changed.") from None
+            where = f"Action {i + 1} of {len(actions)}, `{action}`: " if len(actions) > 1 else ""
+            raise IllegalMove(f"{where}{texts.shorten(str(exc), 600)}{tail}") from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
             raise IllegalMove(
                 f"`{action}` already finishes your turn, so `{texts.shorten(actions[i + 1], 100)}` would be "
-                "played for the next player. Nothing was changed; leave out what follows "
-                f"`{action}`."
+                f"played for the next player.{tail} Leave out what follows `{action}`."
             )
     return work, events, done
+
+
+def _suggest_past_draw(game: Game, done_text: str) -> list[tuple[str, str]]:
+    """The one suggestion for a typed prefix holding a draw, without drawing anything.
+
+    Only what comes before the first draw is played (on a copy), and the draw
+    itself is checked with ``legal()``, which depends only on what everybody
+    sees (action points, draws so far, whether the deck is empty).
+    """
+    actions = split_actions(done_text)
+    first = actions.index("draw")
+    work = game
+    try:
+        if first:
+            work, _, finished = _apply(game, "; ".join(actions[:first]))
+            if finished:  # refused before the draw is reached: "already finishes your turn"
+                _apply(game, "; ".join(actions[: first + 1]))
+        if "draw" not in work.legal():
+            _apply(work, "draw")  # refused for a reason everybody can see
+    except IllegalMove as exc:
+        from bot.complete import why
+
+        return why(exc.message, done_text)
+    if len(done_text) > 100:
+        return []
+    if actions[-1] == "draw":
+        note = "send it; then pick what follows from your new card(s)"
+    else:
+        note = "what follows the draw is checked against the card(s) you draw"
+    label = f"🃏 {done_text} — {note}"
+    return [(label if len(label) <= 100 else _label(done_text), done_text)]
+
+
+def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> None:
+    """``score N`` asks for N AP at once: say so rather than fail at its last step."""
+    action, clause = pairs[i]
+    if action != "score" or (i > 0 and pairs[i - 1][1] == clause):
+        return
+    words = clause.split()
+    # Only plain small numbers: "²" passes isdigit() and fails int(); the engine
+    # explains whatever else was typed.
+    if len(words) != 2 or not (words[1].isascii() and words[1].isdigit()) or len(words[1]) > 3:
+        return
+    need, ap = int(words[1]), game.ap
+    if ap is not None and game.stage == "play" and need > ap:
+        raise IllegalMove(f"`{clause}` needs {need} AP and you have {ap}. Nothing was changed.")
 
 
 _KIND_ORDER = (
@@ -1099,25 +1533,24 @@ def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
     )
 
 
+def _as_seen_by_mover(game: Game, salt: int) -> Game:
+    """*game* with what its player to move can't see replaced by a sample of it.
+
+    The sample depends only on that player's view and *salt* (something public),
+    so whatever is computed from it cannot tell two deck orders apart.
+    """
+    from engine.ai import sample_game
+
+    me = game.to_move
+    if me is None:
+        return game.copy()
+    view = game.position(viewer=me)
+    return sample_game(game, me, random.Random(salt), view)
+
+
 def _random_decision(game: Game, rng: random.Random) -> list[str]:
     """A legal decision chosen at random: the safety net when the AI fails."""
-    work = game.copy()
-    out: list[str] = []
-    for _ in range(100):
-        stage = work.stage
-        legal = work.legal()
-        if not legal:
-            break
-        others = [a for a in legal if a != "end"]
-        if "end" in legal and (not others or len(out) >= 6 or rng.random() < 0.2):
-            action = "end"
-        else:
-            action = rng.choice(others or legal)
-        caused = work.play(action)
-        out.append(action)
-        if decision_done(stage, caused or []):
-            break
-    return out
+    return random_decision(game, rng, cap=6, end_chance=0.2, through_draw=True)
 
 
 def _engine_ai(level: str) -> ChooseActions:
@@ -1137,17 +1570,7 @@ def _who(seat: SeatRow) -> str:
 
 
 def _ap_line(game: Game) -> str:
-    ap = game.ap
-    if game.stage == "draw-keep":
-        return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
-    if ap is None:
-        return ""
-    line = f"{ap} AP left."
-    stack = (game.position().get("turn") or {}).get("stack")
-    if stack is not None:
-        blocks = f"{stack} block{'' if stack == 1 else 's'}"
-        line = f"This turn's stack holds {blocks}. " + line
-    return line
+    return panels.ap_line(game)
 
 
 def _label(value: str) -> str:
@@ -1157,3 +1580,23 @@ def _label(value: str) -> str:
 
 def _fit(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+class _Lru(OrderedDict[_K, _V]):
+    """A dict that keeps its *maxsize* most recently used entries."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__()
+        self.maxsize = maxsize
+
+    def get(self, key: _K, default: Any = None) -> Any:  # type: ignore[override]
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return self[key]
+
+    def __setitem__(self, key: _K, value: _V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.maxsize:
+            self.popitem(last=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,25 @@ def shorten(text: str, limit: int = 2000) -> str:
     return text[:half] + " … " + text[-(limit - 3 - half) :]
 
 
+# Discord's markdown lets a backslash escape any ASCII punctuation; these are
+# the characters that start markdown, links, mentions, headings, lists or quotes.
+_MARKUP = re.compile(r"([\\*_~`|<>\[\]()#@:!./-])")
+NAME_MAX = 64
+
+
+def shown_name(display: str) -> str:
+    """A display name as literal text in a message, whatever its owner put in it.
+
+    Names are chosen by their owners: ``**x**``, ``[text](https://…)``,
+    ``<@id>``, ``@everyone`` or ``# Big`` must show as typed, never format,
+    link or ping. Every markup character is escaped, ``@`` is also broken with
+    a zero-width space (as :func:`discord.utils.escape_mentions` does), and
+    line breaks become spaces.
+    """
+    flat = " ".join(display.split())[:NAME_MAX] or "?"
+    return _MARKUP.sub(r"\\\1", flat).replace("@", "@\u200b")
+
+
 def colour_dot(name: str | None) -> str:
     return _DOTS.get(name or "", "⚪")
 
@@ -47,9 +67,9 @@ def variant_name(variant: str) -> str:
 
 def seat_name(seat: SeatRow) -> str:
     """A player as shown in a public message, without pinging them."""
-    who = "Computer" if seat.is_ai and seat.user_id is None else seat.display
+    who = "Computer" if seat.is_ai and seat.user_id is None else shown_name(seat.display)
     if seat.is_ai and seat.user_id is not None:
-        who = f"Computer (for {seat.display})"
+        who = f"Computer (for {shown_name(seat.display)})"
     return f"{colour_dot(seat.name)} {who} ({seat.name})"
 
 
@@ -109,7 +129,7 @@ def score_table(game: Game, seats: Sequence[SeatRow]) -> str:
 def _plain(seat: SeatRow | None) -> str:
     if seat is None:
         return "?"
-    return "computer" if seat.user_id is None else seat.display
+    return "computer" if seat.user_id is None else shown_name(seat.display)
 
 
 def turn_header(game_id: int, seat: SeatRow, actions: Sequence[str]) -> str:
@@ -192,17 +212,18 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None) -> str:
     who = f"<@{seat.user_id}> ({seat.name})"
     stage = game.stage
     if stage == "castles":
-        what = "place a starting block: `/torres play castle SQ`"
+        what = "place a starting block: press **Play** (or `/torres play castle SQ`)"
     elif stage == "place":
-        what = "place your first knight on a starting castle: `/torres play place SQ`"
+        what = "place your first knight on a starting castle: press **Play** (or `/torres play place SQ`)"
     elif stage == "king" and game.position().get("king") is None:
-        what = "put the king on an empty castle: `/torres play king SQ`"
+        what = "put the king on an empty castle: press **Play** (or `/torres play king SQ`)"
     elif stage == "king":
         what = (
-            "you have the fewest points: move the king with `king SQ`, or leave it with `king pass`"
+            "you have the fewest points: move the king or leave him, press **Play** "
+            "(or `king SQ` / `king pass`)"
         )
     else:
-        what = f"your turn (phase {game.phase}, round {game.round}, {game.ap} AP)"
+        what = f"your turn (phase {game.phase}, round {game.round}, {game.ap} AP): press **Play**"
     line = f"Next: {who}, {what}."
     if deadline is not None:
         line += f" Reminder <t:{deadline}:R>."

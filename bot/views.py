@@ -1,4 +1,4 @@
-"""The buttons on a turn message: End turn, Undo, My hand.
+"""The buttons on a turn message: Play (opens the private play panel), End turn, Undo, My hand.
 
 They are ``DynamicItem``s: everything they need (game id, turn number, action)
 is in the custom_id, so they keep working after a restart without any view
@@ -14,10 +14,11 @@ import discord
 if TYPE_CHECKING:
     from bot.app import TorresBot
 
-TEMPLATE = r"torres:(?P<game>\d+):(?P<turn>\d+):(?P<action>end|undo|hand)"
+TEMPLATE = r"torres:(?P<game>\d+):(?P<turn>\d+):(?P<action>play|end|undo|hand)"
 
 _LOOK = {
-    "end": ("End turn", discord.ButtonStyle.primary),
+    "play": ("Play", discord.ButtonStyle.success),
+    "end": ("End turn", discord.ButtonStyle.secondary),
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "hand": ("My hand", discord.ButtonStyle.secondary),
 }

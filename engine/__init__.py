@@ -3,7 +3,21 @@
 >>> from engine import Game
 >>> game = Game.new(players=2, seed=1)
 >>> game.stage, game.to_move
-('place', 'red')
+(<Stage.PLACE: 'place'>, 'red')
+>>> game.stage == "place"
+True
+
+Where things live (each rule has one home):
+
+- ``game``: the ``Game`` facade (new, from_position, position, legal, play, undo, copy);
+- ``state``: the ``State`` the rules work on and the frozen ``Snapshot`` undo keeps;
+- ``events``: ``Stage`` and the typed events ``play`` returns, ``decision_over``;
+- ``rules``: the rules, one module per part (see ``engine.rules``);
+- ``position``: torres-position/1 dicts to and from a ``State``;
+- ``notation``: parsing and printing actions, ``split_actions``;
+- ``record``: game records (torres-record/1) and their replay;
+- ``board``: squares, neighbour tables, castles; ``cards``: card names and help;
+- ``cli``: ``python -m engine``; ``ai``: the computer players.
 """
 
 from __future__ import annotations
@@ -11,7 +25,9 @@ from __future__ import annotations
 from .board import castles
 from .cards import CARD_HELP, CARDS, MASTER_CARD_HELP, MASTER_CARDS
 from .errors import IllegalAction, NotationError
+from .events import Event, GameOver, PhaseScored, Stage, TurnEnd, decision_over
 from .game import Game
+from .notation import split_actions
 from .position import changed_squares
 
 __all__ = [
@@ -19,9 +35,16 @@ __all__ = [
     "CARD_HELP",
     "MASTER_CARDS",
     "MASTER_CARD_HELP",
+    "Event",
     "Game",
+    "GameOver",
     "IllegalAction",
     "NotationError",
+    "PhaseScored",
+    "Stage",
+    "TurnEnd",
     "castles",
     "changed_squares",
+    "decision_over",
+    "split_actions",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 FILES = "abcdefgh"
 SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in FILES)
@@ -42,6 +42,38 @@ def manhattan(a: int, b: int) -> int:
     return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
 
 
+def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
+    """The castles of a height array: (castle per square or -1, area, height, squares) per castle.
+
+    The one flood fill of the project: the game's tables and the AI's evaluation use it.
+    """
+    comp = [-1] * 64
+    area: list[int] = []
+    height: list[int] = []
+    members: list[list[int]] = []
+    for start in range(64):
+        if h[start] <= 0 or comp[start] >= 0:
+            continue
+        c = len(area)
+        comp[start] = c
+        todo = [start]
+        squares = []
+        top = 0
+        while todo:
+            s = todo.pop()
+            squares.append(s)
+            if h[s] > top:
+                top = h[s]
+            for t in ORTH[s]:
+                if h[t] > 0 and comp[t] < 0:
+                    comp[t] = c
+                    todo.append(t)
+        area.append(len(squares))
+        height.append(top)
+        members.append(squares)
+    return comp, area, height, members
+
+
 class Castles:
     """Connected components of a height array, with what move generation needs.
 
@@ -51,31 +83,8 @@ class Castles:
 
     __slots__ = ("comp", "area", "height", "members", "doors", "adj", "build", "moveblock")
 
-    def __init__(self, h: list[int]) -> None:
-        comp = [-1] * 64
-        area: list[int] = []
-        height: list[int] = []
-        members: list[list[int]] = []
-        for start in range(64):
-            if h[start] <= 0 or comp[start] >= 0:
-                continue
-            c = len(area)
-            comp[start] = c
-            todo = [start]
-            squares = []
-            top = 0
-            while todo:
-                s = todo.pop()
-                squares.append(s)
-                if h[s] > top:
-                    top = h[s]
-                for t in ORTH[s]:
-                    if h[t] > 0 and comp[t] < 0:
-                        comp[t] = c
-                        todo.append(t)
-            area.append(len(squares))
-            height.append(top)
-            members.append(squares)
+    def __init__(self, h: Sequence[int]) -> None:
+        comp, area, height, members = label_castles(h)
         self.comp = comp
         self.area = area
         self.height = height
@@ -105,13 +114,14 @@ class Castles:
                     doors[cu].append((v, m))
         self.adj = adj
         self.doors = doors
-        self.build: list[int] | None = None  # filled by the game on first use
-        self.moveblock: tuple | None = None  # (occupants, targets), filled by the game
+        self.build: list[int] | None = None  # filled by the rules on first use
+        # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
+        self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
 
     def __len__(self) -> int:
         return len(self.area)
 
-    def with_block(self, h: list[int], s: int) -> Castles:
+    def with_block(self, h: Sequence[int], s: int) -> Castles:
         """The tables after one block was added on s (``h`` already counts it).
 
         The block must not join two castles (no rule allows that); it lands on a castle,

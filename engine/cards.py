@@ -1,4 +1,4 @@
-"""Card ids, their English names and one-line effects (RULES.md §6 and §8)."""
+"""Card ids, their English names and one-line effects (docs/rules.md §6 and §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command line of NOTATION.md: ``python -m engine new|legal|play|replay``.
+"""The command line of docs/notation.md: ``python -m engine new|legal|play|replay``.
 
 Exit status: 0 success, 2 an illegal action (``illegal: <action>: <reason>``) or a
 damaged record (``record: line N: <reason>``), 1 malformed input.  Nothing ever

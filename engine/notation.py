@@ -1,4 +1,4 @@
-"""Reading and writing the action notation of NOTATION.md (context-free parts only).
+"""Reading and writing the action notation of docs/notation.md (context-free parts only).
 
 Parsing yields small tuples; the game resolves what depends on the position
 (e.g. which stack ``play lift A`` takes).
@@ -7,26 +7,34 @@ Parsing yields small tuples; the game resolves what depends on the position
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
+from typing import Any
 
 from .board import SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS
 from .errors import NotationError
 
-Action = tuple  # ("move", a, b), ("build", sq), ("play", card, *args), ...
+# ("move", a, b), ("build", sq), ("play", card, *args), ...: squares as ints 0..63
+Action = tuple[Any, ...]
 
 _SPLIT = re.compile(r"[;\n\r]")
-_INT = re.compile(r"[0-9]+")
+_INT = re.compile(r"[0-9]+")  # ASCII digits only: "²" or "٣" are not numbers here
+_MAX_DIGITS = 3  # no count in the game reaches 1000; larger numbers are malformed
 _VERBS = "castle, place, king, knight, move, stack, build, draw, keep, play, score or end"
 _TWO_SQUARE_CARDS = ("jump", "doorclimb", "diagonal", "moveblock", "relocate", "vault")
-_CACHE: dict[str, tuple[Action, ...]] = {}
-_CACHE_MAX = 100_000
+# Parsing the same short texts again and again (legal(), the bot, the AI) is
+# common; hostile texts are not, so only short texts are cached, and the least
+# recently used entry goes first: the cache stays under a few hundred KiB.
+_CACHE: OrderedDict[str, tuple[Action, ...]] = OrderedDict()
+_CACHE_MAX = 4096
+_CACHE_TEXT_MAX = 64
 
 
 def parse_square(word: str) -> int:
     """Square name -> index; NotationError naming the bad word."""
     sq = SQUARE_INDEX.get(word)
     if sq is None:
-        raise NotationError(f"'{word}' is not a square; squares run from a1 to h8.")
+        raise NotationError(f"'{_short(word)}' is not a square; squares run from a1 to h8.")
     return sq
 
 
@@ -36,6 +44,7 @@ def parse_actions(text: str) -> tuple[Action, ...]:
         raise NotationError("Actions must be given as text, for example 'move c3 d3; end'.")
     cached = _CACHE.get(text)
     if cached is not None:
+        _CACHE.move_to_end(text)
         return cached
     out: list[Action] = []
     for clause in _SPLIT.split(text.lower()):
@@ -43,9 +52,10 @@ def parse_actions(text: str) -> tuple[Action, ...]:
         if words:
             out.extend(_parse_clause(words))
     result = tuple(out)
-    if len(_CACHE) >= _CACHE_MAX:
-        _CACHE.clear()
-    _CACHE[text] = result
+    if len(text) <= _CACHE_TEXT_MAX:
+        _CACHE[text] = result
+        if len(_CACHE) > _CACHE_MAX:
+            _CACHE.popitem(last=False)
     return result
 
 
@@ -62,18 +72,24 @@ def _parse_clause(words: list[str]) -> list[Action]:
         return [("king", parse_square(args[0]))]
     if verb == "move":
         if len(args) < 2:
-            raise NotationError(f"'{clause}' needs at least two squares, for example 'move c3 d3'.")
+            raise NotationError(
+                f"'{_short(clause)}' needs at least two squares, for example 'move c3 d3'."
+            )
         squares = [parse_square(a) for a in args]
         return [("move", a, b) for a, b in zip(squares, squares[1:], strict=False)]
     if verb == "build":
         if not args:
-            raise NotationError(f"'{clause}' needs a square, for example 'build e4'.")
+            raise NotationError(f"'{_short(clause)}' needs a square, for example 'build e4'.")
         return [("build", parse_square(a)) for a in args]
     if verb == "stack":
         _count(clause, args, 1, "stack K")
-        if not _INT.fullmatch(args[0]):
-            raise NotationError(f"'{clause}': a stack is named by its size, for example 'stack 2'.")
-        return [("stack", int(args[0]))]
+        size = _number(args[0])
+        if size is None:
+            raise NotationError(
+                f"'{_short(clause)}': a stack is named by its size in digits 0-9, "
+                "for example 'stack 2'."
+            )
+        return [("stack", size)]
     if verb in ("draw", "end"):
         _count(clause, args, 0, verb)
         return [(verb,)]
@@ -81,17 +97,23 @@ def _parse_clause(words: list[str]) -> list[Action]:
         if not args:
             return [("score", 1)]
         _count(clause, args, 1, "score N")
-        if not _INT.fullmatch(args[0]) or int(args[0]) < 1:
-            raise NotationError(f"'{clause}': score takes a number of steps of 1 or more.")
-        return [("score", int(args[0]))]
+        steps = _number(args[0])
+        if steps is None or steps < 1:
+            raise NotationError(
+                f"'{_short(clause)}': score takes a number of steps from 1 to 999 "
+                "in digits 0-9, for example 'score 2'."
+            )
+        return [("score", steps)]
     if verb == "keep":
         if len(args) != 2 or args[1] not in ("top", "bottom"):
-            raise NotationError(f"'{clause}' must be 'keep CARD top' or 'keep CARD bottom'.")
+            raise NotationError(
+                f"'{_short(clause)}' must be 'keep CARD top' or 'keep CARD bottom'."
+            )
         _card(args[0])
         return [("keep", args[0], args[1])]
     if verb == "play":
         if not args:
-            raise NotationError(f"'{clause}' needs a card, for example 'play ap6'.")
+            raise NotationError(f"'{_short(clause)}' needs a card, for example 'play ap6'.")
         card, rest = args[0], args[1:]
         _card(card)
         if card in _TWO_SQUARE_CARDS:
@@ -100,34 +122,53 @@ def _parse_clause(words: list[str]) -> list[Action]:
         if card == "lift":
             if len(rest) not in (1, 2):
                 raise NotationError(
-                    f"'{clause}' must be 'play lift A', 'play lift A K' or 'play lift A turn'."
+                    f"'{_short(clause)}' must be 'play lift A', 'play lift A K' or 'play lift A turn'."
                 )
             sq = parse_square(rest[0])
             if len(rest) == 1:
                 return [("play", "lift", sq, None)]
             if rest[1] == "turn":
                 return [("play", "lift", sq, "turn")]
-            if not _INT.fullmatch(rest[1]):
+            size = _number(rest[1])
+            if size is None:
                 raise NotationError(
-                    f"'{clause}': the block comes from a stack named by its size, or 'turn'."
+                    f"'{_short(clause)}': the block comes from a stack named by its size "
+                    "in digits 0-9, or 'turn'."
                 )
-            return [("play", "lift", sq, int(rest[1]))]
+            return [("play", "lift", sq, size)]
         if card == "extra":
             _count(clause, rest, 1, "play extra SQ", offset=1)
             return [("play", "extra", parse_square(rest[0]))]
         _count(clause, rest, 0, f"play {card}", offset=1)
         return [("play", card)]
-    raise NotationError(f"'{clause}' is not an action; actions start with {_VERBS}.")
+    raise NotationError(f"'{_short(clause)}' is not an action; actions start with {_VERBS}.")
+
+
+def _number(word: str) -> int | None:
+    """A count written in ASCII digits, or None: never int() on what a player typed.
+
+    ``str.isdigit`` accepts "²" and ``int`` refuses it; ``int`` also refuses
+    numbers over 4,300 digits. Both would be crashes, not notation errors.
+    """
+    digits = word.lstrip("0")
+    if not _INT.fullmatch(word) or len(digits) > _MAX_DIGITS:
+        return None
+    return int(digits or "0")
+
+
+def _short(clause: str) -> str:
+    """A clause as echoed in a message: a player may type thousands of characters."""
+    return clause if len(clause) <= 80 else clause[:77] + "…"
 
 
 def _count(clause: str, args: list[str], n: int, form: str, offset: int = 0) -> None:
     if len(args) != n:
-        raise NotationError(f"'{clause}' is malformed; write it as '{form}'.")
+        raise NotationError(f"'{_short(clause)}' is malformed; write it as '{form}'.")
 
 
 def _card(word: str) -> None:
     if word not in CARDS:
-        raise NotationError(f"'{word}' is not a card; the cards are {', '.join(CARDS)}.")
+        raise NotationError(f"'{_short(word)}' is not a card; the cards are {', '.join(CARDS)}.")
 
 
 def format_action(action: Action) -> str:
@@ -152,4 +193,36 @@ def format_action(action: Action) -> str:
             tail = "" if src is None else f" {src}"
             return f"play lift {SQUARE_NAMES[action[2]]}{tail}"
         return " ".join(["play", card, *(SQUARE_NAMES[s] for s in action[2:])])
-    return kind
+    return str(kind)
+
+
+_MAX_SCORE_SPLIT = 50  # more steps than any turn has action points: left as one clause
+
+
+def split_actions(text: str) -> list[str]:
+    """The single actions of ``text`` in canonical form, shorthands expanded.
+
+    ``move A B C``, ``build A B`` and ``score N`` become single actions; a clause
+    that does not parse is kept as written (lower case, single spaces), for
+    ``Game.play`` to explain.  Callers that apply a command one action at a time
+    (the bot) use this instead of expanding the notation themselves.
+
+    >>> split_actions("Move c3 d3 d4;  build e4 e5\\nscore 2")
+    ['move c3 d3', 'move d3 d4', 'build e4', 'build e5', 'score', 'score']
+    """
+    out: list[str] = []
+    for clause in _SPLIT.split(text.lower()):
+        words = clause.split()
+        if not words:
+            continue
+        try:
+            actions = _parse_clause(words)
+        except NotationError:
+            out.append(" ".join(words))
+            continue
+        for a in actions:
+            if a[0] == "score" and a[1] > 1:
+                out.extend(["score"] * a[1] if a[1] <= _MAX_SCORE_SPLIT else [f"score {a[1]}"])
+            else:
+                out.append(format_action(a))
+    return out

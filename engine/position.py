@@ -1,17 +1,21 @@
-"""Reading and writing torres-position/1 dicts (NOTATION.md, "Positions")."""
+"""Reading and writing torres-position/1 dicts (docs/notation.md, "Positions") to and from a ``State``."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .board import SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS, MASTER_CARDS
 from .errors import NotationError
-from .game import EMPTY, KING, Game, check_names, default_decks
-from .rules import ALLOTMENT, BASE_AP, MAX_KNIGHTS, ROUNDS, STAGES, TOTAL_BLOCKS, VARIANTS
+from .events import Stage
+from .rules.setup import check_names, default_decks
+from .rules.tables import ALLOTMENT, BASE_AP, MAX_KNIGHTS, ROUNDS, TOTAL_BLOCKS, VARIANTS
+from .state import EMPTY, KING, NOBODY, DeckKey, State
 
 FORMAT = "torres-position/1"
+_STAGES: tuple[str, ...] = tuple(Stage)
 HIDDEN = "hidden"
 _FIELDS = (
     "format",
@@ -37,50 +41,56 @@ _FIELDS = (
 )
 
 
-def write_position(g: Game, viewer: str | None, *, spectator: bool = False) -> dict[str, Any]:
+def write_position(st: State, viewer: str | None) -> dict[str, Any]:
     """Every field of the position; cards ``viewer`` may not see become "hidden"."""
-    names = g._names
-    seat = g._seat(viewer) if viewer is not None else None
-    hide = spectator or viewer is not None
+    names = st.names
+    seat = None
+    if viewer is not None:
+        if viewer not in names:
+            raise NotationError(f"'{viewer}' is not a player in this game.")
+        seat = names.index(viewer)
+    hide = viewer is not None
 
-    def cards(owner: int | None, lst: list[str]) -> list[str]:
+    def cards(owner: int | None, lst: Sequence[str]) -> list[str]:
         if hide and (owner is None or owner != seat):
             return [HIDDEN] * len(lst)
         return list(lst)
 
     decks: dict[str, list[str]] = {}
-    for key, lst in g.decks.items():
-        decks["common" if key == "common" else names[key]] = cards(None, lst)
-    if g.stage_ in ("play", "draw-keep"):
+    for key, lst in st.decks.items():
+        decks[key if isinstance(key, str) else names[key]] = cards(None, lst)
+    if st.stage in (Stage.PLAY, Stage.DRAW_KEEP):
         turn = {
-            "ap": g.t_ap,
-            "stack": g.t_stack,
-            "drawn": cards(g.to_move_, g.t_drawn),
-            "played": g.t_played,
-            "revealed": cards(g.to_move_, g.t_revealed),
+            "ap": st.ap,
+            "stack": st.turn_stack,
+            "drawn": cards(st.to_move, st.drawn),
+            "played": st.played,
+            "revealed": cards(st.to_move, st.revealed),
         }
     else:  # no turn in progress: the fresh turn the field defaults to
         turn = {"ap": BASE_AP, "stack": None, "drawn": [], "played": False, "revealed": []}
     return {
         "format": FORMAT,
-        "variant": g._variant,
+        "variant": st.variant,
         "players": list(names),
-        "stage": g.stage_,
-        "phase": g.phase_,
-        "round": g.round_,
-        "to_move": None if g.to_move_ is None else names[g.to_move_],
-        "phase_starter": names[g.phase_starter],
-        "round_starter": names[g.round_starter],
-        "heights": {SQUARE_NAMES[s]: g.h[s] for s in SORTED_SQUARES if g.h[s] > 0},
-        "knights": {names[p]: sorted(SQUARE_NAMES[s] for s in g.kn[p]) for p in range(len(names))},
-        "king": None if g.king is None else SQUARE_NAMES[g.king],
-        "scores": {names[p]: g.scores_[p] for p in range(len(names))},
-        "stacks": {names[p]: list(g.stacks[p]) for p in range(len(names))},
-        "hands": {names[p]: cards(p, g.hands[p]) for p in range(len(names))},
+        "stage": str(st.stage),
+        "phase": st.phase,
+        "round": st.round,
+        "to_move": None if st.stage == Stage.OVER else names[st.to_move],
+        "phase_starter": names[st.phase_starter],
+        "round_starter": names[st.round_starter],
+        "heights": {SQUARE_NAMES[s]: st.heights[s] for s in SORTED_SQUARES if st.heights[s] > 0},
+        "knights": {
+            names[p]: sorted(SQUARE_NAMES[s] for s in st.knights[p]) for p in range(len(names))
+        },
+        "king": None if st.king is None else SQUARE_NAMES[st.king],
+        "scores": {names[p]: st.scores[p] for p in range(len(names))},
+        "stacks": {names[p]: list(st.stacks[p]) for p in range(len(names))},
+        "hands": {names[p]: cards(p, st.hands[p]) for p in range(len(names))},
         "decks": decks,
-        "supply": g.supply,
-        "master_card": g.master,
-        "seed": None if hide else g._seed,
+        "supply": st.supply,
+        "master_card": st.master,
+        "seed": None if hide else st.seed,
         "turn": turn,
     }
 
@@ -89,7 +99,7 @@ def _bad(msg: str) -> NotationError:
     return NotationError(f"Impossible position: {msg}")
 
 
-def _int(d: dict, key: str, default: int, lo: int = 0, hi: int | None = None) -> int:
+def _int(d: dict[str, Any], key: str, default: int, lo: int = 0, hi: int | None = None) -> int:
     v = d.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int):
         raise _bad(f"'{key}' must be a whole number, not {v!r}.")
@@ -111,7 +121,7 @@ def _player(v: Any, names: tuple[str, ...], where: str) -> int:
     return names.index(v)
 
 
-def _obj(d: dict, key: str) -> dict:
+def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
     v = d.get(key)
     if v is None:
         return {}
@@ -120,7 +130,7 @@ def _obj(d: dict, key: str) -> dict:
     return v
 
 
-def _per_player(d: dict, key: str, names: tuple[str, ...]) -> dict[int, Any]:
+def _per_player(d: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[int, Any]:
     out = {}
     for name, v in _obj(d, key).items():
         out[_player(name, names, f"'{key}'")] = v
@@ -136,7 +146,7 @@ def _cards(v: Any, where: str) -> list[str]:
     return list(v)
 
 
-def read_position(cls: type[Game], d: Any) -> Game:
+def read_position(d: Any) -> State:
     """Build a game from a position dict, filling defaults; NotationError if it is impossible."""
     if not isinstance(d, dict):
         raise _bad("a position must be a JSON object.")
@@ -152,32 +162,33 @@ def read_position(cls: type[Game], d: Any) -> Game:
     variant = d.get("variant", "common")
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise _bad(f"'variant' is {variant!r}; it must be common, personal or master.")
-    stage = d.get("stage", "play")
-    if not isinstance(stage, str) or stage not in STAGES:
-        raise _bad(f"'stage' is {stage!r}; it must be one of {', '.join(STAGES)}.")
+    stage_text = d.get("stage", "play")
+    if not isinstance(stage_text, str) or stage_text not in _STAGES:
+        raise _bad(f"'stage' is {stage_text!r}; it must be one of {', '.join(_STAGES)}.")
+    stage = Stage(stage_text)
     seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
-    g = cls(names, variant, seed)
-    g.stage_ = stage
-    g.phase_ = _int(d, "phase", 1, 1, 3)
-    g.round_ = _int(d, "round", 1, 1, ROUNDS[n][g.phase_ - 1])
+    st = State(names, variant, seed)
+    st.stage = stage
+    st.phase = _int(d, "phase", 1, 1, 3)
+    st.round = _int(d, "round", 1, 1, ROUNDS[n][st.phase - 1])
     ps = d.get("phase_starter")
-    g.phase_starter = 0 if ps is None else _player(ps, names, "'phase_starter'")
+    st.phase_starter = 0 if ps is None else _player(ps, names, "'phase_starter'")
     rs = d.get("round_starter")
-    g.round_starter = g.phase_starter if rs is None else _player(rs, names, "'round_starter'")
+    st.round_starter = st.phase_starter if rs is None else _player(rs, names, "'round_starter'")
     tm = d.get("to_move")
-    if stage == "over":
-        g.to_move_ = None
+    if stage == Stage.OVER:
+        st.to_move = NOBODY
         if tm is not None:
             _player(tm, names, "'to_move'")
     else:
-        g.to_move_ = g.phase_starter if tm is None else _player(tm, names, "'to_move'")
+        st.to_move = st.phase_starter if tm is None else _player(tm, names, "'to_move'")
 
     total_on_board = 0
     for sq, v in _obj(d, "heights").items():
         s = _square(sq, "'heights'")
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise _bad(f"the height of {sq} must be a whole number of 0 or more, not {v!r}.")
-        g.h[s] = v
+        st.heights[s] = v
         total_on_board += v
 
     for p, squares in _per_player(d, "knights", names).items():
@@ -187,30 +198,32 @@ def read_position(cls: type[Game], d: Any) -> Game:
             raise _bad(f"{names[p]} has {len(squares)} knights; a player has at most 6.")
         for sq in squares:
             s = _square(sq, f"the knights of {names[p]}")
-            if g.occ[s] != EMPTY:
+            if st.occupant[s] != EMPTY:
                 raise _bad(
-                    f"two knights stand on {SQUARE_NAMES[s]} ({names[g.occ[s]]} and {names[p]})."
+                    f"two knights stand on {SQUARE_NAMES[s]} ({names[st.occupant[s]]} and {names[p]})."
                 )
-            g.occ[s] = p
-            g.kn[p].append(s)
+            st.occupant[s] = p
+            st.knights[p].append(s)
     k = d.get("king")
     if k is not None:
         s = _square(k, "'king'")
-        if g.occ[s] != EMPTY:
-            raise _bad(f"the king and {names[g.occ[s]]}'s knight both stand on {SQUARE_NAMES[s]}.")
-        g.king = s
-        g.occ[s] = KING
-    if stage in ("castles", "place") and g.king is not None:
+        if st.occupant[s] != EMPTY:
+            raise _bad(
+                f"the king and {names[st.occupant[s]]}'s knight both stand on {SQUARE_NAMES[s]}."
+            )
+        st.king = s
+        st.occupant[s] = KING
+    if stage in (Stage.CASTLES, Stage.PLACE) and st.king is not None:
         raise _bad(f"the king is placed after the first knights, but the stage is {stage}.")
-    if stage == "king" and g.king is not None and g.phase_ == 3:
+    if stage == Stage.KING and st.king is not None and st.phase == 3:
         raise _bad("the king moves after the scoring of phases 1 and 2 only, but 'phase' is 3.")
 
     for p, v in _per_player(d, "scores", names).items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise _bad(f"the score of {names[p]} must be a whole number of 0 or more, not {v!r}.")
-        g.scores_[p] = v
+        st.scores[p] = v
 
-    in_turn = stage in ("play", "draw-keep")
+    in_turn = stage in (Stage.PLAY, Stage.DRAW_KEEP)
     given_stacks = _per_player(d, "stacks", names)
     for p in range(n):
         if p in given_stacks:
@@ -219,52 +232,54 @@ def read_position(cls: type[Game], d: Any) -> Game:
                 isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in v
             ):
                 raise _bad(f"the stacks of {names[p]} must be a list of block counts.")
-            g.stacks[p] = list(v)
+            st.stacks[p] = list(v)
         elif in_turn:
-            g.stacks[p] = list(ALLOTMENT[n][g.phase_ - 1])
+            st.stacks[p] = list(ALLOTMENT[n][st.phase - 1])
 
     for p, v in _per_player(d, "hands", names).items():
-        g.hands[p] = _cards(v, f"the hand of {names[p]}")
+        st.hands[p] = _cards(v, f"the hand of {names[p]}")
 
-    g.master = None
+    st.master = None
     mc = d.get("master_card")
     if mc is not None:
         if not isinstance(mc, str) or mc not in MASTER_CARDS:
             raise _bad(f"{mc!r} is not a master card ({', '.join(MASTER_CARDS)}).")
-        g.master = mc
+        st.master = mc
 
     turn = d.get("turn")
     if turn is not None and not isinstance(turn, dict):
         raise _bad("'turn' must be an object or null.")
     if in_turn:
         turn = turn or {}
-        g.t_ap = _int(turn, "ap", BASE_AP)
-        st = turn.get("stack")
-        if st is not None and (isinstance(st, bool) or not isinstance(st, int) or st < 0):
-            raise _bad(f"the turn's stack must be a number of blocks or null, not {st!r}.")
-        g.t_stack = st
-        g.t_drawn = _cards(turn.get("drawn", []), "the cards drawn this turn")
+        st.ap = _int(turn, "ap", BASE_AP)
+        stack = turn.get("stack")
+        if stack is not None and (
+            isinstance(stack, bool) or not isinstance(stack, int) or stack < 0
+        ):
+            raise _bad(f"the turn's stack must be a number of blocks or null, not {stack!r}.")
+        st.turn_stack = stack
+        st.drawn = _cards(turn.get("drawn", []), "the cards drawn this turn")
         played = turn.get("played", False)
         if not isinstance(played, bool):
             raise _bad("'played' in 'turn' must be true or false.")
-        g.t_played = played
-        g.t_revealed = _cards(turn.get("revealed", []), "the revealed cards")
-        if len(g.t_revealed) > 3:
+        st.played = played
+        st.revealed = _cards(turn.get("revealed", []), "the revealed cards")
+        if len(st.revealed) > 3:
             raise _bad("at most three cards are revealed by a draw.")
-        if stage == "draw-keep" and variant == "master":
+        if stage == Stage.DRAW_KEEP and variant == "master":
             raise _bad("the stage is draw-keep, but there is no drawing in the master version.")
-        if stage == "draw-keep" and not g.t_revealed:
+        if stage == Stage.DRAW_KEEP and not st.revealed:
             raise _bad("the stage is draw-keep, but no drawn cards await 'keep'.")
-        if stage == "play" and g.t_revealed:
+        if stage == Stage.PLAY and st.revealed:
             raise _bad("cards await 'keep', but the stage is not draw-keep.")
     else:
-        g.turn_clear()
+        st.clear_turn()
 
     decks_raw = d.get("decks")
     if decks_raw is not None and not isinstance(decks_raw, dict):
         raise _bad("'decks' must be an object.")
-    defaults = default_decks(g, random.Random(seed))
-    decks: dict[Any, list[str]] = {}
+    defaults = default_decks(st, random.Random(seed))
+    decks: dict[DeckKey, tuple[str, ...]] = {}
     if variant == "master":
         if decks_raw:
             raise _bad("the master version has no decks, so 'decks' must be empty.")
@@ -273,22 +288,22 @@ def read_position(cls: type[Game], d: Any) -> Game:
             if key != "common":
                 raise _bad(f"with a common deck, 'decks' has only the key \"common\", not {key!r}.")
         if decks_raw and "common" in decks_raw:
-            decks["common"] = _cards(decks_raw["common"], "the common deck")
+            decks["common"] = tuple(_cards(decks_raw["common"], "the common deck"))
         else:
             decks["common"] = defaults["common"]
     else:
         given = {}
         for key, v in (decks_raw or {}).items():
-            given[_player(key, names, "'decks'")] = _cards(v, f"the deck of {key}")
+            given[_player(key, names, "'decks'")] = tuple(_cards(v, f"the deck of {key}"))
         for p in range(n):
             decks[p] = given[p] if p in given else defaults[p]
-    g.decks = decks
+    st.decks = decks
 
-    in_stacks = sum(sum(s) for s in g.stacks) + (g.t_stack or 0)
+    in_stacks = sum(sum(s) for s in st.stacks) + (st.turn_stack or 0)
     default_supply = max(0, TOTAL_BLOCKS - total_on_board - in_stacks)
-    g.supply = _int(d, "supply", default_supply) if d.get("supply") is not None else default_supply
-    g.cc = None
-    return g
+    st.supply = _int(d, "supply", default_supply) if d.get("supply") is not None else default_supply
+    st.castles = None
+    return st
 
 
 def changed_squares(before: dict[str, Any], after: dict[str, Any]) -> list[str]:

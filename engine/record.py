@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import IllegalAction, NotationError
+from .events import decision_over
 from .game import Game
 from .notation import format_action, parse_actions
 
@@ -28,7 +29,6 @@ FORMAT = "torres-record/1"
 _REQUIRED = ("Format", "Variant", "Seed", "Players")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9 _-]{0,39}):[ \t]*(.*)$")
 _DECISION = re.compile(r"^([0-9]{1,6})[ \t]+([^:\s]{1,40}):[ \t]*(.*)$")
-_SINGLE_STAGES = frozenset({"castles", "place", "king"})
 _MAX_LINE = 4000
 
 
@@ -178,9 +178,7 @@ def replay(record: Record, decision: int | None = None) -> Game:
                 events = game.play(action)
             except (IllegalAction, NotationError) as e:
                 raise _at(d, n, f"`{action}`: {e}") from None
-            done = stage in _SINGLE_STAGES or any(
-                e.get("type") in ("turn_end", "game_over") for e in events
-            )
+            done = decision_over(stage, events)
             if done and k + 1 < len(d.actions):
                 raise _at(d, n, f"the decision is over after `{action}`.")
             if not done and k + 1 == len(d.actions) and n + 1 < total:
@@ -229,9 +227,7 @@ def record_from_log(
             except (IllegalAction, NotationError) as e:
                 raise RecordError(row, f"`{action}`: {e}") from None
             current.append(action)
-            if stage in _SINGLE_STAGES or any(
-                e.get("type") in ("turn_end", "game_over") for e in events
-            ):
+            if decision_over(stage, events):
                 record.decisions.append(Decision(str(player), tuple(current)))
                 current = []
     if current:

@@ -1,9 +1,14 @@
 """Torres board pictures: a position (NOTATION.md) in, PNG bytes out.
 
-The picture shows the board in 3D (seen from the a1 corner), a top-down map
-with every square's height and every knight's level, and a side panel with the
-players, scores, stacks, knights, cards and whose turn it is. Hidden
-information never appears: only the viewer's own hand is named.
+The picture is landscape (1500 x 1000) so that Discord's inline preview shows
+it at full width: a large top-down map of the board (every square's height,
+each knight as its player's coloured shape with its level, castle walls and
+areas, the king's castle in gold) and a side panel with the phase and round,
+whose turn it is, the players by name beside their colour and shape, scores,
+stacks, knights in reserve, cards, deck, master card, the viewer's own hand and
+a legend saying what the highlight means. ``describe()`` gives the same position
+in words, for the picture's alt text. Hidden information never appears: only
+the viewer's own hand is named.
 """
 
 from __future__ import annotations
@@ -14,14 +19,18 @@ from typing import Any
 
 from PIL import Image
 
+from ._describe import MAX_LENGTH as DESCRIPTION_LIMIT
+from ._describe import describe_view
 from ._draw import PieceMark, Rendering, TextBox, paint, palette_image
 from ._model import BoardView, build_view
 
 __all__ = [
+    "DESCRIPTION_LIMIT",
     "BoardView",
     "PieceMark",
     "Rendering",
     "TextBox",
+    "describe",
     "encode_png",
     "render",
     "render_board",
@@ -33,31 +42,69 @@ def render(
     position: Mapping[str, Any],
     viewer: str | None = None,
     highlight: Iterable[str] | None = None,
+    *,
+    highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> Rendering:
     """Render to a Pillow image plus layout records (text boxes, piece positions).
 
     For callers that compose pictures (``renderer.replay``) and for tests.
+    Arguments as for :func:`render_board`.
 
     :raises ValueError: the position is impossible (the engine's message), the
         viewer is not a player, or a highlight square is not a square.
     """
-    return paint(build_view(position, viewer, highlight))
+    return paint(
+        build_view(position, viewer, highlight, highlight_note=highlight_note, labels=labels)
+    )
 
 
 def render_board(
     position: Mapping[str, Any],
     viewer: str | None = None,
     highlight: Iterable[str] | None = None,
+    *,
+    highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> bytes:
     """Return the PNG picture of ``position`` as ``viewer`` may see it.
 
     *viewer* names the player whose hand is shown by card name (None: nobody's).
-    *highlight* lists the squares the last turn changed. Same input, same bytes.
+    *highlight* lists squares to frame in pink, and *highlight_note* says in
+    the legend what they are, e.g. "changed this turn" or "changed by Ann's
+    last turn" (None: "changed last turn"). *labels* maps a player's name in the
+    position to what the picture calls them, e.g. ``{"red": "Ann"}`` (their
+    colour, shape and letter stay with the seat). Same input, same bytes.
 
     :raises ValueError: the position is impossible (the engine's message), the
         viewer is not a player, or a highlight square is not a square.
     """
-    return encode_png(render(position, viewer, highlight).image)
+    return encode_png(
+        render(position, viewer, highlight, highlight_note=highlight_note, labels=labels).image
+    )
+
+
+def describe(
+    position: Mapping[str, Any],
+    *,
+    viewer: str | None = None,
+    highlight: Iterable[str] | None = None,
+    highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> str:
+    """The position in words, for a picture's alt text (a Discord attachment's
+    description): phase and round, who is to move and what to do, AP left,
+    each player's colour, shape, score, knights and cards, the king and his
+    castle, and (when given) the highlighted squares and what they mean.
+
+    At most ``DESCRIPTION_LIMIT`` (1,000) characters; Discord allows 1,024.
+    Says no more than the picture: only *viewer*'s own hand is named, so give
+    a viewer only for a picture that only that player sees.
+
+    :raises ValueError: as :func:`render_board`.
+    """
+    view = build_view(position, viewer, highlight, highlight_note=highlight_note, labels=labels)
+    return describe_view(view)
 
 
 def warm_up() -> None:

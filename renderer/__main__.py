@@ -1,4 +1,7 @@
-"""``python -m renderer --position FILE --out FILE.png [--viewer NAME] [--highlight SQ,SQ]``.
+"""``python -m renderer --position FILE --out FILE.png [--viewer NAME] [--highlight SQ,SQ]
+[--highlight-note TEXT] [--describe]``.
+
+``--describe`` also prints the position in words (the picture's alt text).
 
 Errors (unreadable file, bad JSON, impossible position, unknown viewer) print
 one line on stderr and exit with status 1; never a traceback.
@@ -11,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import render_board
+from . import describe, render_board
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,6 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="PNG file to write")
     parser.add_argument("--viewer", help="player whose own hand is shown by name")
     parser.add_argument("--highlight", default="", help="squares to highlight, e.g. e4,e5")
+    parser.add_argument(
+        "--highlight-note", help='what the highlight means, e.g. "changed this turn"'
+    )
+    parser.add_argument(
+        "--describe", action="store_true", help="also print the alt text of the picture"
+    )
     args = parser.parse_args(argv)
     try:
         if args.position == "-":
@@ -41,7 +50,19 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"{args.position} is not valid JSON ({type(e).__name__})")
     highlight = [s for s in args.highlight.replace(" ", ",").split(",") if s]
     try:
-        png = render_board(position, viewer=args.viewer, highlight=highlight)
+        png = render_board(
+            position, viewer=args.viewer, highlight=highlight, highlight_note=args.highlight_note
+        )
+        words = (
+            describe(
+                position,
+                viewer=args.viewer,
+                highlight=highlight,
+                highlight_note=args.highlight_note,
+            )
+            if args.describe
+            else None
+        )
     except ValueError as e:  # the engine's NotationError included
         return _fail(_one_line(e))
     except Exception as e:  # a picture bug must still not show a traceback
@@ -50,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_bytes(png)
     except OSError as e:
         return _fail(f"cannot write {args.out}: {e.strerror or e}")
+    if words is not None:
+        print(words)
     return 0
 
 

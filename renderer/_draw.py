@@ -1,8 +1,9 @@
 """Paint a BoardView onto a Pillow image.
 
 Each call paints on its own image. The only shared state is a set of caches of
-immutable things (fonts, rendered text masks, text widths): filled on first
-use, never mutated afterwards, so renders may run in worker threads side by side.
+immutable things (fonts, rendered text masks, text widths, the empty map): filled
+on first use, never mutated afterwards, so renders may run in worker threads side
+by side.
 """
 
 from __future__ import annotations
@@ -10,16 +11,17 @@ from __future__ import annotations
 import functools
 import math
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 import engine
-from engine.rules import ROUNDS
 
 from . import geometry as g
-from ._model import PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
+from ._describe import shows_hand, stage_line, title
+from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -34,27 +36,31 @@ MUTED: RGB = (92, 92, 100)
 HEADER_BG: RGB = (38, 42, 52)
 HEADER_INK: RGB = (255, 255, 255)
 FLOOR_LIGHT: RGB = (238, 233, 221)
-FLOOR_DARK: RGB = (221, 213, 196)
+FLOOR_DARK: RGB = (226, 219, 204)
 EDGE: RGB = (62, 56, 48)
-#: Stone faces (top, left, right), alternating by level so blocks can be counted.
-STONE = (
-    ((205, 197, 182), (170, 160, 142), (132, 123, 107)),
-    ((215, 208, 194), (184, 175, 158), (146, 137, 121)),
-)
-KING_STONE = (
-    ((240, 205, 110), (206, 168, 76), (168, 134, 56)),
-    ((248, 218, 132), (218, 182, 92), (180, 146, 66)),
-)
-#: The squares the last turn changed: Okabe–Ito reddish purple, drawn thick.
+#: Highlighted squares: Okabe–Ito reddish purple, drawn thick.
 HIGHLIGHT: RGB = (204, 121, 167)
 KING_FILL: RGB = (255, 255, 255)
 TAG_BG: RGB = (45, 45, 52)
 TO_MOVE_BG: RGB = (255, 240, 196)
 WINNER_BG: RGB = (214, 236, 222)
 WHITE: RGB = (255, 255, 255)
-VARIANT_INK: RGB = (200, 204, 214)
 GRID_LINE: RGB = (190, 182, 166)
 ROW_EDGE: RGB = (200, 196, 186)
+
+# Font sizes (px on the 1500-px canvas; Discord's desktop preview shows about
+# 0.37 of that, a phone about 0.27).
+MAP_NUMBER = 56  # a bare castle square's height
+KNIGHT_NUMBER = 46  # the level inside a knight's marker (or under the crown)
+EDGE_LABEL = 28  # a-h, 1-8
+TAG_SIZE = 26  # castle area tags
+TITLE_SIZE = 34
+STAGE_SIZE = 30
+NAME_SIZE = 34
+SCORE_SIZE = 46
+ROW_TEXT = 26
+BODY = 26  # deck, king's castle, master card, hand
+SMALL = 22  # master card help, legend
 
 
 @dataclass
@@ -63,22 +69,20 @@ class TextBox:
 
     text: str
     box: Box
-    layer: str  # "header", "iso", "map", "panel", "footer"
+    layer: str  # "header", "map", "edge", "panel", "footer"
     size: int  # font size in pixels
 
 
 @dataclass
 class PieceMark:
-    """Where a knight or the king was drawn."""
+    """Where a knight or the king was drawn on the map."""
 
     kind: str  # "knight" or "king"
     owner: str | None
     square: str
     level: int
-    iso_center: tuple[float, float]
+    center: tuple[float, float]
     map_box: tuple[int, int, int, int]
-    #: Partly hidden behind something in front, so drawn again as an outline.
-    xray: bool = False
 
 
 @dataclass
@@ -88,7 +92,25 @@ class Rendering:
     image: Image.Image
     texts: list[TextBox] = field(default_factory=list)
     pieces: list[PieceMark] = field(default_factory=list)
-    level_height: float = 0.0
+
+
+#: A way to draw a slice of the side panel: its height, and a function drawing
+#: it with its top at a given y.
+_Option = tuple[float, Callable[[float], None]]
+
+
+@dataclass
+class _Block:
+    """A slice of the side panel, with ways to draw it, fullest first."""
+
+    options: list[_Option]
+    #: When the panel runs short, blocks with a lower number give up room first
+    #: (their next option); 0 never does.
+    yields: int = 0
+
+    @property
+    def height(self) -> float:
+        return self.options[0][0]
 
 
 class _Painter:
@@ -99,9 +121,6 @@ class _Painter:
         self.out = Rendering(self.image)
 
     # -- text ---------------------------------------------------------------
-    def font(self, size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-        return _font(size, bold)
-
     def text(
         self,
         xy: tuple[float, float],
@@ -177,6 +196,11 @@ class _Painter:
                 d.polygon(pts, fill=fill)
             d.line([*pts, pts[0], pts[1]], fill=outline, width=width, joint="curve")
 
+    def marker_text_y(self, shape: str, cy: float, r: float) -> float:
+        """Where text inside a marker is centred: lower in a triangle, whose
+        wide part is at the bottom."""
+        return cy + (0.2 * r if shape == "triangle" else 0.0)
+
     def crown(self, cx: float, cy: float, r: float, width: int = 3, fill: RGB | None = KING_FILL):
         """The king: a white crown with a heavy outline (no player is white)."""
         pts = [
@@ -194,197 +218,11 @@ class _Painter:
 
     # -- the whole picture ---------------------------------------------------
     def paint(self) -> Rendering:
-        """Draw everything on a copy of the base (background, header band, empty
-        boards and their labels: the same in every picture)."""
-        self.header()
-        self.iso_view()
+        """Draw everything on a copy of the base (background and the empty map
+        with its labels: the same in every picture)."""
         self.top_map()
         self.panel()
         return self.out
-
-    # -- header --------------------------------------------------------------
-    def header(self) -> None:
-        v = self.view
-        if v.stage in ("castles", "place") or (v.stage == "king" and v.king is None):
-            title = "Setup"
-        else:
-            rounds = ROUNDS[len(v.players)][v.phase - 1]
-            title = f"Phase {v.phase} of 3 · Round {v.round} of {rounds}"
-        box = self.text((20, 10), title, 36, HEADER_INK, layer="header")
-        variant = {"common": "common deck", "personal": "personal decks", "master": "master"}
-        self.text(
-            (g.WIDTH - 20, 22),
-            variant.get(v.variant, v.variant),
-            24,
-            VARIANT_INK,
-            anchor="ra",
-            layer="header",
-            bold=False,
-        )
-        line, player = self._stage_line()
-        x = 20
-        if player is not None:
-            self.marker(player.shape, x + 14, 68, 13, player.colour, width=2)
-            x += 42
-        text, size = self.fit(line, 28, g.WIDTH - x - 20)
-        self.text((x, box[3] + 6), text, size, HEADER_INK, layer="header")
-
-    def _stage_line(self) -> tuple[str, PlayerView | None]:
-        v = self.view
-        p = v.player(v.to_move) if v.to_move else None
-        who = self.shown(p.name) if p else ""
-        if v.stage == "over":
-            winners = [q.name for q in v.players if q.is_winner]
-            shown = [self.shown(n) for n in winners]
-            if len(winners) == 1:
-                best = v.player(winners[0])
-                return f"Game over: {shown[0]} wins with {best.score} points", best
-            return f"Game over: {' and '.join(shown)} share the win", None
-        if v.stage == "castles":
-            return f"{who} places a starting castle block", p
-        if v.stage == "place":
-            return f"{who} places a knight on a starting castle", p
-        if v.stage == "king":
-            if v.king is None:
-                return f"{who} places the king on a castle", p
-            return f"Phase {v.phase} scored: {who} may move the king", p
-        if v.stage == "draw-keep":
-            return f"{who} to move: keep one of the drawn cards", p
-        ap = f" · {v.turn_ap} AP left" if v.turn_ap is not None else ""
-        return f"{who} to move{ap}", p
-
-    # -- 3D view -------------------------------------------------------------
-    def iso_view(self) -> None:
-        v = self.view
-        lh = g.level_height(v.heights)
-        self.out.level_height = lh
-        # The floor and its labels are in the base picture.
-        self.out.texts += [replace(t) for t in _base().iso_texts]
-        # Columns and pieces, back to front.
-        order = sorted(g.SQUARES, key=lambda s: -sum(g.square_coords(s)))
-        for square in order:
-            self._column(square, lh)
-        # Pieces hidden behind taller towers in front get an x-ray outline on top.
-        for piece in self.out.pieces:
-            if self._is_covered(piece):
-                piece.xray = True
-                self._ghost(piece)
-
-    def iso_floor(self) -> None:
-        """The empty 3D board with its edge labels (part of the base picture)."""
-        d = self.draw
-        ip = g.iso_point
-        for square in g.SQUARES:
-            f, r = g.square_coords(square)
-            colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
-            d.polygon([ip(f, r), ip(f + 1, r), ip(f + 1, r + 1), ip(f, r + 1)], fill=colour)
-        d.line([ip(0, 0), ip(8, 0), ip(8, 8), ip(0, 8), ip(0, 0)], fill=EDGE, width=3)
-        # Edge labels: files along the rank-1 edge, ranks along the a-file edge.
-        for i in range(8):
-            x, y = ip(i + 0.5, -0.42)
-            self.text((x, y), g.FILES[i], 24, MUTED, anchor="mm", layer="iso")
-            x, y = ip(-0.42, i + 0.5)
-            self.text((x, y), g.RANKS[i], 24, MUTED, anchor="mm", layer="iso")
-
-    def _is_covered(self, piece: PieceMark) -> bool:
-        """Whether something drawn later hides part of a piece's marker."""
-        cx, cy = piece.iso_center
-        r = g.TOKEN_RADIUS
-        if piece.kind == "king":
-            expected = KING_FILL
-            points = [(cx - 0.5 * r, cy + 0.3 * r), (cx + 0.5 * r, cy + 0.3 * r)]
-        else:
-            expected = self.view.player(piece.owner).colour
-            points = [(cx - 0.5 * r, cy + 0.25 * r), (cx + 0.5 * r, cy + 0.25 * r)]
-        return any(self.image.getpixel((round(x), round(y))) != expected for x, y in points)
-
-    def _ghost(self, piece: PieceMark) -> None:
-        cx, cy = piece.iso_center
-        r = g.TOKEN_RADIUS
-        if piece.kind == "king":
-            self.crown(cx, cy, r, fill=None)
-            return
-        p = self.view.player(piece.owner)
-        self.marker(p.shape, cx, cy, r, None, width=7, outline=INK)
-        self.marker(p.shape, cx, cy, r, None, width=3, outline=p.colour)
-        dy = 4 if p.shape == "triangle" else 0
-        self.text(
-            (cx, cy + dy),
-            p.letter,
-            20,
-            p.colour,
-            anchor="mm",
-            layer="iso",
-            stroke=2,
-            stroke_fill=INK,
-        )
-
-    def _column(self, square: str, lh: float) -> None:
-        v = self.view
-        d = self.draw
-        ip = g.iso_point
-        f, r = g.square_coords(square)
-        h = v.heights.get(square, 0)
-        king_castle = v.king_castle is not None and square in v.king_castle
-        palette = KING_STONE if king_castle else STONE
-        # Blocks wholly above the canvas are not drawn (a position may claim any height).
-        visible = min(h, int(ip(f + 1, r + 1)[1] / lh) + 2)
-        for k in range(visible):
-            z0, z1 = k * lh, (k + 1) * lh
-            _, left, right = palette[k % 2]
-            d.polygon(
-                [ip(f, r + 1, z0), ip(f, r, z0), ip(f, r, z1), ip(f, r + 1, z1)],
-                fill=left,
-                outline=EDGE,
-            )
-            d.polygon(
-                [ip(f, r, z0), ip(f + 1, r, z0), ip(f + 1, r, z1), ip(f, r, z1)],
-                fill=right,
-                outline=EDGE,
-            )
-        z = h * lh
-        top = [ip(f, r, z), ip(f + 1, r, z), ip(f + 1, r + 1, z), ip(f, r + 1, z)]
-        if h:
-            d.polygon(top, fill=palette[(h - 1) % 2][0], outline=EDGE)
-        if square in v.highlight:
-            d.line([*top, top[0]], fill=HIGHLIGHT, width=6, joint="curve")
-        cx, cy = g.iso_top_center(square, h, lh)
-        occupant = v.occupant(square)
-        has_piece = occupant is not None or v.king == square
-        if h:
-            # The height on the front half of the top face, below any piece.
-            ny = cy + (16 if has_piece else 0)
-            size = 22 if has_piece else 26
-            self.text(
-                (cx, ny),
-                str(h),
-                size,
-                INK,
-                anchor="mm",
-                layer="iso",
-                stroke=3,
-                stroke_fill=WHITE,
-            )
-        if not has_piece:
-            return
-        tx, ty = g.iso_token_center(square, h, lh)
-        d.ellipse((cx - 14, cy - 5, cx + 14, cy + 5), fill=EDGE)
-        d.line([(cx, cy), (tx, ty)], fill=INK, width=5)
-        if occupant is not None:
-            self.marker(occupant.shape, tx, ty, g.TOKEN_RADIUS, occupant.colour)
-            self.text(
-                (tx, ty + (4 if occupant.shape == "triangle" else 0)),
-                occupant.letter,
-                20,
-                occupant.ink,
-                anchor="mm",
-                layer="iso",
-            )
-            kind, owner = "knight", occupant.name
-        else:
-            self.crown(tx, ty, g.TOKEN_RADIUS)
-            kind, owner = "king", None
-        self.out.pieces.append(PieceMark(kind, owner, square, h, (tx, ty), g.map_cell_box(square)))
 
     # -- top-down map --------------------------------------------------------
     def top_map(self) -> None:
@@ -401,28 +239,25 @@ class _Painter:
                 d.rectangle(g.map_cell_box(square), fill=_stone_shade(h, in_king))
         # Thin grid (again, over the castles), then thick castle walls.
         self._map_grid()
-        x0, y0 = g.MAP_ORIGIN
         for square in g.SQUARES:
             own = castle_of.get(square)
+            if own is None:
+                continue
             f, r = g.square_coords(square)
             left, top, right, bottom = g.map_cell_box(square)
             for df, dr, edge in (
-                (1, 0, [(right, top), (right, bottom)]),
-                (0, -1, [(left, bottom), (right, bottom)]),
-                (-1, 0, [(left, top), (left, bottom)]),
-                (0, 1, [(left, top), (right, top)]),
+                (1, 0, [(right, top - 2), (right, bottom + 2)]),
+                (0, -1, [(left - 2, bottom), (right + 2, bottom)]),
+                (-1, 0, [(left, top - 2), (left, bottom + 2)]),
+                (0, 1, [(left - 2, top), (right + 2, top)]),
             ):
                 nf, nr = f + df, r + dr
-                other = (
-                    castle_of.get(g.FILES[nf] + g.RANKS[nr])
-                    if 0 <= nf < 8 and 0 <= nr < 8
-                    else None
-                )
-                if own is not None and other != own:
-                    d.line(edge, fill=EDGE, width=4)
-        d.rectangle((x0, y0, x0 + g.MAP_SIZE, y0 + g.MAP_SIZE), outline=EDGE, width=3)
+                inside = 0 <= nf < 8 and 0 <= nr < 8
+                if not inside or castle_of.get(g.FILES[nf] + g.RANKS[nr]) != own:
+                    d.line(edge, fill=EDGE, width=5)
+        self._map_frame()
         self.out.texts += [replace(t) for t in _base().map_texts]
-        # Cells: pieces, heights, highlights.
+        # Cells: highlights, pieces, heights.
         for square in g.SQUARES:
             self._map_cell(square)
         # Castle areas: a tag on the top-left corner of each castle's first cell.
@@ -430,15 +265,12 @@ class _Painter:
             first = min(castle, key=lambda s: (-g.square_coords(s)[1], g.square_coords(s)[0]))
             left, top, _, _ = g.map_cell_box(first)
             label = str(len(castle))
-            w = max(_length(label, 19, True) + 10, 24)
+            w = max(_length(label, TAG_SIZE, True) + 14, 34)
+            cx, cy = left + 4, top + 4
             d.rounded_rectangle(
-                (left - w / 2, top - 12, left + w / 2, top + 12),
-                6,
-                fill=TAG_BG,
-                outline=WHITE,
-                width=2,
+                (cx - w / 2, cy - 17, cx + w / 2, cy + 17), 7, fill=TAG_BG, outline=WHITE, width=2
             )
-            self.text((left, top), label, 19, WHITE, anchor="mm", layer="map")
+            self.text((cx, cy), label, TAG_SIZE, WHITE, anchor="mm", layer="map")
 
     def map_floor(self) -> None:
         """The empty map with its grid, frame and labels (part of the base picture)."""
@@ -448,21 +280,21 @@ class _Painter:
             colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
             d.rectangle(g.map_cell_box(square), fill=colour)
         self._map_grid()
+        self._map_frame()
         x0, y0 = g.MAP_ORIGIN
-        d.rectangle((x0, y0, x0 + g.MAP_SIZE, y0 + g.MAP_SIZE), outline=EDGE, width=3)
         for i in range(8):
             self.text(
-                (x0 - 16, y0 + (7 - i + 0.5) * g.MAP_CELL),
+                (x0 - 24, y0 + (7 - i + 0.5) * g.MAP_CELL),
                 g.RANKS[i],
-                24,
+                EDGE_LABEL,
                 MUTED,
                 anchor="mm",
                 layer="edge",
             )
             self.text(
-                (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 16),
+                (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 26),
                 g.FILES[i],
-                24,
+                EDGE_LABEL,
                 MUTED,
                 anchor="mm",
                 layer="edge",
@@ -475,127 +307,340 @@ class _Painter:
             self.draw.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=GRID_LINE, width=1)
             self.draw.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=GRID_LINE, width=1)
 
+    def _map_frame(self) -> None:
+        x0, y0 = g.MAP_ORIGIN
+        box = (x0 - 2, y0 - 2, x0 + g.MAP_SIZE + 2, y0 + g.MAP_SIZE + 2)
+        self.draw.rectangle(box, outline=EDGE, width=5)
+
     def _map_cell(self, square: str) -> None:
         v = self.view
         box = g.map_cell_box(square)
         left, top, right, bottom = box
-        cx, cy = (left + right) / 2, (top + bottom) / 2
+        cx, cy = g.map_cell_center(square)
         h = v.heights.get(square, 0)
         occupant = v.occupant(square)
+        room = g.MAP_CELL - 34
         if square in v.highlight:
             self.draw.rectangle(
-                (left + 3, top + 3, right - 3, bottom - 3), outline=HIGHLIGHT, width=6
+                (left + 5, top + 5, right - 5, bottom - 5), outline=HIGHLIGHT, width=10
             )
         if occupant is not None:
-            self.marker(occupant.shape, cx, cy + 1, 21, occupant.colour, width=3)
-            ny = cy + (6 if occupant.shape == "triangle" else 1)
-            halo = _halo(occupant.ink)
-            label, size = self.fit(str(h), 30, g.MAP_CELL - 10, min_size=12)
+            self.marker(occupant.shape, cx, cy, g.MARKER_RADIUS, occupant.colour, width=4)
+            label, size = self.fit(str(h), KNIGHT_NUMBER, room, min_size=12)
             self.text(
-                (cx, ny),
+                (cx, self.marker_text_y(occupant.shape, cy, g.MARKER_RADIUS)),
                 label,
                 size,
                 occupant.ink,
                 anchor="mm",
                 layer="map",
-                stroke=2,
-                stroke_fill=halo,
+                stroke=3,
+                stroke_fill=_halo(occupant.ink),
             )
+            kind, owner = "knight", occupant.name
         elif v.king == square:
-            self.crown(cx, cy + 2, 24)
-            label, size = self.fit(str(h), 30, g.MAP_CELL - 10, min_size=12)
+            self.crown(cx, cy, g.MARKER_RADIUS + 2, width=4)
+            label, size = self.fit(str(h), KNIGHT_NUMBER, room - 10, min_size=12)
             self.text(
-                (cx, cy + 7),
+                (cx, cy + 10),
                 label,
                 size,
                 INK,
                 anchor="mm",
                 layer="map",
-                stroke=2,
+                stroke=3,
                 stroke_fill=WHITE,
             )
-        elif h:
-            label, size = self.fit(str(h), 32, g.MAP_CELL - 10, min_size=12)
-            self.text(
-                (cx, cy + 1),
-                label,
-                size,
-                _map_number_ink(h),
-                anchor="mm",
-                layer="map",
-            )
+            kind, owner = "king", None
+        else:
+            if h:
+                label, size = self.fit(str(h), MAP_NUMBER, room, min_size=12)
+                self.text((cx, cy), label, size, _map_number_ink(h), anchor="mm", layer="map")
+            return
+        self.out.pieces.append(PieceMark(kind, owner, square, h, (cx, cy), box))
 
-    # -- side panel and footer ----------------------------------------------
+    # -- side panel ----------------------------------------------------------
     def panel(self) -> None:
-        v = self.view
-        x0, y0, x1, _ = g.PANEL_BOX
+        """Header, players, cards and legend, spread over the panel's height.
+
+        The blocks are laid out top to bottom with equal gaps, the first at the
+        top, the last (the legend) at the bottom, so no band stays empty. With
+        room to spare (fewer players, setup) everything in the panel grows, up
+        to half as large again, for the phone preview, before the gaps do; when
+        room runs short, the legend's map key goes first, then the master
+        card's help, then the rows' small print is folded, and at last all of
+        the panel is drawn smaller.
+        """
+        x0, y0, x1, y1 = g.PANEL_BOX
+        room = y1 - y0
+        blocks, cuts = _fitted(self._panel_blocks(x0, x1, 1.0), room)
+        for scale in (0.9, 0.8, 0.7):  # the last resort: everything smaller
+            if _stacked(blocks) <= room:
+                break
+            blocks, cuts = _fitted(self._panel_blocks(x0, x1, scale), room)
+        for scale in (1.5, 1.4, 1.3, 1.2, 1.1):
+            bigger, bigger_cuts = _fitted(self._panel_blocks(x0, x1, scale), room)
+            if bigger_cuts == cuts and _stacked(bigger) <= room:  # as much, only larger
+                blocks = bigger
+                break
+        used = _stacked(blocks)
+        gap = PANEL_GAP + (room - used) / max(1, len(blocks) - 1)
         y = y0
-        for name in v.order:
-            p = v.player(name)
-            row_h = 128 if p.is_to_move and v.stage in ("play", "draw-keep") else 96
-            self._player_row(p, x0, y, x1, row_h)
-            y += row_h + 6
-        y += 4
-        lines: list[str] = []
+        for block in blocks:
+            height, draw = block.options[0]
+            draw(y)
+            y += height + gap
+
+    def _panel_blocks(self, x0: float, x1: float, k: float) -> list[_Block]:
+        """The panel's blocks, the header and rows scaled by ``k``, the other
+        text by at most BODY_GROWTH and never so much that a one-line text
+        wraps (longer ones may take more lines)."""
+        v = self.view
+        w = x1 - x0
+        info: list[_Para] = []
         if v.common_deck is not None and v.variant != "master":
-            lines.append(f"Deck: {v.common_deck} cards left")
+            info.append(_Para(f"Deck: {v.common_deck} cards left", BODY))
         if v.king_castle is not None:
             height = max(v.heights[s] for s in v.king_castle)
-            lines.append(f"King's castle: area {len(v.king_castle)}, height {height}")
-        for text in lines:
-            fitted, size = self.fit(text, 24, x1 - x0, min_size=16)
-            self.text((x0, y), fitted, size, INK, layer="panel")
-            y += size + 10
-        self.footer()
-
-    def footer(self) -> None:
-        """Master card, the viewer's revealed cards and own hand, and a legend,
-        full width under the map.
-
-        The master card's name, the revealed cards and the hand always appear;
-        when room runs short the legend goes first, then the master card's help.
-        """
-        v = self.view
-        x0, y, x1, y1 = g.FOOTER_BOX
-        width = x1 - x0
-        Line = tuple[str, int, bool, RGB]
-        master: list[Line] = []
-        master_help: list[Line] = []
-        private: list[Line] = []
+            text = f"King's castle: area {len(v.king_castle)}, height {height}"
+            info.append(_Para(text, BODY, swatch="king"))
+        master_head: list[_Para] = []
+        master_help: list[_Para] = []
         if v.master_card:
             name = engine.MASTER_CARDS.get(v.master_card, v.master_card)
+            master_head.append(_Para(f"Master card: {name}", BODY))
             help_text = engine.MASTER_CARD_HELP.get(v.master_card, "")
-            master = [(f"Master card: {name}", 24, True, INK)]
-            master_help = [(t, 20, False, INK) for t in self._wrap(help_text, 20, width, False)]
+            master_help.append(_Para(help_text, SMALL, bold=False))
+        private = self._private_paras(w)
+        note: list[_Para] = []
+        if v.highlight:
+            text = f"Pink frame: {v.highlight_note or DEFAULT_HIGHLIGHT_NOTE}"
+            note.append(_Para(text, BODY - 2, swatch="highlight"))
+        key = "Map: big number = the square's height, so its knight's level. Dark tag: castle area."
+        map_key = [_Para(key, SMALL, bold=False, muted=True)]
+
+        # One factor for all of it; a line that fits on one line stays on one.
+        kb = min(k, BODY_GROWTH)
+        for p in info + master_head + master_help + private + note + map_key:
+            if len(self._para_lines(p, 1.0, w)) == 1:
+                kb = min(kb, self._grown(p, kb, w) / p.size)
+
+        def lines(group: list[_Para]) -> list[_Line]:
+            return [line for p in group for line in self._para_lines(p, kb, w)]
+
+        blocks = [self._header_block(x0, x1, k), self._players_block(x0, x1, k)]
+        if info:
+            blocks.append(self._lines_block(lines(info), x0, x1, "panel"))
+        if master_head:
+            # The help whole or not at all.
+            options = [lines(master_head + master_help), lines(master_head)]
+            blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
+        if private:
+            blocks.append(self._lines_block(lines(private), x0, x1, "footer"))
+        options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
+        blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
+        return blocks
+
+    def _grown(self, p: _Para, k: float, width: float) -> int:
+        """The largest size up to ``p.size * k`` at which the paragraph wraps to
+        no more lines than at its own size: growing must not break a line."""
+        width -= SWATCH_INDENT * k if p.swatch else 0
+        lines = len(self._wrap(p.text, p.size, width, p.bold))
+        size = round(p.size * k)
+        while size > p.size and len(self._wrap(p.text, size, width, p.bold)) > lines:
+            size -= 1
+        return size
+
+    def _para_lines(self, p: _Para, k: float, width: float) -> list[_Line]:
+        """A paragraph at ``k`` times its size, wrapped to ``width``; its swatch
+        goes left of the first line, and all its lines are indented past it."""
+        size = round(p.size * k)
+        indent = round(SWATCH_INDENT * k) if p.swatch else 0
+        wrapped = self._wrap(p.text, size, width - indent, p.bold)
+        # Grown text must not leave one word alone on the last line.
+        for smaller in range(size - 1, p.size - 1, -1):
+            if len(wrapped) < 2 or " " in wrapped[-1]:
+                break
+            wrapped, size = self._wrap(p.text, smaller, width - indent, p.bold), smaller
+        return [
+            _Line(t, size, p.bold, p.muted, p.swatch if i == 0 else None, indent)
+            for i, t in enumerate(wrapped)
+        ]
+
+    def _lines_block(
+        self,
+        lines: list[_Line] | list[list[_Line]],
+        x0: float,
+        x1: float,
+        layer: str,
+        yields: int = 0,
+    ) -> _Block:
+        """A block of text lines (or, given a list of lists, of options)."""
+        options = lines if lines and isinstance(lines[0], list) else [lines]
+
+        def option(chosen: list[_Line]) -> _Option:
+            def draw(y: float) -> None:
+                for line in chosen:
+                    if line.swatch is not None:
+                        self._swatch(line.swatch, x0, y + line.size * 0.6, line.size * 0.56)
+                    x = x0 + line.indent
+                    colour = MUTED if line.muted else INK
+                    self.text((x, y), line.text, line.size, colour, layer=layer, bold=line.bold)
+                    y += line.height
+
+            return (sum(line.height for line in chosen), draw)
+
+        return _Block([option(chosen) for chosen in options], yields)
+
+    def _swatch(self, kind: str, x: float, cy: float, r: float) -> None:
+        """A legend's sample, 2r wide from x: the king's castle gold, a highlight frame."""
+        d = self.draw
+        box = (x + 1, cy - r, x + 1 + 2 * r, cy + r)
+        if kind == "king":
+            d.rectangle(box, fill=_stone_shade(2, True))
+            d.rectangle(box, outline=EDGE, width=3)
+        elif kind == "highlight":
+            d.rectangle(box, fill=FLOOR_LIGHT)
+            d.rectangle(box, outline=HIGHLIGHT, width=round(r / 2))
+
+    def _private_paras(self, width: float) -> list[_Para]:
+        """The viewer's revealed cards and own hand (nobody else's is ever named)."""
+        v = self.view
         viewer = v.player(v.viewer) if v.viewer else None
+        paras: list[_Para] = []
         if viewer is not None and viewer.revealed:
-            text = "Drawn, keep one: " + ", ".join(viewer.revealed)
-            private += [(t, 24, True, INK) for t in self._wrap(text, 24, width, True)]
-        if viewer is not None and viewer.hand is not None:
-            text = f"Your hand ({self.shown(viewer.name)}): " + self._hand_text(viewer)
-            size = 24 if len(self._wrap(text, 24, width, True)) <= 2 else 20
-            private += [(t, size, True, INK) for t in self._wrap(text, size, width, True)]
-        legend_text = (
-            "Map: the number is the square's height, so the level of the knight on it. "
-            "Dark tag: castle area. Gold: the king's castle. Pink frame: changed last turn."
+            paras.append(_Para("Drawn, keep one: " + ", ".join(viewer.revealed), BODY))
+        if viewer is not None and shows_hand(v, viewer):
+            text = f"Your hand ({self.shown(viewer.label)}): " + self._hand_text(viewer)
+            size = BODY if len(self._wrap(text, BODY, width)) <= 2 else SMALL + 1
+            paras.append(_Para(text, size))
+        return paras
+
+    def _header_block(self, x0: float, x1: float, k: float) -> _Block:
+        """Phase and round (or "Setup", "Game over"), then who is to do what, on
+        a dark card; a long line takes up to three lines rather than a small font."""
+        head, head_size = self.fit(
+            title(self.view), round(TITLE_SIZE * k), x1 - x0 - 36, min_size=TITLE_SIZE - 8
         )
-        legend = [(t, 20, False, MUTED) for t in self._wrap(legend_text, 20, width, False)]
+        line, player = stage_line(self.view, self.shown)
+        indent = round(STAGE_SIZE * k + 12) if player is not None else 0
+        width = x1 - x0 - 36 - indent
+        stage_size = self._grown(_Para(line, STAGE_SIZE), k, width)
+        r = stage_size / 2
+        lines = self._wrap(line, stage_size, width, True)
+        if len(lines) > 3:
+            lines = [*lines[:2], self.fit(" ".join(lines[2:]), stage_size, width)[0]]
+        step = stage_size + 10
+        top = head_size + 36
+        height = top + step * len(lines) + 8
 
-        def height(lines: list[Line]) -> int:
-            return sum(size + 8 for _, size, _, _ in lines) + (4 if lines else 0)
+        def draw(y: float) -> None:
+            self.draw.rounded_rectangle((x0, y, x1, y + height), 14, fill=HEADER_BG)
+            self.text((x0 + 18, y + 14), head, head_size, HEADER_INK, layer="header")
+            x, cy = x0 + 18, y + top + step / 2
+            if player is not None:
+                mx = x + (indent - 12) / 2
+                self.marker(player.shape, mx, cy, r, player.colour, width=2, outline=WHITE)
+            for text in lines:
+                fitted, size = self.fit(text, stage_size, width, min_size=stage_size)
+                self.text((x + indent, cy), fitted, size, HEADER_INK, anchor="lm", layer="header")
+                cy += step
 
-        room = y1 - y - height(master) - height(private)
-        while master_help and height(master_help) - 4 > room:
-            master_help.pop()
-        room -= height(master_help) - (4 if master_help else 0)
-        blocks = [master + master_help, private]
-        if height(legend) <= room:
-            blocks.append(legend)
-        for block in blocks:
-            for text, size, bold, colour in block:
-                self.text((x0, y), text, size, colour, layer="footer", bold=bold)
-                y += size + 8
-            y += 4 if block else 0
+        return _Block([(height, draw)])
+
+    # -- players -----------------------------------------------------------------
+    def _players_block(self, x0: float, x1: float, scale: float) -> _Block:
+        """One row per player, in turn order (ranked at the end). A row's small
+        print takes two lines where one would have to shrink, room permitting."""
+        v = self.view
+        size = round(ROW_TEXT * scale)
+        options = []
+        for split in (True, False):
+            rows = []
+            for name in v.order:
+                p = v.player(name)
+                lines = self._row_lines(p)
+                one = len(lines) == 1 and " · " in lines[0]
+                if split and one and _length(lines[0], size, False) > x1 - x0 - 28:
+                    head, _, rest = lines[0].partition(" · ")
+                    lines = [head, rest]
+                rows.append((p, lines, round((62 + 32 * len(lines)) * scale)))
+            height = sum(h for _, _, h in rows) + ROW_GAP * (len(rows) - 1)
+
+            def draw(y: float, rows=rows) -> None:
+                for p, lines, h in rows:
+                    self._player_row(p, lines, x0, y, x1, h, scale)
+                    y += h + ROW_GAP
+
+            if not options or height != options[0][0]:
+                options.append((height, draw))
+        return _Block(options, yields=3)
+
+    def _row_lines(self, p: PlayerView) -> list[str]:
+        """A row's small print: stacks (sizes for the player to move, a count for
+        the others), knights in reserve, cards, personal deck."""
+        v = self.view
+        stacks = []
+        if v.stage in ("play", "draw-keep"):
+            if p.is_to_move:
+                stacks.append("stacks " + (" ".join(str(s) for s in p.stacks) or "none"))
+                if v.turn_stack is not None:
+                    stacks.append(f"turn stack {v.turn_stack}")
+            else:
+                n = len(p.stacks)
+                stacks.append(f"{n} stack" + ("" if n == 1 else "s"))
+        counts = [f"{p.reserve} in reserve"]
+        if v.variant != "master" or p.hand_count:
+            counts.append(f"{p.hand_count} card" + ("" if p.hand_count == 1 else "s"))
+        if p.deck_count is not None:
+            counts.append(f"deck {p.deck_count}")
+        if p.is_to_move and stacks:
+            return [" · ".join(stacks), " · ".join(counts)]
+        return [" · ".join(stacks + counts)]
+
+    def _player_row(
+        self, p: PlayerView, lines: list[str], x0: float, y: float, x1: float, h: float, k: float
+    ) -> None:
+        d = self.draw
+        box = (x0, y, x1, y + h)
+        if p.is_to_move:
+            d.rounded_rectangle(box, 12, fill=TO_MOVE_BG, outline=INK, width=3)
+        elif p.is_winner:
+            d.rounded_rectangle(box, 12, fill=WINNER_BG, outline=INK, width=3)
+        else:
+            d.rounded_rectangle(box, 12, outline=ROW_EDGE, width=2)
+        r = 23 * k
+        cx, cy = x0 + 14 + r, y + 12 + r
+        self.marker(p.shape, cx, cy, r, p.colour, width=3)
+        self.text(
+            (cx, self.marker_text_y(p.shape, cy, r)),
+            p.letter,
+            round(20 * k),
+            p.ink,
+            anchor="mm",
+            layer="panel",
+        )
+        score, score_size = self.fit(
+            str(p.score), round(SCORE_SIZE * k), (x1 - x0) / 2, min_size=20
+        )
+        score_w = _length(score, score_size, True)
+        self.text((x1 - 14, cy), score, score_size, INK, anchor="rm", layer="panel")
+        prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
+        name_x = cx + r + 14
+        name, size = self.fit(
+            prefix + self.shown(p.label),
+            round(NAME_SIZE * k),
+            x1 - name_x - score_w - 26,
+            min_size=round(26 * k),
+        )
+        self.text((name_x, cy), name, size, INK, anchor="lm", layer="panel")
+        ly = y + (62 + 16) * k
+        for line in lines:
+            fitted, size = self.fit(
+                line, round(ROW_TEXT * k), x1 - x0 - 28, bold=False, min_size=18
+            )
+            self.text((x0 + 14, ly), fitted, size, INK, anchor="lm", layer="panel", bold=False)
+            ly += 32 * k
 
     def _hand_text(self, viewer: PlayerView) -> str:
         """The viewer's cards by id (as typed in `play CARD`), marking this turn's draws."""
@@ -614,58 +659,7 @@ class _Painter:
             cards.append(label)
         return ", ".join(cards) if cards else "no cards"
 
-    def _player_row(self, p: PlayerView, x0: int, y: int, x1: int, row_h: int) -> None:
-        v = self.view
-        d = self.draw
-        if p.is_to_move:
-            d.rounded_rectangle((x0, y, x1, y + row_h), 10, fill=TO_MOVE_BG, outline=INK, width=3)
-        elif p.is_winner:
-            d.rounded_rectangle((x0, y, x1, y + row_h), 10, fill=WINNER_BG, outline=INK, width=3)
-        else:
-            d.rounded_rectangle((x0, y, x1, y + row_h), 10, outline=ROW_EDGE, width=2)
-        self.marker(p.shape, x0 + 30, y + 30, 19, p.colour)
-        self.text(
-            (x0 + 30, y + 30 + (4 if p.shape == "triangle" else 0)),
-            p.letter,
-            18,
-            p.ink,
-            anchor="mm",
-            layer="panel",
-        )
-        score, score_size = self.fit(str(p.score), 44, (x1 - x0) / 2, min_size=20)
-        score_w = _length(score, score_size, True)
-        self.text((x1 - 12, y + 30), score, score_size, INK, anchor="rm", layer="panel")
-        prefix = "▶ " if p.is_to_move else ("★ " if p.is_winner else "")
-        name, size = self.fit(
-            prefix + self.shown(p.name), 30, x1 - x0 - 62 - score_w - 24, min_size=20
-        )
-        self.text((x0 + 58, y + 30), name, size, INK, anchor="lm", layer="panel")
-        stacks = []
-        dealt = v.stage in ("play", "draw-keep")
-        if dealt:
-            if p.is_to_move:
-                stacks.append("stacks " + (" ".join(str(s) for s in p.stacks) or "none"))
-                if v.turn_stack is not None:
-                    stacks.append(f"turn stack {v.turn_stack}")
-            else:
-                n = len(p.stacks)
-                stacks.append(f"{n} stack" + ("" if n == 1 else "s"))
-        counts = [f"{p.reserve} in reserve"]
-        if v.variant != "master" or p.hand_count:
-            counts.append(f"{p.hand_count} card" + ("" if p.hand_count == 1 else "s"))
-        if p.deck_count is not None:
-            counts.append(f"deck {p.deck_count}")
-        if row_h > 100 and stacks:
-            rows = [" · ".join(stacks), " · ".join(counts)]
-        else:
-            rows = [" · ".join(stacks + counts)]
-        ly = y + 72
-        for line in rows:
-            fitted, size = self.fit(line, 24, x1 - x0 - 24, bold=False, min_size=17)
-            self.text((x0 + 12, ly), fitted, size, INK, anchor="lm", layer="panel", bold=False)
-            ly += 32
-
-    def _wrap(self, text: str, size: int, width: float, bold: bool) -> list[str]:
+    def _wrap(self, text: str, size: int, width: float, bold: bool = True) -> list[str]:
         out: list[str] = []
         line = ""
         for word in text.split():
@@ -678,6 +672,57 @@ class _Painter:
         if line:
             out.append(line)
         return out
+
+
+ROW_GAP = 8
+#: The least gap between panel blocks.
+PANEL_GAP = 12
+
+
+#: The most the panel's body text grows when there is room (the rows: 1.5).
+BODY_GROWTH = 1.3
+#: Room left of a line for its legend sample.
+SWATCH_INDENT = 40
+
+
+@dataclass(frozen=True)
+class _Para:
+    """A paragraph of panel text, before wrapping."""
+
+    text: str
+    size: int
+    bold: bool = True
+    muted: bool = False
+    swatch: str | None = None  # a legend sample drawn left of the first line
+
+
+@dataclass(frozen=True)
+class _Line(_Para):
+    """One line of panel text, placed ``indent`` px right of the panel's edge."""
+
+    indent: int = 0
+
+    @property
+    def height(self) -> float:
+        return self.size + 10
+
+
+def _stacked(blocks: list[_Block]) -> float:
+    """Height of blocks drawn one under the other with the least gap."""
+    return sum(b.height for b in blocks) + PANEL_GAP * (len(blocks) - 1)
+
+
+def _fitted(blocks: list[_Block], room: float) -> tuple[list[_Block], list[int]]:
+    """The blocks, the ones that yield first cut back to smaller options until
+    they fit ``room`` (or nothing more can yield), and how often each was cut."""
+    fitted = [_Block(list(b.options), b.yields) for b in blocks]
+    while _stacked(fitted) > room:
+        shrinkable = [b for b in fitted if b.yields and len(b.options) > 1]
+        if not shrinkable:
+            break
+        min(shrinkable, key=lambda b: b.yields).options.pop(0)
+    cuts = [len(a.options) - len(b.options) for a, b in zip(blocks, fitted, strict=True)]
+    return fitted, cuts
 
 
 # -- caches of immutable things, shared by all renders ---------------------------
@@ -715,25 +760,20 @@ class _Base:
     """The part of every picture that never changes, and its text records."""
 
     image: Image.Image  # never drawn on: each render paints on a copy
-    iso_texts: tuple[TextBox, ...]
     map_texts: tuple[TextBox, ...]
 
 
 @functools.cache
 def _base() -> _Base:
-    """Background, header band, the empty 3D board and the empty map, with labels.
+    """Background and the empty map with its labels.
 
-    All of it is drawn before (or, for the map, under the same redrawn grid
-    and frame as) anything that depends on the position, so a copy of it is
-    pixel for pixel the start of every picture.
+    All of it is drawn before (or under the same redrawn grid and frame as)
+    anything that depends on the position, so a copy of it is pixel for pixel
+    the start of every picture.
     """
     painter = _Painter(None)
-    painter.draw.rectangle((0, 0, g.WIDTH, g.HEADER_HEIGHT), fill=HEADER_BG)
-    painter.iso_floor()
-    iso = len(painter.out.texts)
     painter.map_floor()
-    texts = painter.out.texts
-    return _Base(painter.image, tuple(texts[:iso]), tuple(texts[iso:]))
+    return _Base(painter.image, tuple(painter.out.texts))
 
 
 @dataclass(frozen=True)
@@ -785,7 +825,7 @@ def _stone_shade(h: int, king: bool) -> RGB:
     if king:
         a, b = (250, 224, 140), (196, 150, 40)
     else:
-        a, b = (214, 206, 190), (110, 100, 86)
+        a, b = (204, 195, 177), (108, 98, 84)
     # Channels rounded to multiples of 4: Pillow maps colours to a palette by
     # the nearest entry to the 4x4x4 grid point below, and an off-grid shade can
     # lose its own entry to a close stone face (h=3 did, by 5 levels of blue).
@@ -806,10 +846,8 @@ def flat_colours() -> list[RGB]:
     """Every colour the drawing code fills, strokes or writes with."""
     solids: list[RGB] = [
         BACKGROUND, INK, MUTED, HEADER_BG, HEADER_INK, FLOOR_LIGHT, FLOOR_DARK, EDGE,
-        HIGHLIGHT, KING_FILL, TAG_BG, TO_MOVE_BG, WINNER_BG, WHITE, VARIANT_INK,
-        GRID_LINE, ROW_EDGE,
+        HIGHLIGHT, KING_FILL, TAG_BG, TO_MOVE_BG, WINNER_BG, WHITE, GRID_LINE, ROW_EDGE,
     ]  # fmt: skip
-    solids += [face for shades in (STONE, KING_STONE) for level in shades for face in level]
     solids += [*PLAYER_COLOURS, *PLAYER_INKS]
     solids += [_stone_shade(h, king) for king in (False, True) for h in range(1, 9)]
     return list(dict.fromkeys(solids))
@@ -831,13 +869,11 @@ def palette_colours() -> list[RGB]:
     for fg, bg in ((INK, BACKGROUND), (MUTED, BACKGROUND), (HEADER_INK, HEADER_BG),
                    (INK, TO_MOVE_BG), (INK, WHITE)):  # fmt: skip
         blends.append((fg, bg, 12))  # body text, and heights in their white halo
-    for fg, bg in ((VARIANT_INK, HEADER_BG), (INK, WINNER_BG), (WHITE, TAG_BG), ((0, 0, 0), WHITE)):
+    for fg, bg in ((INK, WINNER_BG), (WHITE, TAG_BG), ((0, 0, 0), WHITE)):
         blends.append((fg, bg, 4))
-    for shades in (STONE, KING_STONE):
-        blends += [(WHITE, level[0], 3) for level in shades]  # halos on top faces
     for colour, ink in zip(PLAYER_COLOURS, PLAYER_INKS, strict=True):
-        # Letters and levels on markers, their halos, x-ray letters outlined in INK.
-        blends += [(ink, colour, 7), (_halo(ink), colour, 7), (colour, INK, 7)]
+        # Letters and levels on markers, and their halos.
+        blends += [(ink, colour, 7), (_halo(ink), colour, 7)]
     for king in (False, True):
         for h in range(1, 9):
             blends.append((_map_number_ink(h), _stone_shade(h, king), 3))

@@ -23,6 +23,8 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (0, 158, 115),  # bluish green
     (240, 228, 66),  # yellow
 )
+#: The colours in words (alt text), by seat.
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("red-orange", "sky-blue", "green", "yellow")
 #: Text colour on each player colour (black on the light ones).
 PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),
@@ -32,6 +34,8 @@ PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
 )
 #: Marker shapes by seat: colour is never the only cue.
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
+#: What the highlight means when the caller does not say.
+DEFAULT_HIGHLIGHT_NOTE = "changed last turn"
 #: What a viewer's position (NOTATION.md) puts in place of a card they may not see.
 HIDDEN = "hidden"
 
@@ -39,6 +43,9 @@ HIDDEN = "hidden"
 @dataclass(frozen=True)
 class PlayerView:
     name: str
+    #: What the picture and the words call the player: the caller's label (e.g. a
+    #: Discord display name) or else the engine's name.
+    label: str
     seat: int
     colour: tuple[int, int, int]
     ink: tuple[int, int, int]
@@ -81,6 +88,8 @@ class BoardView:
     supply: int | None
     master_card: str | None
     highlight: frozenset[str]
+    #: What the highlight means in this picture, for the legend (None: a default).
+    highlight_note: str | None = None
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:
@@ -99,6 +108,9 @@ def build_view(
     position: Mapping[str, Any],
     viewer: str | None = None,
     highlight: Iterable[str] | None = None,
+    *,
+    highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> BoardView:
     """Validate ``position`` through the engine and collect what the picture needs.
 
@@ -129,7 +141,8 @@ def build_view(
     scores = game.scores
     stage = game.stage
     winners = set(game.winners) if stage == "over" else set()
-    letters = _letters(names)
+    shown_as = [_label(labels, name) for name in names]
+    letters = _letters(shown_as)
 
     turn = pos.get("turn") or {}
     # The turn's cards are shown only to the player whose turn it is, when the
@@ -147,6 +160,7 @@ def build_view(
         players.append(
             PlayerView(
                 name=name,
+                label=shown_as[seat],
                 seat=seat,
                 colour=PLAYER_COLOURS[seat % 4],
                 ink=PLAYER_INKS[seat % 4],
@@ -203,7 +217,17 @@ def build_view(
         supply=pos.get("supply"),
         master_card=pos.get("master_card"),
         highlight=frozenset(marks),
+        highlight_note=_note(highlight_note),
     )
+
+
+def _note(note: Any) -> str | None:
+    """The highlight note as one line (None or blank: the default)."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        raise ValueError(f"The highlight note must be text, not {type(note).__name__}.")
+    return " ".join(note.split()) or None
 
 
 def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool]:
@@ -239,6 +263,17 @@ def _unhide(position: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool
         )
         d["turn"] = {k: swap(v) if k in ("drawn", "revealed") else v for k, v in turn.items()}
     return d, hidden_hands, hidden_turn
+
+
+def _label(labels: Mapping[str, str] | None, name: str) -> str:
+    """The caller's label for *name*, one line of at most 40 characters."""
+    if not labels or name not in labels:
+        return name
+    label = labels[name]
+    if not isinstance(label, str):
+        raise ValueError(f"A player's label must be text, not {type(label).__name__}.")
+    label = " ".join(label.split())[:40].rstrip()
+    return label or name
 
 
 def _letters(names: list[str]) -> list[str]:

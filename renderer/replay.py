@@ -183,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def write(step: Step) -> None:
         nonlocal count
-        png = render_board(step.position, viewer=None, highlight=step.highlight)
+        note = f"changed by {step.player}'s last decision" if step.player else None
+        png = render_board(
+            step.position, viewer=None, highlight=step.highlight, highlight_note=note
+        )
         (out / f"decision-{count:03d}.png").write_bytes(png)
         if step.player is not None:
             print(f"{count:3d} {step.player:>7}: {'; '.join(step.actions)}")

@@ -60,7 +60,7 @@ from engine.ai._plan import (
 )
 from engine.ai._search import search_decision
 
-__all__ = ["LEVELS", "NODES_PER_SECOND", "choose_actions"]
+__all__ = ["LEVELS", "NODES_PER_SECOND", "choose_actions", "random_decision"]
 
 LEVELS: tuple[str, ...] = ("random", "heuristic", "search", "expert")
 
@@ -105,7 +105,7 @@ def choose_actions(
     rng = random.Random(seed if seed is not None else _seed_of(view))
     deadline = start + max(0.01, seconds * _SAFETY)
     if level == "random":
-        actions = random_decision(sample_game(game, me, rng, view), me, rng)
+        actions = random_decision(sample_game(game, me, rng, view), rng)
     elif level == "heuristic":
         budget = Budget(min(_HEURISTIC_NODES, max(30, int(seconds * NODES_PER_SECOND))), deadline)
         actions = greedy_decision(sample_game(game, me, rng, view), me, rng, budget)
@@ -135,7 +135,7 @@ def _checked(
     except ValueError as exc:  # IllegalAction and NotationError are ValueErrors
         _log.error("computer player planned an illegal decision %r: %s", actions, exc)
     for _ in range(5):
-        fallback = random_decision(sample_game(game, me, rng, view), me, rng)
+        fallback = random_decision(sample_game(game, me, rng, view), rng)
         trial = game.copy()
         try:
             trial.play("; ".join(fallback))

@@ -44,13 +44,13 @@ from engine.ai._plan import (
     _MAX_TURN_ACTIONS,
     SINGLE_STAGES,
     Budget,
-    decision_over,
     finish,
     legal_cost,
     plan_turn,
     single_decision,
 )
 from engine.ai._search import pick_by_rollouts
+from engine.events import Event, Stage, decision_over
 
 _POPULATION = 24
 _ELITE = 6
@@ -260,9 +260,11 @@ def _decode(
     while len(out) < _MAX_TURN_ACTIONS:
         gene = genes[i] if i < len(genes) else None
         action: str | None = None
+        stage = game.stage
+        events: list[Event] = []
         if gene is not None and i != mutate_at:
             try:
-                game.play(gene)
+                events = game.play(gene)
                 action = gene
             except ValueError:  # IllegalAction / NotationError: repair below
                 action = None
@@ -279,11 +281,11 @@ def _decode(
                 action = _random_action(game, legal, rng)
                 if gene is None:
                     grown += 1
-            game.play(action)
+            events = game.play(action)
         out.append(action)
         i += 1
-        if decision_over(game, me, action, False):
-            break
+        if decision_over(stage, events) or (action == "draw" and game.stage == Stage.DRAW_KEEP):
+            break  # the turn is over, or a personal draw reveals what cannot be planned
     else:
         return None
     budget.spend()

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ai._evaluate import evaluate
+from engine.events import SETUP_STAGES, Stage, decision_over
 
-SINGLE_STAGES = frozenset({"castles", "place", "king"})
-TURN_STAGES = frozenset({"play", "draw-keep"})
+SINGLE_STAGES = SETUP_STAGES
 _MAX_TURN_ACTIONS = 200  # a turn never gets near this; it guards against endless loops
 
 
@@ -59,31 +59,45 @@ class _SubBudget(Budget):
         return self.used >= self.nodes or self.parent.exhausted
 
 
-def unlimited(seconds: float) -> Budget:
-    return Budget(10**12, time.perf_counter() + seconds)
+def random_decision(
+    game: Any,
+    rng: random.Random,
+    *,
+    cap: int = 40,
+    end_chance: float | None = None,
+    through_draw: bool = False,
+) -> list[str]:
+    """Random legal actions for the player to move until the decision is over (``game``
+    is left unchanged).  The engine says when a decision is over (``decision_over``).
 
-
-def decision_over(game: Any, me: str, action: str, single: bool) -> bool:
-    """Whether *action*, just played by *me*, completed the decision."""
-    if single or action == "end":
-        return True
-    if game.to_move != me or game.stage not in TURN_STAGES:
-        return True
-    return action == "draw" and game.stage == "draw-keep"
-
-
-def random_decision(world: Any, me: str, rng: random.Random, cap: int = 40) -> list[str]:
-    """Uniformly random legal actions until the decision is over (``end`` after *cap*)."""
-    single = world.stage in SINGLE_STAGES
+    Without ``end_chance``: uniform among all legal actions, ``end`` forced after *cap*
+    actions (the ``random`` level).  With it: ``end`` at that chance each step, any
+    other action otherwise, ``end`` after *cap* (the bot's safety net).  A personal
+    ``draw`` ends the decision unless ``through_draw`` (a player on a sampled world
+    cannot know what the draw reveals).
+    """
+    world = game.copy()
     actions: list[str] = []
     while len(actions) < _MAX_TURN_ACTIONS:
+        stage = world.stage
         legal = world.legal()
         if not legal:
             break
-        action = "end" if len(actions) >= cap and "end" in legal else rng.choice(legal)
-        world.play(action)
+        if len(actions) >= cap and "end" in legal:
+            action = "end"
+        elif end_chance is None:
+            action = rng.choice(legal)
+        else:
+            others = [a for a in legal if a != "end"]
+            if "end" in legal and (not others or rng.random() < end_chance):
+                action = "end"
+            else:
+                action = rng.choice(others or legal)
+        events = world.play(action)
         actions.append(action)
-        if decision_over(world, me, action, single):
+        if decision_over(stage, events):
+            return actions
+        if action == "draw" and world.stage == Stage.DRAW_KEEP and not through_draw:
             return actions
     raise RuntimeError("a random turn did not end; the engine offered no way out")
 
@@ -116,10 +130,10 @@ class _Node:
     game: Any = None
     parent: _Node | None = None
     final: bool = False  # the decision ended here (cut after a personal draw)
-    key: tuple = field(default=(), repr=False)
+    key: tuple[Any, ...] = field(default=(), repr=False)
 
 
-def _key(pos: dict[str, Any], me: str) -> tuple:
+def _key(pos: dict[str, Any], me: str) -> tuple[Any, ...]:
     """What distinguishes two positions reached within one turn (for transpositions)."""
     turn = pos.get("turn") or {}
     return (
@@ -233,6 +247,7 @@ def plan_turn(
         go_on = sorted((c for c in children if not c.final), key=lambda c: -c.value)[:width]
         for child in go_on:
             if child.game is None:
+                assert child.parent is not None and child.parent.game is not None
                 child.game = child.parent.game.copy()
                 child.game.play(child.actions[-1])
         beam = go_on
@@ -270,6 +285,6 @@ def greedy_decision(
         return single_decision(world, me, rng, budget)
     results = plan_turn(world, me, rng, budget, width=width, most=most, cards=cards)
     if not results:
-        return random_decision(world.copy(), me, rng)
+        return random_decision(world, rng)
     _, actions, final = results[0]
     return finish(world, me, actions, final)

@@ -41,7 +41,6 @@ _REPLY_MOST = 14  # actions the simulated replies consider per step
 _REPLY_CARDS = 3
 _BEAM_WIDTH = 10
 _BEAM_SHARE = 0.8  # of the budget left after the greedy turn
-_OWN_FOLLOWUP = False  # also play this player's next turn greedily before evaluating
 
 
 def search_decision(
@@ -101,11 +100,11 @@ def pick_by_rollouts(
         finished = True
         for i in active:
             for s in seeds:
-                value = _rollout(game, me, view, candidates[i], random.Random(s), budget)
-                if value is None:
+                rolled = _rollout(game, me, view, candidates[i], random.Random(s), budget)
+                if rolled is None:
                     finished = False
                     break
-                totals[i] += value
+                totals[i] += rolled
                 counts[i] += 1
             if not finished:
                 break
@@ -143,20 +142,15 @@ def _rollout(
     world.play("; ".join(turn))
     budget.spend(3)
     steps = 0
-    own = 0
     while world.stage != "over" and steps < 12:
         steps += 1
         player = world.to_move
         if player == me and world.stage != "draw-keep":
-            if not _OWN_FOLLOWUP or own or world.stage != "play":
-                break
-            own += 1
+            break
         if budget.exhausted:
             return None
         reply = greedy_decision(
             world, player, rng, budget, width=1, most=_REPLY_MOST, cards=_REPLY_CARDS
         )
         world.play("; ".join(reply))
-        if own and player == me and not (world.to_move == me and world.stage == "draw-keep"):
-            break
     return evaluate(world.position(), me)

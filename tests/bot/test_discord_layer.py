@@ -208,7 +208,9 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
-    async def fake_render(position: object, viewer: object, highlight: object) -> bytes:
+    async def fake_render(
+        position: object, viewer: object, highlight: object, note: object = None
+    ) -> bytes:
         assert viewer is None and sorted(highlight) == ["c3", "d3"]  # type: ignore[arg-type]
         return b"\x89PNG fake"
 
@@ -253,7 +255,9 @@ async def test_the_game_over_post_is_followed_by_the_replay_even_if_it_fails(
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
-    async def fake_render(position: object, viewer: object, highlight: object) -> bytes:
+    async def fake_render(
+        position: object, viewer: object, highlight: object, note: object = None
+    ) -> bytes:
         return b"\x89PNG fake"
 
     async def fake_frames(game_id: int) -> list[dict]:

@@ -112,12 +112,15 @@ async def test_turn_message_lists_the_turn_and_highlights_its_squares(env: Env):
     move = next(a for a in game.legal() if a.startswith("move c3 "))
     target = move.split()[2]
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text=f"Move  C3 {target}")
-    assert out.posts == [] and out.reply == f"Done: `move c3 {target}`. 4 AP left."
+    assert out.posts == [] and out.reply == (
+        f"Done: `move c3 {target}` — Knight c3 → {target} (1 AP). 4 AP left."
+    )
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text="end")
     (post,) = out.posts
     assert f"played `move c3 {target}; end`" in post.text
     assert post.highlight == {"c3", target}
-    assert post.buttons == ("end", "undo", "hand") and post.mentions == (BOB.id,)
+    assert post.buttons == ("play", "end", "undo", "hand") and post.mentions == (BOB.id,)
+    assert post.highlight_note == "changed by red's turn"
     assert "Reminder <t:" in post.text and ":R>" in post.text
 
 
@@ -145,7 +148,9 @@ async def test_illegal_action_changes_nothing(env: Env):
         game.copy().play(text)
     with pytest.raises(IllegalMove) as refused:
         await env.service.play(channel_id=CHANNEL, user=ANN, text=text)
-    assert refused.value.message == f"{engine_error.value} Nothing was changed."
+    assert refused.value.message == (
+        f"Action 2 of 2, `build h8`: {engine_error.value} Nothing was changed."
+    )
     with pytest.raises(IllegalMove, match="Nothing was changed"):
         await env.service.play(channel_id=CHANNEL, user=ANN, text="fly c3")
     with pytest.raises(IllegalMove, match="at least one action"):
@@ -178,7 +183,7 @@ async def test_undo_takes_back_one_action_and_is_logged(env: Env):
     start, _, _ = await state(env)
     await env.service.play(channel_id=CHANNEL, user=ANN, text="score; score")
     out = await env.service.undo(channel_id=CHANNEL, user=ANN)
-    assert out.reply == "Took back your last action. 4 AP left."
+    assert out.reply == "Took back `score` (Score 1 step (1 AP)). 4 AP left."
     out = await env.service.undo(channel_id=CHANNEL, user=ANN)
     assert (await state(env))[0].position == start.position
     with pytest.raises(NotAllowed, match="Nothing to take back"):
@@ -422,19 +427,23 @@ async def test_reminders_are_bounded_and_reset_by_play(env: Env):
 async def test_autocomplete_offers_legal_continuations(env: Env):
     """Suggestions: only for the mover, at most 25, each one legal, continuing the typed prefix."""
     await past_setup(env)
-    assert await env.service.suggest(channel_id=CHANNEL, user_id=BOB.id, typed="") == []
+    (only,) = await env.service.suggest(channel_id=CHANNEL, user_id=BOB.id, typed="")
+    assert only[0].startswith("⚠ It's not your turn") and "(red) is to move" in only[0]
+    (only,) = await env.service.suggest(channel_id=CHANNEL, user_id=EVE.id, typed="")
+    assert only[0] == "⚠ You're not playing in this game."
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="")
     _, game, _ = await state(env)
     values = [v for _, v in pairs]
     assert 0 < len(values) <= 25 and "end" in values
     assert set(values) <= set(game.legal())
-    assert pairs[0][0] == f"💡 {values[0]}"  # the quick computer player's choice first
-    assert [label for label, _ in pairs[1:]] == values[1:]
+    # Words, then the notation; the quick computer player's choice first.
+    assert pairs[0][0].startswith("💡 ") and pairs[0][0].endswith(f" · {values[0]}")
+    assert all(label.endswith(f" · {v}") for label, v in pairs)
     kinds = {v.split()[0] for v in values}
     assert {"move", "knight", "draw", "score", "end"} <= kinds
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="Score ;  mo")
     assert pairs and all(v.startswith("score; move ") for _, v in pairs)
-    assert all(label.lstrip("💡 ") == v for label, v in pairs)
+    assert all(label.endswith(f" · {v}") and "Knight " in label for label, v in pairs)
     for _, value in pairs:
         game.copy().play(value)  # every suggestion is legal as a whole
     pairs = await env.service.suggest(channel_id=CHANNEL, user_id=ANN.id, typed="fly a1; ")
@@ -473,7 +482,8 @@ async def test_private_replies_say_what_is_left(env: Env):
     _, game, _ = await state(env)
     build = next(a for a in game.legal() if a.startswith("build "))
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text=build)
-    assert out.reply == f"Done: `{build}`. This turn's stack holds 2 blocks. 4 AP left."
+    assert out.reply.startswith(f"Done: `{build}` — Build on {build.split()[1]} (castle of ")
+    assert out.reply.endswith("). This turn's stack holds 2 blocks. 4 AP left.")
 
 
 async def test_undo_works_after_a_restart(env: Env):
@@ -486,7 +496,7 @@ async def test_undo_works_after_a_restart(env: Env):
     second = await env.reopen()
     try:
         out = await second.service.undo(channel_id=CHANNEL, user=ANN)
-        assert out.reply == "Took back your last action. 5 AP left."
+        assert out.reply.startswith("Took back `") and out.reply.endswith("). 5 AP left.")
         row = await second.store.game(1)
         assert row is not None and row.position == start.position
         with pytest.raises(NotAllowed, match="Nothing to take back"):
@@ -566,3 +576,57 @@ async def test_board_highlights_this_turn_or_else_the_last(env: Env):
     await env.service.play(channel_id=CHANNEL, user=ANN, text=move)
     board = await env.service.board(channel_id=CHANNEL, user=BOB)
     assert board.highlight == {"c3", move.split()[2]} and board.viewer == "blue"
+
+
+# -- the play panel (GameService.panel_open / panel_press) ---------------------------
+
+
+async def test_panel_plays_a_turn_and_then_says_it_is_over(env: Env):
+    """What → where → action; End turn with AP left asks first; a stale panel is closed."""
+    from bot.panel import DO, WHAT
+
+    await past_setup(env)
+    row, game, _ = await state(env)
+    with pytest.raises(NotYourTurn):
+        await env.service.panel_open(game_id=1, turn=row.turn_no, user=BOB)
+    with pytest.raises(NotSeated):
+        await env.service.panel_open(game_id=1, turn=row.turn_no, user=EVE)
+    opened = await env.service.panel_open(game_id=1, turn=row.turn_no, user=ANN)
+    assert opened.viewer == "red" and opened.position == game.position()
+    assert "5 AP" in opened.model.text and opened.model.can_end and not opened.model.can_undo
+    press = env.service.panel_press
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="what", value=WHAT + "move c3")
+    targets = [o.value for s in state_.model.selects[1:] for o in s.options]
+    assert targets == [DO + a for a in game.legal() if a.startswith("move c3 ")]
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="do", value=targets[0])
+    assert "Done: Knight c3 →" in state_.model.text and "**4 AP** left" in state_.model.text
+    assert state_.model.can_undo and state_.highlight  # this turn's changes
+    # An action no longer legal is refused on the panel, nothing changed.
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="do", value=targets[0])
+    assert "⚠" in state_.model.text
+    # End turn with 4 AP left asks; "back" changes nothing; "endok" ends the turn.
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="end")
+    assert state_.model.confirm_end and "4 AP" in state_.model.text
+    assert (await state(env))[0].turn_no == row.turn_no
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="back")
+    assert not state_.model.confirm_end and state_.model.selects
+    state_ = await press(game_id=1, turn=row.turn_no, user=ANN, op="endok")
+    assert state_.model.closed and state_.outcome is not None and state_.outcome.posts
+    assert (await state(env))[0].turn_no == row.turn_no + 1
+    # Any tap on a panel of that turn now answers that the turn is over.
+    stale = await press(game_id=1, turn=row.turn_no, user=ANN, op="hint")
+    assert stale.model.closed and "This turn is over" in stale.model.text
+    with pytest.raises(StaleButton):
+        await env.service.panel_open(game_id=1, turn=row.turn_no, user=ANN)
+
+
+async def test_panel_hint_and_undo(env: Env):
+    """💡 applies the quick computer player's next action; Undo takes it back by name."""
+    await past_setup(env)
+    row, game, _ = await state(env)
+    hinted = await env.service.panel_press(game_id=1, turn=row.turn_no, user=ANN, op="hint")
+    done = re.search(r"This turn so far: `([^`]*)`", hinted.model.text)
+    assert done and done[1] in game.legal()
+    undone = await env.service.panel_press(game_id=1, turn=row.turn_no, user=ANN, op="undo")
+    assert undone.model.text.count(f"Took back `{done[1]}`") == 1
+    assert (await state(env))[1].position() == game.position()

@@ -8,7 +8,8 @@ docs/rules.md marks where the sources leave a choice.
 from __future__ import annotations
 
 import pytest
-from rules_helpers import ACTION_CARDS, Pos, assert_illegal
+import test_rules_master
+from rules_helpers import Pos, assert_illegal
 
 from engine import CARD_HELP, MASTER_CARD_HELP, Game, IllegalAction
 
@@ -77,21 +78,8 @@ def test_the_example_position_of_issue_15_refuses_the_jump():
 
 
 def master_end(card: str) -> Pos:
-    """2-player master game, b takes the last turn of phase 3."""
-    return (
-        Pos(variant="master")
-        .hand("a", *ACTION_CARDS)
-        .hand("b", *ACTION_CARDS)
-        .phase(3, 4)
-        .starters("a")
-        .to_move("b")
-        .stacks("a", [])
-        .stacks("b", [3])
-        .supply(40)
-        .master(card)
-        .h(h8=1)
-        .king("h8")
-    )
+    """2-player master game, b takes the last turn of phase 3; the king on h8."""
+    return test_rules_master.master_end(3, card).h(h8=1).king("h8")
 
 
 def master_points(pos: Pos) -> dict[str, int]:

@@ -73,6 +73,8 @@ class FakeUser:
     name: str
     bot: bool = False
     roles: list[int] = field(default_factory=list)
+    # A display name of the user's own choosing (any text, as on Discord); default: Name.
+    global_name: str | None = None
 
     @property
     def mention(self) -> str:
@@ -81,7 +83,7 @@ class FakeUser:
     @property
     def display_name(self) -> str:
         """The ``global_name`` sent to the bot (what discord.py's ``display_name`` gives)."""
-        return self.name.capitalize()
+        return self.global_name if self.global_name is not None else self.name.capitalize()
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -292,6 +294,23 @@ class FakeMessage:
                 acc = c.get("accessory")
                 if isinstance(acc, dict):
                     walk([acc])
+
+        walk(self.components)
+        return out
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        """The select menus (component dicts as sent), in order."""
+        out: list[dict[str, Any]] = []
+
+        def walk(items: list[Any]) -> None:
+            for c in items:
+                if isinstance(c, dict):
+                    if c.get("type") in (3, 5, 6, 7, 8):
+                        out.append(c)
+                    sub = c.get("components")
+                    if isinstance(sub, list):
+                        walk(sub)
 
         walk(self.components)
         return out

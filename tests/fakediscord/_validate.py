@@ -62,6 +62,9 @@ def check_components(components: Any, path: str, *, flags: int = 0) -> None:
                 children = c.get("components", [])
                 if not 1 <= len(children) <= 5:
                     raise FormError(f"{cp}.components", "an action row holds 1 to 5 components")
+                selects = [x for x in children if isinstance(x, dict) and x.get("type") != 2]
+                if selects and len(children) > 1:
+                    raise FormError(f"{cp}.components", "a select menu needs a row of its own")
                 walk(children, f"{cp}.components", depth + 1)
             elif t == 2:
                 style = c.get("style")
@@ -79,9 +82,10 @@ def check_components(components: Any, path: str, *, flags: int = 0) -> None:
             elif t in (3, 5, 6, 7, 8):
                 _check_custom_id(c, cp, seen)
                 if t == 3:
-                    opts = c.get("options", [])
-                    if not 1 <= len(opts) <= 25:
-                        raise FormError(f"{cp}.options", "a select menu has 1 to 25 options")
+                    _check_options_of_select(c, cp)
+                low, high = c.get("min_values", 1), c.get("max_values", 1)
+                if not (0 <= low <= 25 and 1 <= high <= 25 and low <= high):
+                    raise FormError(f"{cp}.min_values", "min_values/max_values out of range")
                 if _len(c.get("placeholder")) > 150:
                     raise FormError(f"{cp}.placeholder", "must be 150 or fewer in length")
             elif t == 4:
@@ -95,6 +99,29 @@ def check_components(components: Any, path: str, *, flags: int = 0) -> None:
                         walk([sub], f"{cp}.{key}", depth + 1)
 
     walk(components, path, 0)
+
+
+def _check_options_of_select(c: dict[str, Any], cp: str) -> None:
+    """String select options: 1-25, label and value 1-100, description <= 100, unique values."""
+    opts = c.get("options", [])
+    if not 1 <= len(opts) <= 25:
+        raise FormError(f"{cp}.options", "a select menu has 1 to 25 options")
+    values: set[str] = set()
+    defaults = 0
+    for j, o in enumerate(opts):
+        op = f"{cp}.options.{j}"
+        if not 1 <= _len(o.get("label")) <= 100:
+            raise FormError(f"{op}.label", "Must be between 1 and 100 in length.")
+        if not 1 <= _len(o.get("value")) <= 100:
+            raise FormError(f"{op}.value", "Must be between 1 and 100 in length.")
+        if _len(o.get("description")) > 100:
+            raise FormError(f"{op}.description", "Must be 100 or fewer in length.")
+        if o["value"] in values:
+            raise FormError(f"{op}.value", "Select menu option values must be unique")
+        values.add(o["value"])
+        defaults += bool(o.get("default"))
+    if defaults > c.get("max_values", 1):
+        raise FormError(f"{cp}.options", "more default options than max_values")
 
 
 def _check_custom_id(c: dict[str, Any], path: str, seen: set[str]) -> None:

@@ -519,6 +519,10 @@ class FakeDiscord:
                 extra += f" files={[f'{a.filename}:{len(a.data)}B' for a in m.attachments]}"
             if m.buttons:
                 extra += f" buttons={[b.custom_id for b in m.buttons]}"
+            for sel in m.selects:
+                extra += f" select {sel.get('custom_id')}[{len(sel.get('options', []))}]"
+            if m.edits:
+                extra += f" edited×{m.edits}"
             if m.pinged_ids:
                 names = [u.name for u in self._all_members() if u.id in m.pinged_ids]
                 extra += f" pings={names}"
@@ -754,7 +758,20 @@ class FakeDiscord:
             raise AssertionError(f"component {custom_id!r} on {message!r} is disabled")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": comp["type"]}
         if comp["type"] != 2:
-            data["values"] = list(values or [])
+            chosen = list(values or [])
+            low, high = comp.get("min_values", 1), comp.get("max_values", 1)
+            if not low <= len(chosen) <= high:
+                raise AssertionError(
+                    f"select {custom_id!r} takes {low} to {high} values, not {chosen}"
+                )
+            if comp["type"] == 3:
+                offered = [o["value"] for o in comp.get("options", [])]
+                wrong = [v for v in chosen if v not in offered]
+                if wrong:
+                    raise AssertionError(f"select {custom_id!r} offers no {wrong} (has {offered})")
+            data["values"] = chosen
+        elif values:
+            raise AssertionError(f"{custom_id!r} is a button: it takes no values")
         channel = next(c for c in self.channels.values() if c.id == message.channel_id)
         return await self._send_interaction(3, u, channel, data, message=message)
 
@@ -1316,6 +1333,10 @@ class FakeDiscord:
                 if entry.get("filename"):
                     att.filename = entry["filename"]
                 att.description = entry.get("description")
+                if att.description is not None and len(att.description) > 1024:
+                    raise FormError(
+                        f"attachments.{i}.description", "Must be 1024 or fewer in length."
+                    )
                 att.id = snowflake()
                 out.append(att)
             elif aid in by_id:
@@ -1455,7 +1476,7 @@ class FakeDiscord:
             raise FormError(
                 "type", f"callback type {ctype} is invalid for interaction type {ix.type}"
             )
-        if ctype != 4 and files:
+        if ctype not in (4, 7) and files:
             raise FormError("", f"callback type {ctype} cannot carry files")
         resource: dict[str, Any] = {"type": ctype}
         info: dict[str, Any] = {

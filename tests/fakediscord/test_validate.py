@@ -121,3 +121,39 @@ def test_mentions_follow_allowed_mentions() -> None:
     assert parse_mentions(content, None, members) == ([1, 2], [1, 2])
     assert parse_mentions(content, {"parse": []}, members) == ([1, 2], [])
     assert parse_mentions(content, {"parse": [], "users": ["2"]}, members) == ([1, 2], [2])
+
+
+def select(cid: str, options: list[dict], **extra: object) -> dict:
+    return {"type": 3, "custom_id": cid, "options": options, **extra}
+
+
+def opt(value: str, label: str = "x", **extra: object) -> dict:
+    return {"label": label, "value": value, **extra}
+
+
+def test_a_select_of_25_options_in_its_own_row_is_accepted() -> None:
+    check_components(
+        [row(select("s", [opt(f"v{i}", "L" * 100, description="D" * 100) for i in range(25)]))],
+        "c",
+    )
+
+
+@pytest.mark.parametrize(
+    ("components", "needle"),
+    [
+        ([row(select("s", [opt(f"v{i}") for i in range(26)]))], "1 to 25 options"),
+        ([row(select("s", []))], "1 to 25 options"),
+        ([row(select("s", [opt("v", "L" * 101)]))], "100"),
+        ([row(select("s", [opt("V" * 101)]))], "100"),
+        ([row(select("s", [opt("v", description="D" * 101)]))], "100"),
+        ([row(select("s", [opt("v"), opt("v")]))], "unique"),
+        ([row(select("s", [opt("a", default=True), opt("b", default=True)]))], "default"),
+        ([row(select("s", [opt("v")]), button("b"))], "row of its own"),
+        ([row(select("s", [opt("v")], max_values=26))], "min_values"),
+        ([row(select("x" * 101, [opt("v")]))], "custom_id"),
+    ],
+)
+def test_select_menus_break_discords_limits(components: list, needle: str) -> None:
+    with pytest.raises(FormError) as err:
+        check_components(components, "c")
+    assert needle in str(err.value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,18 @@ def load(name: str) -> dict[str, Any]:
 def load_highlight(name: str) -> list[str]:
     """The squares the stored position's last turn touched."""
     return json.loads((POSITIONS / f"{name}.json").read_text())["highlight"]
+
+
+def hidden_swapped(pos: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A copy of ``pos`` with everything ``viewer`` may not see changed: the
+    contents (not the counts) of other hands, the deck order and the seed."""
+    other = copy.deepcopy(pos)
+    for player, hand in other["hands"].items():
+        if player != viewer:
+            other["hands"][player] = ["relocate"] * len(hand)
+    other["decks"]["common"] = list(reversed(other["decks"]["common"]))
+    other["seed"] = 12345
+    return other
 
 
 def position(
@@ -49,16 +62,11 @@ def rgb(image: Image.Image, x: float, y: float) -> tuple[int, int, int]:
     return image.getpixel((round(x), round(y)))[:3]
 
 
-def token_sample_point(square: str, height: int, lh: float) -> tuple[float, float]:
-    """A pixel inside a knight's 3D marker that no letter or outline covers."""
-    cx, cy = g.iso_token_center(square, height, lh)
-    return cx - 0.5 * g.TOKEN_RADIUS, cy + 0.25 * g.TOKEN_RADIUS
-
-
 def map_sample_point(square: str) -> tuple[float, float]:
-    """A pixel inside a map cell's marker that the height number does not cover."""
-    left, top, right, bottom = g.map_cell_box(square)
-    return (left + right) / 2 - 14, (top + bottom) / 2 + 8
+    """A pixel inside a map cell's marker (any of the four shapes) that neither
+    the level number nor the outline covers."""
+    cx, cy = g.map_cell_center(square)
+    return cx - 22, cy + 16
 
 
 def colour_run(image: Image.Image, x: float, y0: float, y1: float, colour) -> tuple[int, int]:

@@ -118,3 +118,18 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
     assert result.returncode == 1
     assert result.stderr.startswith("error: cannot write ")
     assert "Traceback" not in result.stderr
+
+
+def test_highlight_note_and_describe(tmp_path):
+    """--highlight-note reaches the legend; --describe prints the alt text."""
+    pos = load("late")
+    src = write_position(tmp_path, pos)
+    out = tmp_path / "board.png"
+    note = "changed by blue's last turn"
+    result = run(
+        "--position", str(src), "--out", str(out), "--highlight", "e1",
+        "--highlight-note", note, "--describe",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes() == renderer.render_board(pos, highlight=["e1"], highlight_note=note)
+    assert result.stdout.strip() == renderer.describe(pos, highlight=["e1"], highlight_note=note)

@@ -1,4 +1,4 @@
-"""The projection itself, checked against what a player expects to see."""
+"""The layout itself, checked against what a player expects to see."""
 
 from __future__ import annotations
 
@@ -9,30 +9,20 @@ import renderer
 import renderer.geometry as g
 
 
-def test_3d_view_looks_from_the_a1_corner():
-    """a1 is the front (lowest) corner, h8 the back, a8 left, h1 right."""
-    centres = {sq: g.iso_top_center(sq, 0, 24) for sq in ("a1", "h1", "a8", "h8")}
-    assert centres["a1"][1] == max(y for _, y in centres.values())
-    assert centres["h8"][1] == min(y for _, y in centres.values())
-    assert centres["a8"][0] == min(x for x, _ in centres.values())
-    assert centres["h1"][0] == max(x for x, _ in centres.values())
+def test_canvas_is_landscape_for_discords_preview():
+    """Discord fits inline pictures in a box wider than tall: at least 1.25:1."""
+    assert g.WIDTH >= 1.25 * g.HEIGHT
 
 
-def test_edge_labels_name_the_squares_they_stand_beside():
-    """File letters run along the rank-1 edge, rank digits along the a-file edge,
-    each beside its own square's outer edge and outside the board."""
-    r = renderer.render(position())
-    labels = {t.text: t for t in r.texts if t.layer == "iso" and len(t.text) == 1}
-    file_edges = [g.iso_point(i + 0.5, 0) for i in range(8)]
-    rank_edges = [g.iso_point(0, i + 0.5) for i in range(8)]
-    for names, edges in ((g.FILES, file_edges), (g.RANKS, rank_edges)):
-        for i, name in enumerate(names):
-            box = labels[name].box
-            lx, ly = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            distances = [(x - lx) ** 2 + (y - ly) ** 2 for x, y in edges]
-            assert distances.index(min(distances)) == i, name
-            # Outside the board: below the front edges.
-            assert ly > edges[i][1], name
+def test_map_and_panel_share_the_canvas_without_overlap():
+    """The map (with its labels) on the left, the panel on the right, both inside."""
+    x0, y0 = g.MAP_ORIGIN
+    assert x0 > 30 and y0 > 0  # room for the rank digits
+    assert y0 + g.MAP_SIZE + 45 < g.HEIGHT  # and the file letters
+    left, top, right, bottom = g.PANEL_BOX
+    assert x0 + g.MAP_SIZE < left < right <= g.WIDTH and 0 <= top < bottom <= g.HEIGHT
+    # The map is the main view: most of the canvas height.
+    assert g.MAP_SIZE >= 0.85 * g.HEIGHT
 
 
 def test_map_is_a_chess_diagram():
@@ -59,13 +49,14 @@ def test_map_labels_match_rows_and_columns():
             assert left < cx < right, t
 
 
-def test_tall_towers_shrink_blocks_to_stay_in_the_view():
-    """A very tall tower at the back makes blocks thinner so its top stays
-    below the header, and short boards keep full-size blocks."""
-    assert g.level_height({"c3": 3}) == g.LEVEL_HEIGHT_MAX
-    lh = g.level_height({"h8": 12})
-    assert lh < g.LEVEL_HEIGHT_MAX
-    assert g.iso_point(8, 8, 12 * lh)[1] >= g.ISO_TOP_LIMIT - 0.5
+def test_pieces_stand_in_the_middle_of_their_cells():
+    """A marker's centre is its cell's centre, and the largest shape (the
+    diamond, 1.18 x the radius) stays inside the cell: no piece covers another."""
+    for sq in ("a1", "h8", "d5"):
+        left, top, right, bottom = g.map_cell_box(sq)
+        cx, cy = g.map_cell_center(sq)
+        assert (cx, cy) == ((left + right) / 2, (top + bottom) / 2)
+    assert g.MARKER_RADIUS * 1.18 < g.MAP_CELL / 2 - 4
 
 
 @pytest.mark.parametrize("bad", ["i1", "a9", "a", "", "A1 ", "11"])

@@ -6,18 +6,20 @@ import copy
 import itertools
 
 import pytest
-from renderer_samples import load
+from renderer_samples import hidden_swapped, load
 
 import engine
 import renderer
 import renderer.geometry as g
 
-#: Scale of Discord's phone preview (about 400 px wide).
+#: Scale of Discord's phone preview (about 400 px wide) and desktop one (550).
 PHONE = 400 / g.WIDTH
+DESKTOP = 550 / g.WIDTH
 
 
 def all_text(rendering) -> str:
-    return "\n".join(t.text for t in rendering.texts)
+    """Every text, in drawing order; wrapped lines joined by spaces."""
+    return " ".join(t.text for t in rendering.texts)
 
 
 def card_words(card: str) -> list[str]:
@@ -54,12 +56,7 @@ def test_other_hands_and_deck_order_do_not_change_the_picture(viewer):
     """Swapping the contents (same counts) of hands the viewer may not see, and the
     deck order, gives the very same bytes: nothing hidden can leak into pixels."""
     pos = load("midgame")
-    other = copy.deepcopy(pos)
-    for player, hand in other["hands"].items():
-        if player != viewer:
-            other["hands"][player] = ["relocate"] * len(hand)
-    other["decks"]["common"] = list(reversed(other["decks"]["common"]))
-    other["seed"] = 12345
+    other = hidden_swapped(pos, viewer)
     assert renderer.render_board(pos, viewer=viewer) == renderer.render_board(other, viewer=viewer)
 
 
@@ -77,15 +74,14 @@ LAYOUT_CASES = ["setup", "midgame", "final", "master"]
 @pytest.mark.parametrize("name", LAYOUT_CASES)
 @pytest.mark.parametrize("viewer_index", [None, 0, 1])
 def test_text_boxes_do_not_overlap_and_stay_on_the_canvas(name, viewer_index):
-    """No two labels outside the 3D view overlap, and no text leaves the canvas."""
+    """No two labels overlap, and no text leaves the canvas."""
     pos = load(name)
     viewer = None if viewer_index is None else pos["players"][viewer_index]
     r = renderer.render(pos, viewer=viewer)
     for t in r.texts:
         x0, y0, x1, y1 = t.box
         assert x0 >= 0 and y0 >= 0 and x1 <= g.WIDTH and y1 <= g.HEIGHT, t
-    flat = [t for t in r.texts if t.layer != "iso"]
-    for a, b in itertools.combinations(flat, 2):
+    for a, b in itertools.combinations(r.texts, 2):
         assert not _overlap(a.box, b.box), (a, b)
 
 
@@ -98,8 +94,7 @@ def test_long_names_are_fitted_not_overlapping():
     mapping = dict(zip(pos["players"], long, strict=True))
     text = _rename(pos, mapping)
     r = renderer.render(text, viewer=long[1])
-    flat = [t for t in r.texts if t.layer != "iso"]
-    for a, b in itertools.combinations(flat, 2):
+    for a, b in itertools.combinations(r.texts, 2):
         assert not _overlap(a.box, b.box), (a, b)
     assert any(t.text.endswith("…") for t in r.texts)
 
@@ -118,17 +113,22 @@ def _rename(pos: dict, mapping: dict[str, str]) -> dict:
 
 @pytest.mark.parametrize("name", LAYOUT_CASES)
 def test_key_numbers_stay_legible_at_phone_width(name):
-    """Scaled to 400 px wide, the map's heights and levels and the scores are
-    drawn at 12 px or more, and no other label outside the 3D view below 6.8 px."""
+    """Scaled to 400 px wide (a phone's preview), the map's heights and levels
+    and the scores are drawn at 12 px or more, the names, the title and whose
+    turn it is at 8 px or more; at 550 px (desktop) nothing is below 8 px."""
     r = renderer.render(load(name))
-    map_numbers = [t for t in r.texts if t.layer == "map" and t.text.isdigit() and t.size >= 24]
-    scores = [t for t in r.texts if t.layer == "panel" and t.text.isdigit()]
-    assert map_numbers and scores
+    map_numbers = [t for t in r.texts if t.layer == "map" and t.text.isdigit() and t.size >= 40]
+    scores = [t for t in r.texts if t.layer == "panel" and t.text.isdigit() and t.size >= 40]
+    players = load(name)["players"]
+    names = [t for t in r.texts if t.layer == "panel" and t.text.lstrip("▶★ ") in players]
+    header = [t for t in r.texts if t.layer == "header"]
+    assert len(map_numbers) >= 8 and len(scores) == len(names) == len(players)
     for t in map_numbers + scores:
         assert t.size * PHONE >= 12, t
+    for t in names + header:
+        assert t.size * PHONE >= 7.9, t
     for t in r.texts:
-        if t.layer != "iso":
-            assert t.size * PHONE >= 6.8, t
+        assert t.size * DESKTOP >= 8, t
 
 
 def _overlap(a, b) -> bool:
@@ -157,8 +157,9 @@ def test_names_the_font_cannot_draw_become_question_marks():
     panel = {t.text for t in r.texts if t.layer == "panel"}
     assert {"Zoë ?", "▶ ??", "Ελένη"} <= panel
     assert "Your hand (??): doorclimb (drawn this turn), jump" in all_text(r)
-    letters = {t.text for t in r.texts if t.layer == "iso" and t.text in "1234"}
-    assert letters == {"1", "2", "3", "4"}
+    # The letters on the panel's markers fall back to seat numbers.
+    markers = [t for t in r.texts if t.layer == "panel" and t.box[2] < g.PANEL_BOX[0] + 80]
+    assert sorted(t.text for t in markers) == ["1", "2", "3", "4"]
 
 
 def _draw_keep_position() -> dict:
@@ -207,6 +208,47 @@ def test_a_full_master_hand_always_fits_with_the_master_card():
         assert card in footer
     for t in r.texts:
         assert t.box[3] <= g.HEIGHT and t.box[2] <= g.WIDTH, t
-    flat = [t for t in r.texts if t.layer != "iso"]
-    for a, b in itertools.combinations(flat, 2):
+    for a, b in itertools.combinations(r.texts, 2):
         assert not _overlap(a.box, b.box), (a, b)
+
+
+@pytest.mark.parametrize("name", ["setup", "late", "final", "master", "personal"])
+def test_no_empty_band_at_the_bottom_or_top(name):
+    """The panel is filled from top to bottom (the old portrait picture left
+    ~100 px empty at the bottom), and the map with its labels spans the height."""
+    pos = load(name)
+    for viewer in [None, pos["players"][0]]:
+        r = renderer.render(pos, viewer=viewer, highlight=["e4"])
+        panel = [t for t in r.texts if t.box[0] >= g.PANEL_BOX[0]]
+        assert min(t.box[1] for t in panel) < g.PANEL_BOX[1] + 40
+        assert max(t.box[3] for t in panel) > g.PANEL_BOX[3] - 30
+        labels = [t for t in r.texts if t.layer == "edge"]
+        assert max(t.box[3] for t in labels) > g.HEIGHT - 60
+
+
+def test_with_room_to_spare_the_rows_grow_for_the_phone():
+    """Two players leave room: names and scores are drawn larger than with four."""
+
+    def name_sizes(pos):
+        r = renderer.render(pos)
+        return {t.size for t in r.texts if t.text.lstrip("▶★ ") in pos["players"]}
+
+    two, four = name_sizes(load("personal")), name_sizes(load("late"))
+    assert min(two) > max(four)
+
+
+def test_the_highlight_note_shows_even_when_room_runs_short():
+    """A full master hand under a long name, and a long note: the note is drawn
+    whole (the map key gives way first)."""
+    game = engine.Game.new(players=4, variant="master", seed=9, master_card="castles")
+    long = "Maximiliane-Konstantina von und zu Hohenlohe"
+    pos = _rename(game.position(), {"red": long, "blue": "b", "green": "g", "yellow": "y"})
+    pos["hands"][long] = sorted(engine.CARDS)
+    note = "changed by Maximiliane-Konstantina's last turn (3 actions)"
+    r = renderer.render(pos, viewer=long, highlight=["a1"], highlight_note=note)
+    footer = " ".join(t.text for t in r.texts if t.layer == "footer")
+    assert f"Pink frame: {note}" in footer
+    assert "vault" in footer and "Master card: Castles" in footer
+    for a, b in itertools.combinations(r.texts, 2):
+        assert not _overlap(a.box, b.box), (a, b)
+    assert max(t.box[3] for t in r.texts) <= g.HEIGHT

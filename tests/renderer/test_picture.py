@@ -16,12 +16,18 @@ from renderer_samples import (
     map_sample_point,
     position,
     rgb,
-    token_sample_point,
 )
 
 import renderer
 import renderer.geometry as g
-from renderer._draw import HIGHLIGHT, KING_FILL
+from renderer._draw import (
+    FLOOR_DARK,
+    FLOOR_LIGHT,
+    HIGHLIGHT,
+    KING_FILL,
+    MAP_NUMBER,
+    _stone_shade,
+)
 from renderer._model import PLAYER_COLOURS
 
 SQUARES = st.sampled_from(g.SQUARES)
@@ -72,22 +78,23 @@ def test_render_does_not_change_the_position():
 @settings(max_examples=25, deadline=None)
 @given(square=SQUARES, height=st.integers(0, 7), seat=st.integers(0, 3))
 def test_knight_is_drawn_on_its_square_at_its_level(square, height, seat):
-    """A lone knight's marker is at the computed 3D spot for its square and level,
-    and its map cell shows its shape colour and its level."""
+    """A lone knight's marker fills the middle of its own map cell, in its
+    player's colour, with its level written in it."""
     heights = {square: height} if height else {}
     pos = position(heights=heights, knights={PLAYERS4[seat]: [square]})
     r = renderer.render(pos)
-    lh = g.level_height(heights)
     colour = PLAYER_COLOURS[seat]
-    assert rgb(r.image, *token_sample_point(square, height, lh)) == colour
-    # The marker's vertical extent is centred on the computed level, not one off.
-    cx, cy = g.iso_token_center(square, height, lh)
-    top, bottom = colour_run(r.image, cx - 5, cy - 60, cy + 60, colour)
-    assert abs((top + bottom) / 2 - cy) <= 6, (top, bottom, cy)
-    # Top-down map: the cell has the player's colour and the level as text.
-    assert rgb(r.image, *map_sample_point(square)) == colour
-    left, top_, right, bottom_ = g.map_cell_box(square)
-    assert text_at(r, "map", (left + right) / 2, (top_ + bottom_) / 2) == [str(height)]
+    (mark,) = r.pieces
+    assert (mark.kind, mark.square, mark.level) == ("knight", square, height)
+    assert mark.center == g.map_cell_center(square)
+    x, y = map_sample_point(square)
+    assert rgb(r.image, x, y) == colour
+    # The marker spans the cell's middle row and stays inside the cell.
+    left, top, right, bottom = g.map_cell_box(square)
+    cx, cy = g.map_cell_center(square)
+    run_top, run_bottom = colour_run(r.image, x, top - 20, bottom + 20, colour)
+    assert top + 8 < run_top < cy < run_bottom < bottom - 8, (run_top, run_bottom, cy)
+    assert text_at(r, "map", cx, cy + 6) == [str(height)]
     # Nowhere else in the map shows that colour.
     for other in g.SQUARES:
         if other != square:
@@ -114,27 +121,28 @@ def test_every_knight_of_a_busy_position_is_recorded_at_its_square():
 
 @settings(max_examples=20, deadline=None)
 @given(square=SQUARES, height=st.integers(1, 9))
-def test_tower_has_exactly_its_blocks(square, height):
-    """A lone tower is drawn with as many stacked blocks as its height, no more:
-    stone at the middle of each block's front face, bare floor above the top."""
+def test_tower_shows_its_height_in_its_cell(square, height):
+    """A lone tower's cell is stone, shaded darker the taller it is, with its
+    height written large; the squares around it stay bare floor."""
     r = renderer.render(position(heights={square: height}))
-    lh = r.level_height
-    f, rank = g.square_coords(square)
-    # Probe each block's right-hand front face near the column's right edge,
-    # where the top face is thinnest: block k is there exactly when k < height.
-    for k in range(height + 2):
-        x, y = g.iso_point(f + 1 - 6 / g.ISO_HALF_W, rank, (k + 0.5) * lh)
-        assert _is_stone(rgb(r.image, x, y)) == (k < height), (k, rgb(r.image, x, y))
-    # The map prints the height in the cell.
     left, top, right, bottom = g.map_cell_box(square)
-    assert text_at(r, "map", (left + right) / 2, (top + bottom) / 2) == [str(height)]
+    cx, cy = g.map_cell_center(square)
+    assert text_at(r, "map", cx, cy) == [str(height)]
+    (number,) = [t for t in r.texts if t.layer == "map" and t.size == MAP_NUMBER]
+    assert number.text == str(height)
+    assert rgb(r.image, left + 14, bottom - 14) == _stone_shade(height, False)
+    f, rank = g.square_coords(square)
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if 0 <= f + df < 8 and 0 <= rank + dr < 8:
+            nb = g.FILES[f + df] + g.RANKS[rank + dr]
+            nl, nt, _, nbot = g.map_cell_box(nb)
+            assert rgb(r.image, nl + 14, nbot - 14) in (FLOOR_LIGHT, FLOOR_DARK), nb
 
 
-def _is_stone(c: tuple[int, int, int]) -> bool:
-    from renderer._draw import KING_STONE, STONE
-
-    faces = {col for level in STONE + KING_STONE for col in level}
-    return c in faces
+def test_taller_is_darker():
+    """The stone shade darkens with every level, so heights read at a glance."""
+    shades = [sum(_stone_shade(h, False)) for h in range(1, 9)]
+    assert shades == sorted(shades, reverse=True) and len(set(shades)) == 8
 
 
 def test_map_heights_match_the_position_for_every_square():
@@ -156,9 +164,9 @@ def test_king_is_a_white_crown_on_its_square_and_its_castle_is_gold():
     """The king stands on its square; its castle is tinted in the map."""
     pos = position(heights={"c3": 2, "c4": 1, "f6": 1}, king="c3")
     r = renderer.render(pos)
-    lh = r.level_height
-    cx, cy = g.iso_token_center("c3", 2, lh)
-    assert rgb(r.image, cx, cy + 8) == KING_FILL
+    cx, cy = g.map_cell_center("c3")
+    assert rgb(r.image, cx - 28, cy + 14) == KING_FILL
+    assert text_at(r, "map", cx, cy + 10) == ["2"]
     (king,) = [p for p in r.pieces if p.kind == "king"]
     assert (king.square, king.level) == ("c3", 2)
     left, top, _, _ = g.map_cell_box("c4")
@@ -179,18 +187,22 @@ def test_castle_areas_are_tagged_once_per_castle():
         assert text_at(r, "map", left, top) == [area], sq
 
 
-def test_highlighted_squares_are_outlined_in_map_and_3d():
-    """Squares the last turn changed get the highlight frame; others do not."""
-    pos = position(heights={"c3": 1, "d3": 2})
+def test_highlighted_squares_are_framed():
+    """Highlighted squares get a thick frame on all four sides; others do not."""
+    pos = position(heights={"c3": 1, "d3": 2}, knights={"red": ["e4"]})
     r = renderer.render(pos, highlight=["D3", "e4"])
     for sq in ("d3", "e4"):
-        left, top, _, _ = g.map_cell_box(sq)
-        assert rgb(r.image, left + 5, top + 30) == HIGHLIGHT
+        left, top, right, bottom = g.map_cell_box(sq)
+        cx, cy = g.map_cell_center(sq)
+        for x, y in (
+            (left + 9, cy + 30),
+            (right - 9, cy + 30),
+            (cx + 30, top + 9),
+            (cx + 30, bottom - 9),
+        ):
+            assert rgb(r.image, x, y) == HIGHLIGHT, (sq, x, y)
     left, top, _, _ = g.map_cell_box("c3")
-    assert rgb(r.image, left + 5, top + 30) != HIGHLIGHT
-    f, rank = g.square_coords("d3")
-    x, y = g.iso_point(f, rank + 0.5, 2 * r.level_height)
-    assert rgb(r.image, x + 1, y) == HIGHLIGHT
+    assert rgb(r.image, left + 9, top + 50) != HIGHLIGHT
 
 
 def test_panel_lists_players_in_turn_order_with_scores():
@@ -213,12 +225,13 @@ def test_player_to_move_shows_stack_sizes_others_counts():
     pos = load("midgame")
     pos["turn"]["stack"] = 1
     r = renderer.render(pos)
+    small_print = ("stack", "reserve", "card")
+    rows = " · ".join(t.text for t in texts(r, "panel") if any(w in t.text for w in small_print))
     lines = [t.text for t in texts(r, "panel")]
     assert "▶ blue" in lines
-    assert "stacks 3 2 · turn stack 1" in lines
-    assert "3 in reserve · 2 cards" in lines  # blue, to move: 3 knights on the board
-    assert "2 stacks · 0 in reserve · 1 card" in lines  # red
-    assert "2 stacks · 4 in reserve · 2 cards" in lines  # yellow
+    assert "stacks 3 2 · turn stack 1 · 3 in reserve · 2 cards" in rows  # blue, to move
+    assert "2 stacks · 0 in reserve · 1 card" in rows  # red
+    assert "2 stacks · 4 in reserve · 2 cards" in rows  # yellow
 
 
 def test_final_position_ranks_players_and_names_the_winner():
@@ -229,7 +242,7 @@ def test_final_position_ranks_players_and_names_the_winner():
     order = [n for n in names if n.lstrip("★ ") in PLAYERS4]
     assert order == ["★ blue", "green", "red", "yellow"]
     header = " ".join(t.text for t in texts(r, "header"))
-    assert "Game over: blue wins with 25 points" in header
+    assert "Game over blue wins with 25 points" in header
 
 
 def test_invalid_highlight_square_is_a_clear_error():
@@ -250,18 +263,17 @@ def test_not_a_dict_is_a_clear_error():
         renderer.render_board(["red", "blue"])  # type: ignore[arg-type]
 
 
-def test_knight_behind_a_tall_tower_gets_an_xray_outline():
-    """A knight hidden behind a tower in front is outlined on top of the tower,
-    in its colour; one in plain view is not."""
-    pos = position(heights={"c3": 6}, knights={"red": ["d4"], "blue": ["a8"]})
+def test_a_tall_tower_hides_no_knight():
+    """Seen from above, nothing stands in front of anything: knights around
+    and beside a tall tower all show their colour in their own cells."""
+    pos = position(heights={"c3": 9, "d4": 1}, knights={"red": ["d4", "b2"], "blue": ["c4", "d3"]})
     r = renderer.render(pos)
-    marks = {p.square: p for p in r.pieces}
-    assert marks["d4"].xray and not marks["a8"].xray
-    cx, cy = g.iso_token_center("d4", 0, r.level_height)
-    ring = rgb(r.image, cx - g.TOKEN_RADIUS + 1, cy)
-    assert ring == PLAYER_COLOURS[0]
-    inside = rgb(r.image, *token_sample_point("d4", 0, r.level_height))
-    assert inside != PLAYER_COLOURS[0]  # the tower is in front: only the outline shows
+    for player, squares in pos["knights"].items():
+        colour = PLAYER_COLOURS[PLAYERS4.index(player)]
+        for sq in squares:
+            assert rgb(r.image, *map_sample_point(sq)) == colour, (player, sq)
+    cx, cy = g.map_cell_center("c3")
+    assert text_at(r, "map", cx, cy) == ["9"]
 
 
 def test_absurd_heights_render_quickly_and_stay_in_their_cells():

@@ -44,7 +44,7 @@ def test_every_stage_of_a_game_renders_cleanly(variant, players, seed):
         assert [p.square for p in r.pieces if p.kind == "king"] == (
             [pos["king"]] if pos["king"] else []
         )
-        flat = [t for t in r.texts if t.layer != "iso"]
+        flat = r.texts
         for t in r.texts:
             assert t.box[0] >= 0 and t.box[1] >= 0, t
             assert t.box[2] <= g.WIDTH and t.box[3] <= g.HEIGHT, t

@@ -19,7 +19,7 @@ from tests.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMess
 SEED = 20261129
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TIMEOUT = 20.0  # per awaited bot message: generous, the bot is usually 10-100x faster
-CUSTOM_ID = re.compile(r"^torres:(\d+):(\d+):(end|undo|hand)$")
+CUSTOM_ID = re.compile(r"^torres:(\d+):(\d+):(play|end|undo|hand)$")
 
 
 def check_png(data: bytes) -> tuple[int, int]:
@@ -160,8 +160,21 @@ class Table:
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
         return ix, reply
 
+    async def confirmed(
+        self, who: str, sub: str, **options: Any
+    ) -> tuple[FakeInteraction, FakeMessage]:
+        """``/torres resign`` or ``cancel``, then Confirm if asked (a refusal comes as is)."""
+        ix, reply = await self.slash(who, sub, **options)
+        yes = next((b for b in reply.buttons if (b.custom_id or "").endswith(":yes")), None)
+        if yes is None:
+            return ix, reply
+        ix = await self.fake.click(who, reply, yes.custom_id or "")
+        reply = await ix.reply(TIMEOUT)
+        assert ix.callback_type == 7 and reply.buttons == [], reply
+        return ix, reply
+
     async def click(
-        self, who: str, message: FakeMessage, action: str
+        self, who: str, message: FakeMessage, action: str, *, confirm: bool = True
     ) -> tuple[FakeInteraction, FakeMessage]:
         button = next(
             b for b in message.buttons if b.custom_id and b.custom_id.endswith(":" + action)
@@ -169,6 +182,12 @@ class Table:
         ix = await self.fake.click(who, message, button.custom_id or "")
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
+        if action == "end" and confirm and "End your turn anyway?" in reply.content:
+            # With AP left, End turn asks first (docs/bot.md): confirm it.
+            yes = next(b for b in reply.buttons if (b.custom_id or "").endswith(":yes"))
+            ix = await self.fake.click(who, reply, yes.custom_id or "")
+            reply = await ix.reply(TIMEOUT)
+            assert ix.callback_type == 7 and reply.buttons == [], reply
         return ix, reply
 
     async def public_after(self, ix: FakeInteraction, what: str, pred: Any = None) -> FakeMessage:
@@ -211,3 +230,117 @@ async def play_setup(t: Table, game: Any, seats: dict[str, str]) -> FakeMessage:
         post = await t.public_after(ix, "the setup turn message", lambda m: bool(m.attachments))
     assert post is not None
     return post
+
+
+class PanelDriver:
+    """A player tapping through the private play panel, counting taps.
+
+    A tap is one press of a button or one choice in a select menu (opening a
+    select to look at it is not counted: Discord sends nothing for that).
+    """
+
+    def __init__(self, fake: FakeDiscord, who: str) -> None:
+        self.fake = fake
+        self.who = who
+        self.taps = 0
+        self.panel: FakeMessage | None = None
+        self.seen: list[str] = []  # every state of the panel, as the player read it
+        self.latencies: list[float] = []  # seconds from each tap to the panel's update
+        self.opened_in: float | None = None  # seconds from Play to the panel
+
+    async def open(self, turn_message: FakeMessage) -> FakeMessage:
+        """Press Play on a turn message; the panel arrives privately."""
+        play = next(b for b in turn_message.buttons if (b.custom_id or "").endswith(":play"))
+        ix = await self.fake.click(self.who, turn_message, play.custom_id or "")
+        self.taps += 1
+        panel = await ix.reply(TIMEOUT)
+        assert panel.ephemeral and panel.viewer is self.fake.users[self.who], panel
+        assert ix.callback_type == 4, f"Play answered with callback {ix.callback_type}"
+        self.opened_in = ix.callback_latency
+        self.panel = panel
+        self.seen.append(panel.content)
+        return panel
+
+    def find(self, value: str) -> str | None:
+        """The custom id of the select offering *value*, if the panel shows one."""
+        assert self.panel is not None
+        for sel in self.panel.selects:
+            if any(o["value"] == value for o in sel.get("options", [])):
+                return sel["custom_id"]
+        return None
+
+    def values(self) -> list[str]:
+        assert self.panel is not None
+        return [o["value"] for s in self.panel.selects for o in s.get("options", [])]
+
+    async def tap(self, custom_id: str, value: str | None = None) -> FakeInteraction:
+        """One tap on the panel; it must be answered by editing the panel in place."""
+        assert self.panel is not None
+        before = self.panel.edits
+        ix = await self.fake.click(
+            self.who, self.panel, custom_id, values=[value] if value is not None else None
+        )
+        self.taps += 1
+        await ix.response(TIMEOUT)
+        assert ix.callback_type == 7, f"{ix.describe()} answered with {ix.callback_type}, not 7"
+        assert ix.messages == [], f"the panel tap made new messages: {ix.messages}"
+        assert self.panel.edits == before + 1
+        self.seen.append(self.panel.content)
+        if ix.callback_latency is not None:
+            self.latencies.append(ix.callback_latency)
+        return ix
+
+    def button(self, op: str) -> str:
+        assert self.panel is not None
+        cid = next(
+            (b.custom_id for b in self.panel.buttons if (b.custom_id or "").endswith(":" + op)),
+            None,
+        )
+        assert cid, f"the panel has no {op!r} button: {[b.custom_id for b in self.panel.buttons]}"
+        return cid
+
+    async def do(self, action: str) -> FakeInteraction:
+        """Choose *action* the shortest way: straight from a select, else its group first
+        (and, for a card with many sources, the source square next)."""
+        from bot.panel import DO, WHAT
+
+        value = DO + action
+        chosen: set[str] = set()
+        for _ in range(3):
+            cid = self.find(value)
+            if cid is not None:
+                return await self.tap(cid, value)
+            assert self.panel is not None
+            groups = [
+                (s["custom_id"], o["value"])
+                for s in self.panel.selects
+                for o in s.get("options", [])
+                if o["value"].startswith(WHAT)
+                and o["value"] not in chosen
+                and (action + " ").startswith(o["value"][len(WHAT) :] + " ")
+            ]
+            assert groups, f"{action!r} is nowhere on the panel: {self.values()}\n{self.seen[-3:]}"
+            gcid, gval = max(groups, key=lambda g: len(g[1]))
+            chosen.add(gval)
+            await self.tap(gcid, gval)
+        raise AssertionError(f"{action!r} not reached in three choices: {self.values()}")
+
+    async def end(self) -> None:
+        """End turn, confirming if asked (AP left)."""
+        await self.tap(self.button("end"))
+        assert self.panel is not None
+        if any((b.custom_id or "").endswith(":endok") for b in self.panel.buttons):
+            await self.tap(self.button("endok"))
+
+
+def compress_scores(actions: list[str]) -> list[str]:
+    """``score; score`` as ``score 2``: the panel offers several steps as one choice."""
+    out: list[str] = []
+    for a in actions:
+        if a == "score" and out and out[-1].startswith("score"):
+            words = out[-1].split()
+            n = int(words[1]) if len(words) > 1 else 1
+            out[-1] = f"score {n + 1}"
+        else:
+            out.append(a)
+    return out

@@ -113,9 +113,10 @@ class Match:
         """The public turn message for a decision that just ended, checked against the mirror."""
         post = await self.t.public_after(after, "the turn message", lambda m: bool(m.attachments))
         reply = after.original
-        # docs/bot.md: the private reply comes after the public message it caused.
-        assert reply is not None and reply.resolved_at is not None
-        assert post.created_at <= reply.resolved_at, "the reply came before the turn message"
+        if after.callback_type != 7:  # a confirmation is answered first, then the post follows
+            # docs/bot.md: the private reply comes after the public message it caused.
+            assert reply is not None and reply.resolved_at is not None
+            assert post.created_at <= reply.resolved_at, "the reply came before the turn message"
         self.only_public(post)
         self.turn_posts.append(post)
         self.checked_posts += 1
@@ -179,7 +180,11 @@ class Match:
         ids = [CUSTOM_ID.match(b.custom_id or "") for b in post.buttons]
         assert all(ids), [b.custom_id for b in post.buttons]
         actions = [m.group(3) for m in ids if m]
-        expected = ["end", "undo", "hand"] if self.game.stage in ("play", "draw-keep") else ["hand"]
+        expected = (
+            ["play", "end", "undo", "hand"]
+            if self.game.stage in ("play", "draw-keep")
+            else ["play", "hand"]
+        )
         assert actions == expected, (actions, self.game.stage)
         games = {int(m.group(1)) for m in ids if m}
         turns = {int(m.group(2)) for m in ids if m}
@@ -324,7 +329,8 @@ class Match:
         theirs = await self.fake.autocomplete(
             waiter, self.t.channel, "torres", "play", focused="actions", actions=""
         )
-        assert theirs == [], "autocomplete offered moves to a player who is not to move"
+        # The waiting player gets one entry saying why, and no action.
+        assert [c["name"].split(":")[0] for c in theirs] == ["⚠ It's not your turn"], theirs
         self.only_public(None)
 
     async def hands_with_cards(self) -> None:
@@ -342,16 +348,14 @@ class Match:
         self.only_public(None)
 
     async def stale_button(self) -> None:
-        """A press on the previous turn's message is refused privately and changes nothing."""
+        """The previous turn's message can no longer be pressed: its buttons are disabled."""
         assert self.prev_turn_msg is not None
         old = self.prev_turn_msg
-        action = (
-            "end"
-            if any(b.custom_id and b.custom_id.endswith(":end") for b in old.buttons)
-            else "hand"
+        # Only the latest turn message plays: the bot disabled the previous one's buttons.
+        await self.fake.wait_until(
+            lambda: all(b.disabled for b in old.buttons) or None, TIMEOUT, "disabled buttons"
         )
-        _, reply = await self.t.click(self.mover, old, action)
-        assert "earlier turn" in reply.content, reply.content
+        assert old.buttons and old.edits >= 1
         self.only_public(None)
 
     async def simultaneous_end(self) -> FakeMessage:
@@ -363,7 +367,12 @@ class Match:
         button = next(
             b for b in self.turn_msg.buttons if b.custom_id and b.custom_id.endswith(":end")
         )
-        a = await self.fake.click(who, self.turn_msg, button.custom_id or "")
+        question = await (await self.fake.click(who, self.turn_msg, button.custom_id or "")).reply(
+            TIMEOUT
+        )
+        assert "End your turn anyway?" in question.content, question.content  # 5 AP left
+        yes = next(b for b in question.buttons if (b.custom_id or "").endswith(":yes"))
+        a = await self.fake.click(who, question, yes.custom_id or "")
         b = await self.fake.slash(who, self.t.channel, "torres", "play", actions="end")
         ra, rb = await a.reply(TIMEOUT), await b.reply(TIMEOUT)
         texts = sorted([ra.content, rb.content])

@@ -30,17 +30,17 @@ async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
     assert "/torres cancel" in reply.content, reply.content
 
     # A channel manager may not end an active game before it has been idle long enough.
-    _, reply = await t.slash("dana", "cancel")
+    _, reply = await t.confirmed("dana", "cancel")
     assert "idle" in reply.content and re.search(r"<t:\d+:R>", reply.content), reply.content
-    _, reply = await t.slash("carol", "cancel")
+    _, reply = await t.confirmed("carol", "cancel")
     assert "Only the game's author" in reply.content, reply.content
     seq = t.fake.last_seq
-    ix, reply = await t.slash("alice", "cancel")
+    ix, reply = await t.confirmed("alice", "cancel")
     assert reply.content == f"Game #{game_id} is cancelled.", reply.content
     note = await t.public_after(ix, "the cancel note")
     assert "cancelled by Alice" in note.content
     assert [m.content for m in t.public_since(seq)] == [note.content]
-    _, reply = await t.slash("alice", "cancel")
+    _, reply = await t.confirmed("alice", "cancel")
     assert "no torres game" in reply.content.lower(), reply.content
 
 
@@ -48,9 +48,9 @@ async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
 async def test_channel_manager_may_end_an_idle_game(runner: BotRunner) -> None:
     t = Table(runner)
     game_id = await open_game(t)
-    _, reply = await t.slash("carol", "cancel")  # no Manage Channels
+    _, reply = await t.confirmed("carol", "cancel")  # no Manage Channels
     assert "Only the game's author" in reply.content, reply.content
-    ix, reply = await t.slash("dana", "cancel")  # Manage Channels, game idle >= 0 s
+    ix, reply = await t.confirmed("dana", "cancel")  # Manage Channels, game idle >= 0 s
     assert reply.content == f"Game #{game_id} is cancelled.", reply.content
     await t.public_after(ix, "the cancel note", lambda m: "cancelled by Dana" in m.content)
     status, result = runner.db_row("SELECT status, result FROM games WHERE id = ?", game_id)
@@ -60,7 +60,7 @@ async def test_channel_manager_may_end_an_idle_game(runner: BotRunner) -> None:
 async def test_resign_ends_a_game_without_computer_players(runner: BotRunner) -> None:
     t = Table(runner)
     game_id = await open_game(t)
-    ix, reply = await t.slash("bob", "resign")
+    ix, reply = await t.confirmed("bob", "resign")
     assert "game is over" in reply.content, reply.content
     post = await t.public_after(ix, "the resignation", lambda m: "resigned" in m.content)
     assert post.pinged_ids == [t.user("alice").id], "the remaining player should be told"
@@ -103,14 +103,19 @@ async def test_against_the_computer(runner: BotRunner) -> None:
             what="the next turn message",
         )
         seen = post.seq
-        m = header.match(post.content)
-        assert m, post.content
-        assert m["colour"] == game.to_move
-        if m["colour"] == "blue":
-            computer_turns += 1
-            assert "Computer" in m["who"]
-        for action in m["actions"].split("; "):
-            game.play(action)  # the posted notation replays in our mirror
+        # Consecutive computer decisions are one post, one "played" line each.
+        decisions = [header.match(line) for line in post.content.splitlines()]
+        decisions = [m for m in decisions if m]
+        assert decisions, post.content
+        for m in decisions:
+            assert m["colour"] == game.to_move
+            if m["colour"] == "blue":
+                computer_turns += 1
+                assert "Computer" in m["who"]
+            for action in m["actions"].split("; "):
+                game.play(action)  # the posted notation replays in our mirror
+        if game.to_move == "red" and len(decisions) > 1:
+            assert all(m["colour"] == "blue" for m in decisions)
         check_png(post.attachments[0].data)
         if game.stage != "over" and game.to_move == "blue":
             assert post.buttons == [] and post.pinged_ids == [], (
@@ -198,9 +203,9 @@ async def test_cancel_a_running_game_then_its_buttons_are_dead(runner: BotRunner
     start = await t.fake.wait_for_message(
         lambda m: bool(m.attachments), channel=t.channel, public=True, timeout=TIMEOUT
     )
-    _, reply = await t.slash("bob", "cancel")
+    _, reply = await t.confirmed("bob", "cancel")
     assert "Only the game's author" in reply.content, reply.content
-    ix, reply = await t.slash("alice", "cancel")
+    ix, reply = await t.confirmed("alice", "cancel")
     assert reply.content == f"Game #{game_id} is cancelled.", reply.content
     note = await t.public_after(ix, "the cancel note", lambda m: "cancelled" in m.content)
     assert "red 0" in note.content and "blue 0" in note.content, note.content

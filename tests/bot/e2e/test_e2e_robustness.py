@@ -46,7 +46,7 @@ async def test_undo_works_across_a_restart(runner: BotRunner) -> None:
     await runner.restart_after_kill()
 
     _, reply = await t.slash(who, "undo")
-    assert reply.content.startswith("Took back your last action. 5 AP left"), (
+    assert reply.content.startswith(f"Took back `{first}`") and "5 AP left" in reply.content, (
         f"after a restart /torres undo should take back {first!r}, the bot said: {reply.content!r}"
     )
 
@@ -83,14 +83,15 @@ async def test_resigning_player_is_replaced_by_the_computer(runner: BotRunner) -
     game.play(action)
     await t.public_after(ix, "red's placement", lambda m: bool(m.attachments))
     assert game.to_move == "blue"
-    ix, reply = await t.slash("bob", "resign")
+    ix, reply = await t.confirmed("bob", "resign")
     assert "computer takes over" in reply.content, reply.content
     note = await t.public_after(ix, "the resignation note", lambda m: "resigned" in m.content)
     assert "computer plays their seat" in note.content, note.content
     blue = await t.public_after(
         ix, "blue's computer move", lambda m: "(blue)** played" in m.content
     )
-    assert "Computer (for Bob)" in blue.content and blue.buttons == [], blue.content
+    # Consecutive computer decisions (blue, then green) come as one post.
+    assert "Computer (for Bob)" in blue.content, blue.content
     check_png(blue.attachments[0].data)
     _, reply = await t.slash("bob", "play", actions="end")
     assert "resigned" in reply.content, reply.content

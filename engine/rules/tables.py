@@ -1,8 +1,8 @@
-"""Fixed tables of the rules (RULES.md §2, §3)."""
+"""Fixed tables of the rules (docs/rules.md §2, §3)."""
 
 from __future__ import annotations
 
-from .board import SQUARE_INDEX
+from ..board import SQUARE_INDEX
 
 ROUNDS: dict[int, tuple[int, int, int]] = {2: (4, 4, 4), 3: (4, 3, 3), 4: (4, 3, 3)}
 ALLOTMENT: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {
@@ -15,7 +15,6 @@ START_SQUARES: tuple[int, ...] = tuple(
 )
 DEFAULT_NAMES: tuple[str, ...] = ("red", "blue", "green", "yellow")
 VARIANTS: tuple[str, ...] = ("common", "personal", "master")
-STAGES: tuple[str, ...] = ("castles", "place", "king", "play", "draw-keep", "over")
 TOTAL_BLOCKS = 92
 MAX_KNIGHTS = 6
 BASE_AP = 5

@@ -1,0 +1,289 @@
+"""The play panel and the confirmation prompts on Discord.
+
+Every item is a ``DynamicItem``: its custom id carries the game and the turn
+(``tp:GAME:TURN:OP``), so an open panel keeps working after a restart and a
+panel of a finished turn is recognised. The panel is one private message that
+each choice edits in place (an UPDATE_MESSAGE callback, type 7).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cog import APOLOGY, report_error, send_private
+from bot.errors import ServiceError
+from bot.panel import PanelModel, Select
+from bot.service import PanelState, User
+from bot.texts import shorten
+
+if TYPE_CHECKING:
+    from bot.app import TorresBot
+
+log = logging.getLogger(__name__)
+
+SELECT_TEMPLATE = r"tp:(?P<game>\d+):(?P<turn>\d+):(?P<op>what|do[0-9])"
+BUTTON_TEMPLATE = r"tp:(?P<game>\d+):(?P<turn>\d+):(?P<op>undo|hint|end|endok|back)"
+CONFIRM_TEMPLATE = (
+    r"torres:ok:(?P<what>end|resign|cancel):(?P<game>\d+):(?P<turn>\d+):(?P<answer>yes|no)"
+)
+
+_BUTTONS = {
+    "undo": ("Undo", discord.ButtonStyle.secondary, None),
+    "hint": ("Suggest", discord.ButtonStyle.secondary, "💡"),
+    "end": ("End turn", discord.ButtonStyle.primary, None),
+    "endok": ("End turn", discord.ButtonStyle.danger, None),
+    "back": ("Keep playing", discord.ButtonStyle.secondary, None),
+}
+
+
+def _user(interaction: discord.Interaction) -> User:
+    return User(interaction.user.id, interaction.user.display_name)
+
+
+class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    """A select of the panel: ``what`` (a group) or ``doN`` (an action)."""
+
+    def __init__(
+        self, game_id: int, turn: int, op: str, select: Select | None = None, row: int = 0
+    ) -> None:
+        options = []
+        if select is not None:
+            options = [
+                discord.SelectOption(
+                    label=o.label, value=o.value, description=o.description, default=o.default
+                )
+                for o in select.options
+            ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"tp:{game_id}:{turn}:{op}",
+                placeholder=select.placeholder if select else None,
+                options=options,
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.turn = turn
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> PanelSelect:
+        return cls(int(match["game"]), int(match["turn"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        value = str(values[0]) if values else ""
+        op = "what" if self.op == "what" else "do"
+        await press_panel(interaction, self.game_id, self.turn, op, value)
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
+
+    def __init__(
+        self, game_id: int, turn: int, op: str, *, disabled: bool = False, row: int = 0
+    ) -> None:
+        label, style, emoji = _BUTTONS[op]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                custom_id=f"tp:{game_id}:{turn}:{op}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.turn = turn
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> PanelButton:
+        return cls(int(match["game"]), int(match["turn"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+        await press_panel(interaction, self.game_id, self.turn, self.op, "")
+
+
+def panel_view(game_id: int, turn: int, model: PanelModel) -> discord.ui.View:
+    """The panel's components: selects, then Undo / 💡 / End turn (or the confirmation)."""
+    view = discord.ui.View(timeout=None)
+    if model.confirm_end:
+        view.add_item(PanelButton(game_id, turn, "endok"))
+        view.add_item(PanelButton(game_id, turn, "back"))
+        return view
+    for row, select in enumerate(model.selects):
+        view.add_item(PanelSelect(game_id, turn, select.key, select, row=row))
+    row = min(len(model.selects), 4)
+    closed = model.closed
+    view.add_item(
+        PanelButton(game_id, turn, "undo", disabled=closed or not model.can_undo, row=row)
+    )
+    view.add_item(
+        PanelButton(game_id, turn, "hint", disabled=closed or not model.can_hint, row=row)
+    )
+    view.add_item(PanelButton(game_id, turn, "end", disabled=closed or not model.can_end, row=row))
+    return view
+
+
+async def _message_kwargs(
+    bot: TorresBot, game_id: int, turn: int, state: PanelState
+) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {
+        "content": shorten(state.model.text),
+        "view": panel_view(game_id, turn, state.model),
+    }
+    if state.position is not None:
+        try:
+            kwargs["attachments"] = [
+                await bot.board_file(state.position, state.viewer, state.highlight, state.note)
+            ]
+        except Exception:  # the panel works without its picture
+            log.exception("could not draw the panel picture of game %s", game_id)
+    return kwargs
+
+
+async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, turn: int) -> None:
+    """The Play button: the mover gets the panel privately; anyone else a one-line refusal."""
+    bot = interaction.client
+    try:
+        state = await bot.service.panel_open(game_id=game_id, turn=turn, user=_user(interaction))
+        kwargs = await _message_kwargs(bot, game_id, turn, state)
+        files = kwargs.pop("attachments", [])
+        if files:
+            kwargs["files"] = files
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
+        await report_error(interaction, exc)
+
+
+async def press_panel(
+    interaction: discord.Interaction[TorresBot], game_id: int, turn: int, op: str, value: str
+) -> None:
+    """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts."""
+    bot = interaction.client
+    try:
+        state = await bot.service.panel_press(
+            game_id=game_id, turn=turn, user=_user(interaction), op=op, value=value
+        )
+    except ServiceError as exc:
+        from bot.panel import closed_model
+
+        state = PanelState(closed_model(exc.message))
+    except Exception as exc:  # noqa: BLE001
+        log.error("unexpected error on the panel of game %s", game_id, exc_info=exc)
+        from bot.panel import closed_model
+
+        state = PanelState(closed_model(APOLOGY))
+    try:
+        kwargs = await _message_kwargs(bot, game_id, turn, state)
+        await interaction.response.edit_message(**kwargs)
+    except Exception as exc:  # noqa: BLE001
+        await report_error(interaction, exc)
+    if state.outcome is not None:
+        try:
+            await bot.publish(state.outcome)
+        except Exception:  # the turn is saved; the outbox posts it later
+            log.exception("could not post the end of a turn of game %s", game_id)
+
+
+# -- confirmations -------------------------------------------------------------------
+
+
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE):
+    """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
+
+    def __init__(self, what: str, game_id: int, turn: int, answer: str, label: str = "") -> None:
+        yes = answer == "yes"
+        super().__init__(
+            discord.ui.Button(
+                label=label or ("Confirm" if yes else "Keep playing"),
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"torres:ok:{what}:{game_id}:{turn}:{answer}",
+            )
+        )
+        self.what = what
+        self.game_id = game_id
+        self.turn = turn
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> ConfirmButton:
+        return cls(match["what"], int(match["game"]), int(match["turn"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+        await confirmed(interaction, self.what, self.game_id, self.turn, self.answer == "yes")
+
+
+def confirm_view(what: str, game_id: int, turn: int, label: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(what, game_id, turn, "yes", label))
+    view.add_item(ConfirmButton(what, game_id, turn, "no"))
+    return view
+
+
+async def ask(
+    interaction: discord.Interaction, question: str, what: str, game_id: int, turn: int, label: str
+) -> None:
+    """Ask privately; nothing happens until Confirm is pressed."""
+    view = confirm_view(what, game_id, turn, label)
+    if interaction.response.is_done():
+        await interaction.followup.send(question, view=view, ephemeral=True)
+    else:
+        await interaction.response.send_message(question, view=view, ephemeral=True)
+
+
+async def confirmed(
+    interaction: discord.Interaction[TorresBot], what: str, game_id: int, turn: int, yes: bool
+) -> None:
+    """An answer to a confirmation: do it (or not), and say so in the same message."""
+    bot = interaction.client
+    service = bot.service
+    outcome = None
+    try:
+        if not yes:
+            text = "Nothing was changed; play on."
+        else:
+            user = _user(interaction)
+            channel_id = interaction.channel_id or 0
+            if what == "end":
+                outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
+            else:
+                row = await service.active_game_id(channel_id)
+                if row != game_id:
+                    raise ServiceError(f"Game #{game_id} has already ended; nothing was changed.")
+                if what == "resign":
+                    outcome = await service.resign(channel_id=channel_id, user=user)
+                else:
+                    manage = bool(interaction.permissions.manage_channels)
+                    outcome = await service.cancel(
+                        channel_id=channel_id, user=user, can_manage_channel=manage
+                    )
+            text = outcome.reply or "Done."
+    except ServiceError as exc:
+        text = exc.message
+    except Exception as exc:  # noqa: BLE001
+        log.error("unexpected error confirming %s in game %s", what, game_id, exc_info=exc)
+        text = APOLOGY
+    try:
+        await interaction.response.edit_message(content=shorten(text), view=None)
+    except Exception as exc:  # noqa: BLE001
+        await report_error(interaction, exc)
+    if outcome is not None:
+        failed = await bot.publish(outcome)
+        if failed:
+            await send_private(
+                interaction,
+                "It was done, but I could not post in this channel: I need the Send Messages, "
+                "Attach Files and Embed Links permissions here.",
+            )

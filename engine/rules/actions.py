@@ -1,0 +1,128 @@
+"""One parsed action applied to the state by stage and kind, and the legal-action list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..board import SQUARE_NAMES
+from ..events import Event, Stage
+from ..notation import Action
+from ..state import EMPTY, Snapshot, State
+from . import setup, turn
+from .cards import card_plays, do_card
+from .common import block_squares, illegal
+from .tables import MAX_KNIGHTS
+
+_N = SQUARE_NAMES
+_MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
+_BUILD = [f"build {_N[s]}" for s in range(64)]
+_KNIGHT = [f"knight {_N[s]}" for s in range(64)]
+
+
+_TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
+    "move": turn.do_move,
+    "build": turn.do_build,
+    "score": turn.do_score,
+    "play": do_card,
+    "knight": turn.do_knight,
+    "stack": turn.do_stack,
+    "draw": turn.do_draw,
+}
+
+
+def step(st: State, a: Action, events: list[Event], snap: Snapshot | None) -> None:
+    """Apply one action; in a turn, first push ``snap`` (or a fresh snapshot) for undo."""
+    stage = st.stage
+    kind = a[0]
+    if stage == Stage.PLAY:
+        if kind in ("castle", "place", "king", "keep"):
+            wrong_stage(st, a)
+        st.undo.append(snap if snap is not None else st.snapshot())
+        if kind == "end":
+            turn.do_end(st, events)
+        else:
+            _TURN_ACTIONS[kind](st, a)
+        return
+    if stage == Stage.DRAW_KEEP:
+        if kind != "keep":
+            wrong_stage(st, a)
+        turn.do_keep(st, a)
+        return
+    if stage == Stage.CASTLES and kind == "castle":
+        setup.do_castle(st, a)
+    elif stage == Stage.PLACE and kind == "place":
+        setup.do_place(st, a)
+    elif stage == Stage.KING and kind == "king":
+        setup.do_king(st, a)
+    else:
+        wrong_stage(st, a)
+
+
+def wrong_stage(st: State, a: Action) -> None:
+    """Refuse an action the current stage has no place for, saying what is expected."""
+    stage = st.stage
+    if stage == Stage.OVER:
+        reason = "The game is over."
+    elif stage == Stage.CASTLES:
+        reason = "It is the castle placement: place a starting block with 'castle SQ'."
+    elif stage == Stage.PLACE:
+        reason = "It is the setup: put your first knight on a starting castle with 'place SQ'."
+    elif st.placing_king:
+        reason = "The king must be placed first: put it on an empty castle with 'king SQ'."
+    elif stage == Stage.KING:
+        reason = "First decide about the king: move it with 'king SQ' or leave it with 'king pass'."
+    elif stage == Stage.DRAW_KEEP:
+        reason = "First choose the card to keep: 'keep CARD top' or 'keep CARD bottom'."
+    else:
+        kind = a[0]
+        if kind == "keep":
+            reason = "There are no drawn cards waiting to be kept."
+        elif kind == "king":
+            reason = "The king moves only after a phase's scoring."
+        else:
+            reason = f"'{kind}' is an action of the setup, and the setup is over."
+    raise illegal(a, reason)
+
+
+def legal(st: State) -> list[str]:
+    """Every legal single action of the player to move, canonical and sorted."""
+    stage = st.stage
+    if stage == Stage.PLAY:
+        return sorted(_legal_play(st))
+    if stage == Stage.DRAW_KEEP:
+        cards = sorted(set(st.revealed))
+        return sorted([f"keep {c} {w}" for c in cards for w in ("bottom", "top")])
+    if stage == Stage.CASTLES:
+        return sorted(f"castle {_N[s]}" for s in setup.castle_targets(st))
+    if stage == Stage.PLACE:
+        return sorted(f"place {_N[s]}" for s in setup.place_targets(st))
+    if stage == Stage.KING:
+        out = [f"king {_N[s]}" for s in setup.king_targets(st)]
+        if st.king is not None:
+            out.append("king pass")
+        return sorted(out)
+    return []
+
+
+def _legal_play(st: State) -> list[str]:
+    p = st.to_move
+    out = ["end"]
+    ap = st.ap
+    mine = st.knights[p]
+    if st.turn_stack is None:
+        out.extend(f"stack {k}" for k in set(st.stacks[p]))
+    if ap >= 1:
+        out.append("score")
+        if turn.can_draw(st):
+            out.append("draw")
+        if turn.can_build(st):
+            occ = st.occupant
+            out.extend(_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY)
+        for a in mine:
+            row = _MOVE[a]
+            out.extend(row[b] for b in turn.move_targets(st, a))
+        if ap >= 2 and len(mine) < MAX_KNIGHTS:
+            out.extend(_KNIGHT[s] for s in turn.add_targets(st, p))
+    if not st.played:
+        out.extend(card_plays(st))
+    return out

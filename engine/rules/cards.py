@@ -1,0 +1,363 @@
+"""The action cards (docs/rules.md §6), one block per card: its legal plays, its
+refusals and its effect, side by side.  ``moveblock`` has a module of its own.
+
+Every card registers ``(plays, effect)`` in ``RULES``: ``plays(st)`` lists the
+canonical ``play ...`` actions of the player to move, ``effect(st, a)`` checks one
+parsed action (raising IllegalAction with the reason) and carries it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..board import DIAG, ORTH, SQUARE_NAMES, VAULTS
+from ..cards import CARDS
+from ..notation import Action
+from ..state import EMPTY, KING, State
+from . import moveblock
+from .common import (
+    N,
+    add_block,
+    block_squares,
+    castles,
+    explain_block,
+    illegal,
+    levels,
+    move_piece,
+    need_empty,
+    need_own,
+)
+from .turn import add_targets, explain_add
+
+Plays = Callable[[State], list[str]]
+Effect = Callable[[State, Action], None]
+
+_PAIR = [[f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)]
+
+
+def _mine(st: State) -> list[int]:
+    return st.knights[st.to_move]
+
+
+def _moves(card: str, targets: Callable[[State, int], Iterable[int]]) -> Plays:
+    """The plays of a card moving one of the player's knights from A to B."""
+    prefix = f"play {card} "
+
+    def plays(st: State) -> list[str]:
+        return [prefix + _PAIR[a][b] for a in _mine(st) for b in targets(st, a)]
+
+    return plays
+
+
+# ---------------------------------------------------------------------- ap6, ap7
+
+
+def _ap6_plays(st: State) -> list[str]:
+    return ["play ap6"]
+
+
+def _ap6(st: State, a: Action) -> None:
+    st.ap += 1
+
+
+def _ap7_plays(st: State) -> list[str]:
+    return ["play ap7"]
+
+
+def _ap7(st: State, a: Action) -> None:
+    st.ap += 2
+
+
+def _land_one_up(st: State, a: Action, src: int, dst: int, limit: str) -> None:
+    """The knight on src lands on dst: empty, at most one level higher (diagonal, vault)."""
+    need_empty(st, a, dst)
+    h = st.heights
+    if h[dst] > h[src] + 1:
+        raise illegal(
+            a, f"{N[dst]} is {levels(h[dst] - h[src])} above your knight on {N[src]}; {limit}."
+        )
+    move_piece(st, src, dst)
+
+
+# ---------------------------------------------------------------------- jump: exactly two up
+
+
+def jump_targets(st: State, s: int) -> list[int]:
+    """English "e.g. from level 1 to level 3": an orthogonal neighbour exactly two levels up."""
+    h, occ = st.heights, st.occupant
+    top = h[s] + 2
+    return [t for t in ORTH[s] if occ[t] == EMPTY and h[t] == top]
+
+
+def _jump(st: State, a: Action) -> None:
+    src, dst = a[2], a[3]
+    need_own(st, a, src)
+    if dst not in ORTH[src]:
+        raise illegal(a, f"{N[dst]} is not orthogonally next to {N[src]}.")
+    need_empty(st, a, dst)
+    h = st.heights
+    if h[dst] != h[src] + 2:
+        raise illegal(
+            a,
+            f"{N[dst]} is level {h[dst]} and your knight on {N[src]} is level "
+            f"{h[src]}; a jump goes exactly two levels up (to level {h[src] + 2}).",
+        )
+    move_piece(st, src, dst)
+
+
+# ---------------------------------------------------------------------- diagonal
+
+
+def diagonal_targets(st: State, s: int) -> list[int]:
+    h, occ = st.heights, st.occupant
+    top = h[s] + 1
+    return [t for t in DIAG[s] if occ[t] == EMPTY and h[t] <= top]
+
+
+def _diagonal(st: State, a: Action) -> None:
+    src, dst = a[2], a[3]
+    need_own(st, a, src)
+    if dst not in DIAG[src]:
+        raise illegal(a, f"{N[dst]} is not diagonally next to {N[src]}.")
+    _land_one_up(st, a, src, dst, "a diagonal move climbs at most one level")
+
+
+# ---------------------------------------------------------------------- vault
+
+
+def vault_targets(st: State, a: int) -> list[int]:
+    """Ruling (docs/rules.md §6): over a knight of any colour, never over the king."""
+    h, occ = st.heights, st.occupant
+    top = h[a] + 1
+    return [
+        land
+        for over, land in VAULTS[a]
+        if 0 <= occ[over] < KING and occ[land] == EMPTY and h[land] <= top
+    ]
+
+
+def _vault(st: State, a: Action) -> None:
+    src, dst = a[2], a[3]
+    need_own(st, a, src)
+    over = next((o for o, land in VAULTS[src] if land == dst), None)
+    if over is None:
+        raise illegal(
+            a, f"{N[dst]} is not two squares from {N[src]} in a straight orthogonal line."
+        )
+    if st.occupant[over] == KING:
+        raise illegal(a, f"A knight may not jump over the king on {N[over]}.")
+    if st.occupant[over] == EMPTY:
+        raise illegal(a, f"There is no knight on {N[over]} to jump over.")
+    _land_one_up(st, a, src, dst, "a vault lands at most one level higher")
+
+
+# ---------------------------------------------------------------------- doorclimb
+
+
+def doorclimb_targets(st: State, a: int) -> set[int]:
+    h, occ = st.heights, st.occupant
+    level = h[a]
+    cc = castles(st)
+    res: set[int] = set()
+    for c in {cc.comp[t] for t in ORTH[a] if h[t] > level}:
+        for v, _m in cc.doors[c]:
+            if occ[v] == EMPTY and v != a:
+                res.add(v)
+    return res
+
+
+def _doorclimb(st: State, a: Action) -> None:
+    src, dst = a[2], a[3]
+    need_own(st, a, src)
+    if dst not in doorclimb_targets(st, src):
+        need_empty(st, a, dst)
+        if dst == src:
+            raise illegal(a, "A door climb must end on another square.")
+        level = st.heights[src]
+        if not any(st.heights[t] > level for t in ORTH[src]):
+            raise illegal(
+                a,
+                f"No castle wall next to {N[src]} rises above your knight's level {level}, "
+                "so there is no door to go through.",
+            )
+        raise illegal(
+            a,
+            f"No door of a castle your knight can enter from {N[src]} leads onto {N[dst]} "
+            "(it must be next to a higher square of that castle).",
+        )
+    move_piece(st, src, dst)
+
+
+# ---------------------------------------------------------------------- relocate
+
+
+def relocate_targets(st: State, a: int) -> set[int]:
+    """Where the knight on a may go: as a new knight next to another of the player's."""
+    return add_targets(st, st.to_move, a)
+
+
+def _relocate(st: State, a: Action) -> None:
+    src, dst = a[2], a[3]
+    need_own(st, a, src)
+    if dst not in relocate_targets(st, src):
+        explain_add(st, a, dst, without=src)
+    move_piece(st, src, dst)
+
+
+# ---------------------------------------------------------------------- lift
+
+
+def lift_ok(st: State, s: int) -> bool:
+    """Whether a block may go under the piece on s by the lift card's castle rules."""
+    cc = castles(st)
+    hs = st.heights[s]
+    if hs > 0:
+        c = cc.comp[s]
+        return max(cc.height[c], hs + 1) <= cc.area[c]
+    t = cc.adj[s]
+    if not t:
+        return True
+    if len(t) > 1:
+        return False
+    c = t[0]
+    return cc.height[c] <= cc.area[c] + 1
+
+
+def lift_source(st: State, a: Action) -> int | str:
+    """Resolve ``play lift A`` to its stack: the turn's if it holds a block, else the tallest."""
+    if st.turn_stack:
+        return "turn"
+    stacks = st.stacks[st.to_move]
+    if stacks and max(stacks) > 0:
+        return max(stacks)
+    raise illegal(a, "None of your stacks holds a block to put under your knight.")
+
+
+def _lift_plays(st: State) -> list[str]:
+    sources: list[int | str] = ["turn"] if st.turn_stack else []
+    sources.extend(sorted({k for k in st.stacks[st.to_move] if k > 0}))
+    if not sources:
+        return []
+    return [f"play lift {N[a]} {src}" for a in _mine(st) if lift_ok(st, a) for src in sources]
+
+
+def _lift(st: State, a: Action) -> None:
+    s, src = a[2], a[3]
+    p = st.to_move
+    need_own(st, a, s)
+    if src == "turn":
+        if st.turn_stack is None:
+            raise illegal(
+                a,
+                "You have not chosen this turn's stack yet; name a stack by its size, "
+                f"for example 'play lift {N[s]} {max(st.stacks[p] or [2])}'.",
+            )
+        if st.turn_stack == 0:
+            raise illegal(a, "This turn's stack has no blocks left.")
+    elif src == 0:
+        raise illegal(a, "A stack of 0 blocks has no block to give.")
+    elif src not in st.stacks[p]:
+        have = ", ".join(map(str, st.stacks[p])) if st.stacks[p] else "none"
+        raise illegal(a, f"You have no stack of {src} blocks (your stacks: {have}).")
+    if not lift_ok(st, s):
+        cc = castles(st)
+        hs = st.heights[s]
+        if hs > 0:
+            c = cc.comp[s]
+            raise illegal(
+                a,
+                f"A block under your knight on {N[s]} would make it level {hs + 1} on a "
+                f"castle of area {cc.area[c]}; a castle may not be taller than its area.",
+            )
+        names = sorted(N[t] for t in ORTH[s] if cc.comp[t] >= 0)
+        raise illegal(
+            a,
+            f"A block on {N[s]} would join the castles on {' and '.join(names)}; "
+            "castles may touch only diagonally.",
+        )
+    if src == "turn":
+        assert st.turn_stack is not None
+        st.turn_stack -= 1
+    else:
+        stacks = st.stacks[p]
+        stacks[stacks.index(src)] -= 1
+    add_block(st, s)
+
+
+# ---------------------------------------------------------------------- extra
+
+
+def _extra_plays(st: State) -> list[str]:
+    if st.supply <= 0:
+        return []
+    occ = st.occupant
+    return [f"play extra {N[s]}" for s in block_squares(st) if occ[s] == EMPTY]
+
+
+def _extra(st: State, a: Action) -> None:
+    """Ruling (docs/rules.md §4): not limited by the three blocks a turn."""
+    s = a[2]
+    if st.supply <= 0:
+        raise illegal(a, "The common supply has no blocks left.")
+    if s not in block_squares(st) or st.occupant[s] != EMPTY:
+        explain_block(st, a, s)
+    add_block(st, s)
+    st.supply -= 1
+
+
+# ---------------------------------------------------------------------- playing a card
+
+RULES: dict[str, tuple[Plays, Effect]] = {
+    "jump": (_moves("jump", jump_targets), _jump),
+    "lift": (_lift_plays, _lift),
+    "extra": (_extra_plays, _extra),
+    "doorclimb": (_moves("doorclimb", doorclimb_targets), _doorclimb),
+    "diagonal": (_moves("diagonal", diagonal_targets), _diagonal),
+    "ap6": (_ap6_plays, _ap6),
+    "ap7": (_ap7_plays, _ap7),
+    "moveblock": (moveblock.plays, moveblock.effect),
+    "relocate": (_moves("relocate", relocate_targets), _relocate),
+    "vault": (_moves("vault", vault_targets), _vault),
+}
+assert set(RULES) == set(CARDS)
+
+
+def playable_cards(st: State) -> list[str]:
+    """Distinct cards the player to move may play now (none played yet, not drawn this turn)."""
+    if st.played:
+        return []
+    hand = st.hands[st.to_move]
+    drawn = st.drawn
+    return [c for c in set(hand) if not drawn or hand.count(c) > drawn.count(c)]
+
+
+def card_plays(st: State) -> list[str]:
+    """Every legal ``play ...`` action of the player to move."""
+    out: list[str] = []
+    for card in playable_cards(st):
+        out.extend(RULES[card][0](st))
+    return out
+
+
+def do_card(st: State, a: Action) -> None:
+    p = st.to_move
+    card = a[1]
+    unresolved = card == "lift" and a[3] is None
+    if unresolved and (st.turn_stack or any(st.stacks[p])):
+        a = ("play", "lift", a[2], lift_source(st, a))
+        unresolved = False
+    if st.played:
+        raise illegal(a, "You have already played a card this turn.")
+    hand = st.hands[p]
+    if card not in hand:
+        raise illegal(a, f"You have no {card} card ({CARDS[card]}) in your hand.")
+    if hand.count(card) <= st.drawn.count(card):
+        raise illegal(
+            a,
+            f"You drew your {card} card this turn; a card cannot be played on the turn it is drawn.",
+        )
+    if unresolved:
+        lift_source(st, a)
+    RULES[card][1](st, a)
+    hand.remove(card)
+    st.played = True

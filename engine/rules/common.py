@@ -1,0 +1,151 @@
+"""What several rules share: refusal texts and checks, castle tables, piece and marker moves."""
+
+from __future__ import annotations
+
+from ..board import ORTH, SQUARE_NAMES, Castles
+from ..errors import IllegalAction
+from ..notation import Action, format_action
+from ..state import EMPTY, KING, State
+
+N = SQUARE_NAMES
+_LEVEL_WORDS = {1: "one level", 2: "two levels", 3: "three levels"}
+
+
+def levels(d: int) -> str:
+    return _LEVEL_WORDS.get(d, f"{d} levels")
+
+
+def illegal(a: Action, reason: str) -> IllegalAction:
+    return IllegalAction(format_action(a), reason)
+
+
+def castles(st: State) -> Castles:
+    """The castle tables of the current heights (computed once per board)."""
+    cc = st.castles
+    if cc is None:
+        cc = st.castles = Castles(st.heights)
+    return cc
+
+
+def who(st: State, s: int) -> str:
+    o = st.occupant[s]
+    if o == KING:
+        return "the king"
+    if o == st.to_move:
+        return "your knight"
+    return f"{st.names[o]}'s knight"
+
+
+def need_own(st: State, a: Action, s: int) -> None:
+    o = st.occupant[s]
+    if o == st.to_move:
+        return
+    name = N[s]
+    if o == EMPTY:
+        raise illegal(a, f"You have no knight on {name}.")
+    if o == KING:
+        raise illegal(a, f"{name} holds the king, not one of your knights.")
+    raise illegal(a, f"The knight on {name} is {st.names[o]}'s, not yours.")
+
+
+def need_empty(st: State, a: Action, s: int) -> None:
+    if st.occupant[s] != EMPTY:
+        raise illegal(a, f"{N[s]} is not empty: {who(st, s)} stands there.")
+
+
+def need_ap(st: State, a: Action, cost: int, what: str) -> None:
+    if st.ap < cost:
+        left = "no action points" if st.ap == 0 else f"only {st.ap} action point"
+        raise illegal(
+            a,
+            f"{what} costs {cost} action point{'s' if cost > 1 else ''} and you have {left} left.",
+        )
+
+
+def explain_block(st: State, a: Action, s: int) -> None:
+    """Refuse a block on s that the building rules forbid (``build`` and ``extra``)."""
+    need_empty(st, a, s)
+    cc = castles(st)
+    h = st.heights
+    if h[s] > 0:
+        c = cc.comp[s]
+        raise illegal(
+            a,
+            f"A block on {N[s]} would make it level {h[s] + 1} on a castle of area "
+            f"{cc.area[c]}; a castle may not be taller than its area.",
+        )
+    touching = cc.adj[s]
+    if not touching:
+        raise illegal(
+            a,
+            f"{N[s]} touches no castle; a block on the bare board must extend exactly one castle.",
+        )
+    if len(touching) > 1:
+        names = [N[t] for t in ORTH[s] if cc.comp[t] >= 0]
+        raise illegal(
+            a,
+            f"A block on {N[s]} would join the castles on {' and '.join(sorted(names))}; "
+            "castles may touch only diagonally.",
+        )
+    c = touching[0]
+    raise illegal(
+        a,
+        f"A block on {N[s]} would leave its castle taller ({cc.height[c]}) than its area "
+        f"({cc.area[c] + 1}).",
+    )
+
+
+def block_squares(st: State) -> list[int]:
+    """Squares where a block may go by the building rules, pieces aside (cached per board)."""
+    cc = castles(st)
+    cached = cc.build
+    if cached is not None:
+        return cached
+    h = st.heights
+    comp, area, height, adj = cc.comp, cc.area, cc.height, cc.adj
+    res = []
+    for s in range(64):
+        hs = h[s]
+        if hs:
+            c = comp[s]
+            if max(height[c], hs + 1) <= area[c]:
+                res.append(s)
+        else:
+            t = adj[s]
+            if len(t) == 1 and height[t[0]] <= area[t[0]] + 1:
+                res.append(s)
+    cc.build = res
+    return res
+
+
+def add_block(st: State, s: int) -> None:
+    """One block more on s (never joining castles); the castle tables follow cheaply."""
+    st.heights[s] += 1
+    cc = st.castles
+    st.castles = None if cc is None else cc.with_block(st.heights, s)
+
+
+def put_piece(st: State, s: int, who: int) -> None:
+    st.occupant[s] = who
+    if who != KING:
+        st.knights[who].append(s)
+
+
+def move_piece(st: State, a: int, b: int) -> None:
+    occ = st.occupant
+    who = occ[a]
+    occ[a] = EMPTY
+    occ[b] = who
+    k = st.knights[who]
+    k[k.index(a)] = b
+
+
+def advance(st: State, p: int, steps: int) -> None:
+    """Move p's marker ``steps`` spaces, on to the next free space if it lands on another."""
+    if steps <= 0:
+        return
+    target = st.scores[p] + steps
+    taken = {s for q, s in enumerate(st.scores) if q != p and s > 0}
+    while target in taken:
+        target += 1
+    st.scores[p] = target

@@ -1,0 +1,193 @@
+"""The "move a tower block" card (docs/rules.md §6, engine ruling 17): its legal
+plays, its refusals and its effect.  Its own module: finding every legal move of
+a block, fast, is the most work of any card."""
+
+from __future__ import annotations
+
+from ..board import ORTH, SQUARE_NAMES, label_castles
+from ..notation import Action
+from ..state import EMPTY, State
+from .common import N, castles, illegal, need_empty, who
+
+_MOVEBLOCK = [
+    [f"play moveblock {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
+]
+
+
+def targets(st: State) -> dict[int, list[int]]:
+    """Every legal ``play moveblock A B`` as {A: [B, ...]} (docs/rules.md §6).
+
+    Works on the current castle labels: taking a block off a square changes only
+    that square's castle (and the bare squares next to it, if it becomes bare), so
+    destinations are grouped by the castle they land on or extend.
+    """
+    h, occ = st.heights, st.occupant
+    cc = castles(st)
+    key = tuple(occ)
+    if cc.moveblock is not None and cc.moveblock[0] == key:
+        return cc.moveblock[1]
+    comp, area, height, members, adj = cc.comp, cc.area, cc.height, cc.members, cc.adj
+    n_before = len(area)
+    bad_base = {c for c in range(n_before) if height[c] > area[c]}
+    groups: dict[int, list[int]] = {}  # castle -> destinations fine while it is unchanged
+    related: dict[int, list[int]] = {}  # castle -> every destination on or next to it
+    fresh: list[int] = []  # bare squares touching no castle
+    for b in range(64):
+        if occ[b] != EMPTY:
+            continue
+        hb = h[b]
+        if hb > 0:
+            c = comp[b]
+            ok = max(height[c], hb + 1) <= area[c]
+        else:
+            t = adj[b]
+            if not t:
+                fresh.append(b)
+                continue
+            if len(t) > 1:
+                continue
+            c = t[0]
+            ok = height[c] <= area[c] + 1
+        related.setdefault(c, []).append(b)
+        if ok:
+            groups.setdefault(c, []).append(b)
+    out: dict[int, list[int]] = {}
+    for a in range(64):
+        ha = h[a]
+        if ha == 0 or occ[a] != EMPTY:
+            continue
+        ca = comp[a]
+        if ha >= 2:
+            area_a = area[ca]
+            height_a = max(h[s] - (s == a) for s in members[ca])
+            n2 = n_before
+            gone = False
+        else:
+            area_a = area[ca] - 1
+            if area_a > 0 and _is_cut(a, members[ca], comp):
+                continue
+            height_a = max((h[s] for s in members[ca] if s != a), default=0)
+            n2 = n_before if area_a > 0 else n_before - 1
+            gone = True
+        bad = bad_base - {ca}
+        if height_a > area_a:
+            bad.add(ca)
+        if len(bad) > 1 or n2 < 5:
+            continue
+        bad_c = next(iter(bad)) if bad else -1
+        targets: list[int] = []
+        if n2 >= 6:
+            if bad_c < 0:
+                for c, lst in groups.items():
+                    if c != ca:
+                        targets.extend(lst)
+            elif bad_c != ca:
+                targets.extend(groups.get(bad_c, ()))
+            if bad_c < 0 or bad_c == ca:
+                for b in related.get(ca, ()):
+                    if b == a:
+                        continue
+                    hb = h[b]
+                    if hb > 0:
+                        if max(height_a, hb + 1) <= area_a:
+                            targets.append(b)
+                    elif height_a <= area_a + 1:
+                        targets.append(b)
+        if bad_c < 0:
+            targets.extend(fresh)
+        if gone:
+            near = [b for b in ORTH[a] if h[b] == 0 and occ[b] == EMPTY]
+            if near:
+                targets = [b for b in targets if b not in near]
+                for b in near:
+                    touch = {comp[t] for t in ORTH[b] if t != a and comp[t] >= 0}
+                    if not touch:
+                        if bad_c < 0:
+                            targets.append(b)
+                    elif len(touch) == 1 and n2 >= 6:
+                        (c,) = touch
+                        if bad_c >= 0 and bad_c != c:
+                            continue
+                        if c == ca:
+                            if height_a <= area_a + 1:
+                                targets.append(b)
+                        elif height[c] <= area[c] + 1:
+                            targets.append(b)
+        if targets:
+            out[a] = targets
+    cc.moveblock = (key, out)
+    return out
+
+
+def plays(st: State) -> list[str]:
+    return [_MOVEBLOCK[a][b] for a, bs in targets(st).items() for b in bs]
+
+
+def effect(st: State, a: Action) -> None:
+    src, dst = a[2], a[3]
+    h = st.heights
+    if h[src] == 0:
+        raise illegal(a, f"{N[src]} has no block to move.")
+    if st.occupant[src] != EMPTY:
+        raise illegal(
+            a,
+            f"{who(st, src).capitalize()} stands on {N[src]}; only a block with nothing on it can be moved.",
+        )
+    if dst == src:
+        raise illegal(a, "The block must go to another square.")
+    need_empty(st, a, dst)
+    if dst not in targets(st).get(src, ()):
+        _explain(st, a, src, dst)
+    h[src] -= 1
+    h[dst] += 1
+    st.castles = None
+
+
+def _explain(st: State, a: Action, src: int, dst: int) -> None:
+    h = st.heights[:]
+    cc = castles(st)
+    n_before = len(cc.area)
+    h[src] -= 1
+    comp2, area2, _height2, _m2 = label_castles(h)
+    if h[src] == 0 and len(area2) > (n_before if cc.area[cc.comp[src]] > 1 else n_before - 1):
+        raise illegal(a, f"Taking the block from {N[src]} would split its castle in two.")
+    if h[dst] == 0:
+        touch = {comp2[t] for t in ORTH[dst] if comp2[t] >= 0}
+        if len(touch) > 1:
+            raise illegal(
+                a,
+                f"A block on {N[dst]} would join two castles; castles may touch only diagonally.",
+            )
+    h[dst] += 1
+    comp3, area3, height3, _m3 = label_castles(h)
+    if len(area3) < 6:
+        raise illegal(
+            a,
+            f"Moving this block would leave only {len(area3)} castles; there must be at least 6.",
+        )
+    for c in range(len(area3)):
+        if height3[c] > area3[c]:
+            sq = next(s for s in range(64) if comp3[s] == c and h[s] == height3[c])
+            raise illegal(
+                a,
+                f"Afterwards the castle with {N[sq]} would be {height3[c]} high on an area of "
+                f"{area3[c]}; a castle may not be taller than its area.",
+            )
+    raise illegal(a, f"The block on {N[src]} cannot be moved to {N[dst]}.")
+
+
+def _is_cut(a: int, castle: list[int], comp: list[int]) -> bool:
+    """Whether the castle ``castle`` (which holds a) falls apart without square a."""
+    c = comp[a]
+    near = [t for t in ORTH[a] if comp[t] == c]
+    if len(near) <= 1:
+        return False
+    seen = {a, near[0]}
+    todo = [near[0]]
+    while todo:
+        s = todo.pop()
+        for t in ORTH[s]:
+            if comp[t] == c and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return len(seen) < len(castle)

@@ -1,0 +1,260 @@
+"""Setup (docs/rules.md §2) and what happens between phases (§7.5): a new game,
+castle placement, the first knights, the king, and dealing the stacks."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..board import manhattan
+from ..cards import CARD_IDS, MASTER_CARDS, MASTER_IDS
+from ..errors import NotationError
+from ..events import Stage
+from ..notation import Action
+from ..state import EMPTY, KING, DeckKey, State
+from .common import N, add_block, castles, illegal, need_empty, put_piece
+from .tables import (
+    ALLOTMENT,
+    BASE_AP,
+    DEFAULT_NAMES,
+    MAX_KNIGHTS,
+    START_SQUARES,
+    TOTAL_BLOCKS,
+    VARIANTS,
+)
+
+
+def check_names(names: Any) -> tuple[str, ...]:
+    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
+        raise NotationError("Players must be a list of names.")
+    if not 2 <= len(names) <= 4:
+        raise NotationError("Torres is played by 2, 3 or 4 players.")
+    if any(not x.strip() for x in names):
+        raise NotationError("A player name may not be empty.")
+    if len(set(names)) != len(names):
+        raise NotationError("Player names must be different from each other.")
+    return tuple(names)
+
+
+def new_state(
+    players: int | None,
+    names: list[str] | None,
+    variant: str,
+    seed: int,
+    master_card: str | None,
+) -> State:
+    """The state at a new game's first setup decision; all randomness comes from ``seed``."""
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4
+    ):
+        raise NotationError("Torres is played by 2, 3 or 4 players.")
+    if names is None:
+        names = list(DEFAULT_NAMES[: players or 4])
+    names_t = check_names(names)
+    if players is not None and players != len(names_t):
+        raise NotationError(
+            f"{len(names_t)} names were given for a {players}-player game; give one name a player."
+        )
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise NotationError(f"'{variant}' is not a variant; choose common, personal or master.")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise NotationError("The seed must be a whole number.")
+    if master_card is not None:
+        if not isinstance(master_card, str) or master_card not in MASTER_CARDS:
+            raise NotationError(
+                f"'{master_card}' is not a master card; they are {', '.join(MASTER_IDS)}."
+            )
+        if variant != "master":
+            raise NotationError("A master card is only used in the master version.")
+    st = State(names_t, variant, seed)
+    rng = random.Random(seed)
+    if variant == "master":
+        st.stage = Stage.CASTLES
+        st.hands = [list(CARD_IDS) for _ in names_t]
+        st.master = master_card if master_card is not None else rng.choice(MASTER_IDS)
+        st.supply = TOTAL_BLOCKS
+    else:
+        for s in START_SQUARES:
+            st.heights[s] = 1
+        st.supply = TOTAL_BLOCKS - len(START_SQUARES)
+        st.decks = default_decks(st, rng)
+    return st
+
+
+def default_decks(st: State, rng: random.Random) -> dict[DeckKey, tuple[str, ...]]:
+    """The cards not in any hand, shuffled: one common deck or one per player."""
+    if st.variant == "master":
+        return {}
+    held = [list(hand) for hand in st.hands]  # cards awaiting 'keep' are out of the deck too
+    if st.stage in (Stage.PLAY, Stage.DRAW_KEEP):
+        held[st.to_move] += st.revealed
+    if st.variant == "common":
+        deck = [c for c in CARD_IDS for _ in range(4)]
+        for hand in held:
+            for c in hand:
+                if c in deck:
+                    deck.remove(c)
+        rng.shuffle(deck)
+        return {"common": tuple(deck)}
+    decks: dict[DeckKey, tuple[str, ...]] = {}
+    for p in range(st.seats):
+        own = list(CARD_IDS)
+        for c in held[p]:
+            if c in own:
+                own.remove(c)
+        rng.shuffle(own)
+        decks[p] = tuple(own)
+    return decks
+
+
+def deal(st: State) -> None:
+    """Give every player the phase's stacks from the supply (as far as it lasts)."""
+    n = st.seats
+    for p in range(n):
+        got = []
+        for size in ALLOTMENT[n][st.phase - 1]:
+            take = min(size, st.supply)
+            st.supply -= take
+            got.append(take)
+        st.stacks[p] = got
+
+
+# ---------------------------------------------------------------------- castles (master)
+
+
+def castle_targets(st: State) -> list[int]:
+    h = st.heights
+    if st.supply <= 0:
+        return []
+    blocks = [s for s in range(64) if h[s] > 0]
+    for gap in (3, 2):  # Ruling (docs/rules.md): relax to 2 only if no square is 3 away
+        found = [
+            s
+            for s in range(64)
+            if h[s] == 0 and st.occupant[s] == EMPTY and all(manhattan(s, b) >= gap for b in blocks)
+        ]
+        if found:
+            return found
+    return []
+
+
+def do_castle(st: State, a: Action) -> None:
+    s = a[1]
+    if s not in castle_targets(st):
+        if st.supply <= 0:
+            raise illegal(a, "The common supply has no blocks left.")
+        h = st.heights
+        if h[s] > 0:
+            raise illegal(a, f"{N[s]} already holds a starting block.")
+        near = [b for b in range(64) if h[b] > 0 and manhattan(s, b) < 3]
+        raise illegal(
+            a,
+            f"{N[s]} is too close to the block on {N[near[0]]}; starting blocks must be "
+            "at least three steps apart (two empty squares between them orthogonally).",
+        )
+    add_block(st, s)
+    st.supply -= 1
+    st.undo.clear()
+    if sum(1 for x in st.heights if x > 0) >= len(START_SQUARES):
+        st.stage = Stage.PLACE
+        st.to_move = 0
+    else:
+        st.to_move = (st.to_move + 1) % st.seats
+
+
+# ---------------------------------------------------------------------- first knights
+
+
+def empty_castle_squares(st: State) -> list[int]:
+    """Squares of castles with no knight on them (first knights, the setup king)."""
+    cc = castles(st)
+    occ = st.occupant
+    taken = {cc.comp[s] for s in range(64) if 0 <= occ[s] < KING and cc.comp[s] >= 0}
+    return [
+        s for s in range(64) if st.heights[s] > 0 and occ[s] == EMPTY and cc.comp[s] not in taken
+    ]
+
+
+def place_targets(st: State) -> list[int]:
+    if len(st.knights[st.to_move]) >= MAX_KNIGHTS:
+        return []
+    return empty_castle_squares(st)
+
+
+def do_place(st: State, a: Action) -> None:
+    s = a[1]
+    p = st.to_move
+    if s not in place_targets(st):
+        if len(st.knights[p]) >= MAX_KNIGHTS:
+            raise illegal(a, "All 6 of your knights are already on the board.")
+        if st.heights[s] == 0:
+            raise illegal(a, f"{N[s]} is not a starting castle; place your knight on one.")
+        need_empty(st, a, s)
+        raise illegal(a, f"The castle on {N[s]} already holds a knight.")
+    put_piece(st, s, p)
+    st.undo.clear()
+    rest = [q for q in range(st.seats) if not st.knights[q]]
+    if not rest:
+        st.stage = Stage.KING
+        return
+    after = [q for q in rest if q > p]
+    st.to_move = after[0] if after else rest[0]
+
+
+# ---------------------------------------------------------------------- the king
+
+
+def king_targets(st: State) -> list[int]:
+    """Squares the king may go to now (setup: an empty castle; later: any empty castle square)."""
+    if st.placing_king:
+        return empty_castle_squares(st)
+    return [s for s in range(64) if st.heights[s] > 0 and st.occupant[s] == EMPTY]
+
+
+def do_king(st: State, a: Action) -> None:
+    s = a[1]
+    setup = st.placing_king
+    if s < 0:
+        if setup:
+            raise illegal(
+                a, "The king must be placed now: put it on an empty castle with 'king SQ'."
+            )
+    elif s not in king_targets(st):
+        if st.heights[s] == 0:
+            raise illegal(a, f"{N[s]} is not part of a castle; the king stands on a castle.")
+        need_empty(st, a, s)
+        raise illegal(
+            a, f"The castle on {N[s]} holds a knight; the king starts on an empty castle."
+        )
+    st.undo.clear()
+    if s >= 0:
+        if st.king is not None:
+            st.occupant[st.king] = EMPTY
+        st.king = s
+        st.occupant[s] = KING
+    if setup:
+        deal(st)
+        st.stage = Stage.PLAY
+        st.to_move = st.round_starter
+        st.clear_turn(BASE_AP)
+        return
+    _start_phase(st)
+
+
+def _start_phase(st: State) -> None:
+    """After the king decision: deal the next phase and give its first turn."""
+    st.phase += 1
+    st.round = 1
+    starter = leader(st, st.round_starter) if st.variant == "master" else st.to_move
+    st.phase_starter = st.round_starter = st.to_move = starter
+    deal(st)
+    st.stage = Stage.PLAY
+    st.clear_turn(BASE_AP)
+
+
+def leader(st: State, fallback: int) -> int:
+    """Master version: the player with the most points starts (``fallback`` while all are 0)."""
+    best = max(st.scores)
+    if best <= 0:
+        return fallback
+    return st.scores.index(best)

@@ -1,0 +1,269 @@
+"""A turn (docs/rules.md §4): steps and door passages, blocks, new knights, the
+turn's stack, drawing and keeping cards, the scoring track, and the end of a turn."""
+
+from __future__ import annotations
+
+from ..board import ORTH
+from ..events import Event, Stage, TurnEnd
+from ..notation import Action
+from ..state import EMPTY, State
+from .common import (
+    N,
+    add_block,
+    advance,
+    block_squares,
+    castles,
+    explain_block,
+    illegal,
+    levels,
+    move_piece,
+    need_ap,
+    need_empty,
+    need_own,
+    put_piece,
+)
+from .scoring import score_phase
+from .setup import leader
+from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS
+
+# ---------------------------------------------------------------------- moving a knight
+
+
+def move_targets(st: State, a: int) -> set[int]:
+    """Squares the knight on ``a`` reaches with one step or one door passage."""
+    h, occ = st.heights, st.occupant
+    level = h[a]
+    res = {t for t in ORTH[a] if occ[t] == EMPTY and h[t] <= level + 1}
+    cc = st.castles
+    if cc is None:
+        cc = castles(st)
+    comp = cc.comp
+    entered = {comp[t] for t in ORTH[a] if h[t] > level}
+    for c in entered:
+        for v, _m in cc.doors[c]:
+            if h[v] <= level and occ[v] == EMPTY and v != a:
+                res.add(v)
+    return res
+
+
+def do_move(st: State, a: Action) -> None:
+    src, dst = a[1], a[2]
+    need_own(st, a, src)
+    need_ap(st, a, 1, "A move")
+    if dst not in move_targets(st, src):
+        need_empty(st, a, dst)
+        _explain_move(st, a, src, dst)
+    move_piece(st, src, dst)
+    st.ap -= 1
+
+
+def _explain_move(st: State, a: Action, src: int, dst: int) -> None:
+    h = st.heights
+    level = h[src]
+    if dst == src:
+        raise illegal(a, "A move must go to another square.")
+    if dst in ORTH[src]:
+        raise illegal(
+            a,
+            f"{N[dst]} is {levels(h[dst] - level)} above your knight on {N[src]}; "
+            "a step climbs at most one level.",
+        )
+    if h[dst] > level:
+        raise illegal(
+            a,
+            f"{N[dst]} is not next to {N[src]}, and a door passage never ends higher than "
+            f"it starts ({N[dst]} is level {h[dst]}, your knight level {level}).",
+        )
+    if not any(h[t] > level for t in ORTH[src]):
+        raise illegal(
+            a,
+            f"{N[dst]} is not next to {N[src]}, and no castle wall next to {N[src]} "
+            f"rises above your knight's level {level}, so there is no door to go through.",
+        )
+    raise illegal(
+        a,
+        f"{N[dst]} is not next to {N[src]}, and no door of a castle your knight can enter "
+        f"there leads out onto {N[dst]} (it must be next to a higher square of that castle).",
+    )
+
+
+# ---------------------------------------------------------------------- blocks and stacks
+
+
+def can_build(st: State) -> bool:
+    """Whether the 1-AP block action has a block to place (pieces and squares aside)."""
+    stacks = st.stacks[st.to_move]
+    return bool(st.turn_stack or (st.turn_stack is None and stacks and max(stacks) > 0))
+
+
+def do_build(st: State, a: Action) -> None:
+    need_ap(st, a, 1, "Placing a block")
+    stacks = st.stacks[st.to_move]
+    if st.turn_stack is None:
+        if not stacks:
+            raise illegal(a, "You have no stack to build from.")
+        if max(stacks) == 0:
+            raise illegal(a, "All your stacks are empty, so you have no block to place.")
+    elif st.turn_stack == 0:
+        raise illegal(a, "This turn's stack has no blocks left.")
+    s = a[1]
+    if s not in block_squares(st) or st.occupant[s] != EMPTY:
+        explain_block(st, a, s)
+    if st.turn_stack is None:
+        st.turn_stack = stacks.pop(stacks.index(max(stacks)))
+    st.turn_stack -= 1
+    add_block(st, s)
+    st.ap -= 1
+
+
+def do_stack(st: State, a: Action) -> None:
+    if st.turn_stack is not None:
+        raise illegal(a, f"You already use a stack this turn ({st.turn_stack} blocks left in it).")
+    k = a[1]
+    stacks = st.stacks[st.to_move]
+    if k not in stacks:
+        have = ", ".join(map(str, stacks)) if stacks else "none"
+        raise illegal(a, f"You have no stack of {k} blocks (your stacks: {have}).")
+    stacks.remove(k)
+    st.turn_stack = k
+
+
+# ---------------------------------------------------------------------- adding a knight
+
+
+def add_targets(st: State, p: int, without: int = -1) -> set[int]:
+    """Empty squares next to one of p's knights (other than ``without``), no higher than it."""
+    h, occ = st.heights, st.occupant
+    res: set[int] = set()
+    for k in st.knights[p]:
+        if k == without:
+            continue
+        level = h[k]
+        for t in ORTH[k]:
+            if occ[t] == EMPTY and h[t] <= level:
+                res.add(t)
+    return res
+
+
+def explain_add(st: State, a: Action, s: int, without: int = -1) -> None:
+    """Refuse a knight on s that may not go there as a new knight (``knight``, ``relocate``)."""
+    need_empty(st, a, s)
+    p = st.to_move
+    others = "another of your knights" if without >= 0 else "one of your knights"
+    if not any(st.occupant[t] == p and t != without for t in ORTH[s]):
+        raise illegal(a, f"{N[s]} is not orthogonally next to {others}.")
+    what = "a relocated knight" if without >= 0 else "a new knight"
+    raise illegal(
+        a,
+        f"{N[s]} is level {st.heights[s]}, higher than your {'other ' if without >= 0 else ''}"
+        f"knights next to it; {what} goes on the same level or lower.",
+    )
+
+
+def do_knight(st: State, a: Action) -> None:
+    p = st.to_move
+    s = a[1]
+    if len(st.knights[p]) >= MAX_KNIGHTS:
+        raise illegal(a, "All 6 of your knights are already on the board.")
+    need_ap(st, a, 2, "Adding a knight")
+    if s not in add_targets(st, p):
+        explain_add(st, a, s)
+    put_piece(st, s, p)
+    st.ap -= 2
+
+
+# ---------------------------------------------------------------------- cards from the deck
+
+
+def can_draw(st: State) -> bool:
+    return (
+        st.variant != "master"
+        and len(st.drawn) < MAX_DRAWS
+        and bool(st.decks.get(st.deck_key(st.to_move)))
+    )
+
+
+def do_draw(st: State, a: Action) -> None:
+    p = st.to_move
+    if st.variant == "master":
+        raise illegal(a, "There is no drawing in the master version.")
+    if len(st.drawn) >= MAX_DRAWS:
+        raise illegal(a, "You have already drawn two cards this turn.")
+    need_ap(st, a, 1, "Drawing a card")
+    key = st.deck_key(p)
+    deck = st.decks.get(key) or ()
+    if not deck:
+        raise illegal(a, "The deck is empty." if key == "common" else "Your deck is empty.")
+    st.ap -= 1
+    st.undo.clear()
+    if st.variant == "common":
+        card = deck[0]
+        st.decks[key] = deck[1:]
+        st.hands[p].append(card)
+        st.drawn.append(card)
+    else:
+        st.revealed = list(deck[:3])
+        st.decks[key] = deck[3:]
+        st.stage = Stage.DRAW_KEEP
+
+
+def do_keep(st: State, a: Action) -> None:
+    """Ruling (docs/rules.md §4): the cards not kept go back together, in the order drawn."""
+    card, where = a[1], a[2]
+    revealed = st.revealed
+    if card not in revealed:
+        raise illegal(a, f"{card} is not among the cards you drew ({', '.join(revealed)}).")
+    p = st.to_move
+    rest = revealed[:]
+    rest.remove(card)
+    key = st.deck_key(p)
+    deck = st.decks.get(key) or ()
+    st.decks[key] = (*rest, *deck) if where == "top" else (*deck, *rest)
+    st.hands[p].append(card)
+    st.drawn.append(card)
+    st.revealed = []
+    st.stage = Stage.PLAY
+    st.undo.clear()
+
+
+# ---------------------------------------------------------------------- score, end
+
+
+def do_score(st: State, a: Action) -> None:
+    need_ap(st, a, 1, "Moving your scoring marker")
+    st.ap -= 1
+    advance(st, st.to_move, 1)
+
+
+def do_end(st: State, events: list[Event]) -> None:
+    """End the turn: use up the turn's stack, pass on, and score the phase after its last turn."""
+    p = st.to_move
+    stacks = st.stacks[p]
+    if st.turn_stack is None and stacks:
+        st.turn_stack = stacks.pop(stacks.index(max(stacks)))
+    for _ in range(st.turn_stack or 0):
+        best = -1
+        for i, s in enumerate(stacks):
+            if s < MAX_STACK and (best < 0 or s < stacks[best]):
+                best = i
+        if best < 0:
+            st.supply += 1
+        else:
+            stacks[best] += 1
+    st.undo.clear()
+    st.clear_turn()
+    events.append(TurnEnd(st.names[p]))
+    n = st.seats
+    nxt = (p + 1) % n
+    if nxt != st.round_starter:
+        st.to_move = nxt
+        st.clear_turn(BASE_AP)
+        return
+    if st.round < ROUNDS[n][st.phase - 1]:
+        st.round += 1
+        if st.variant == "master":
+            st.round_starter = leader(st, st.round_starter)
+        st.to_move = st.round_starter
+        st.clear_turn(BASE_AP)
+        return
+    score_phase(st, events)

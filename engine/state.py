@@ -1,0 +1,194 @@
+"""The mutable state of a game, and the frozen snapshot undo keeps of it.
+
+Squares are ints 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and players are seat
+indices; names and square names appear only at the edges (notation, positions,
+messages).  The rule modules in ``engine.rules`` read and change a ``State``;
+``engine.game.Game`` is the public face over one.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .board import Castles
+from .events import Stage
+
+EMPTY = -1  # occupant of a square with no piece
+KING = 9  # occupant of the king's square (seats are 0..3)
+NOBODY = -1  # ``to_move`` once the game is over
+
+DeckKey = str | int  # "common", or the seat owning a personal deck
+
+
+class Snapshot(NamedTuple):
+    """Everything an action may change, frozen: what ``undo`` goes back to."""
+
+    stage: Stage
+    phase: int
+    round: int
+    to_move: int
+    phase_starter: int
+    round_starter: int
+    heights: tuple[int, ...]
+    occupant: tuple[int, ...]
+    knights: tuple[tuple[int, ...], ...]
+    king: int | None
+    scores: tuple[int, ...]
+    stacks: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[str, ...], ...]
+    decks: tuple[tuple[DeckKey, tuple[str, ...]], ...]
+    supply: int
+    master: str | None
+    ap: int
+    turn_stack: int | None
+    drawn: tuple[str, ...]
+    played: bool
+    revealed: tuple[str, ...]
+    castles: Castles | None
+
+
+class State:
+    """One game's state; rule functions take it as their first argument.
+
+    The per-turn fields (``ap``, ``turn_stack``, ``drawn``, ``played``, ``revealed``)
+    are those of NOTATION's ``turn`` object.  ``castles`` caches the castle tables of
+    ``heights`` (None: not computed since the last change).
+    """
+
+    __slots__ = (
+        "names",
+        "variant",
+        "seed",
+        "stage",
+        "phase",
+        "round",
+        "to_move",
+        "phase_starter",
+        "round_starter",
+        "heights",
+        "occupant",
+        "knights",
+        "king",
+        "scores",
+        "stacks",
+        "hands",
+        "decks",
+        "supply",
+        "master",
+        "ap",
+        "turn_stack",
+        "drawn",
+        "played",
+        "revealed",
+        "castles",
+        "undo",
+    )
+
+    def __init__(self, names: tuple[str, ...], variant: str, seed: int) -> None:
+        n = len(names)
+        self.names = names
+        self.variant = variant
+        self.seed = seed
+        self.stage = Stage.PLACE
+        self.phase = 1
+        self.round = 1
+        self.to_move = 0
+        self.phase_starter = 0
+        self.round_starter = 0
+        self.heights = [0] * 64
+        self.occupant = [EMPTY] * 64
+        self.knights: list[list[int]] = [[] for _ in range(n)]
+        self.king: int | None = None
+        self.scores = [0] * n
+        self.stacks: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.decks: dict[DeckKey, tuple[str, ...]] = {}
+        self.supply = 0
+        self.master: str | None = None
+        self.ap = 0
+        self.turn_stack: int | None = None
+        self.drawn: list[str] = []
+        self.played = False
+        self.revealed: list[str] = []
+        self.castles: Castles | None = None
+        self.undo: list[Snapshot] = []
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    @property
+    def placing_king(self) -> bool:
+        """The setup's king placement (the king stage before the king is on the board)."""
+        return self.stage == Stage.KING and self.king is None
+
+    def clear_turn(self, ap: int = 0) -> None:
+        """Reset the per-turn fields: a fresh turn with ``ap`` points, or no turn (0)."""
+        self.ap = ap
+        self.turn_stack = None
+        self.drawn = []
+        self.played = False
+        self.revealed = []
+
+    def deck_key(self, seat: int) -> DeckKey:
+        return "common" if self.variant == "common" else seat
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            self.stage,
+            self.phase,
+            self.round,
+            self.to_move,
+            self.phase_starter,
+            self.round_starter,
+            tuple(self.heights),
+            tuple(self.occupant),
+            tuple([tuple(k) for k in self.knights]),
+            self.king,
+            tuple(self.scores),
+            tuple([tuple(s) for s in self.stacks]),
+            tuple([tuple(x) for x in self.hands]),
+            tuple(self.decks.items()),
+            self.supply,
+            self.master,
+            self.ap,
+            self.turn_stack,
+            tuple(self.drawn),
+            self.played,
+            tuple(self.revealed),
+            self.castles,
+        )
+
+    def restore(self, s: Snapshot) -> None:
+        self.stage = s.stage
+        self.phase = s.phase
+        self.round = s.round
+        self.to_move = s.to_move
+        self.phase_starter = s.phase_starter
+        self.round_starter = s.round_starter
+        self.heights = list(s.heights)
+        self.occupant = list(s.occupant)
+        self.knights = [list(k) for k in s.knights]
+        self.king = s.king
+        self.scores = list(s.scores)
+        self.stacks = [list(x) for x in s.stacks]
+        self.hands = [list(x) for x in s.hands]
+        self.decks = dict(s.decks)
+        self.supply = s.supply
+        self.master = s.master
+        self.ap = s.ap
+        self.turn_stack = s.turn_stack
+        self.drawn = list(s.drawn)
+        self.played = s.played
+        self.revealed = list(s.revealed)
+        self.castles = s.castles
+
+    def copy(self) -> State:
+        """An independent copy, undo history included (snapshots are immutable)."""
+        new = State.__new__(State)
+        new.names = self.names
+        new.variant = self.variant
+        new.seed = self.seed
+        new.restore(self.snapshot())
+        new.undo = self.undo[:]
+        return new
