@@ -136,11 +136,29 @@ class HomeService:
             for row, since, seats, mover in sorted(group, key=order):
                 if shown >= _LIST_LIMIT:
                     break
-                lines.append(_game_line(row, since, seats, mover, user_id))
+                lines.append(
+                    _game_line(row, since, seats, mover, user_id) + await self._extras(row, since)
+                )
                 shown += 1
         if shown < len(entries):
             lines.append(f"…and {len(entries) - shown} more.")
         return "\n".join(lines)
+
+    async def _extras(self, row: GameRow, since: float) -> str:
+        """A running game's clock deadline and a jump link to its latest turn message."""
+        if row.status != "running":
+            return ""
+        out = ""
+        seconds = await self._store.turn_clock(row.id)
+        if seconds is not None:
+            out += f", ⏰ <t:{int(since + seconds)}:R>"
+        # bot.app keeps the latest turn message as "channel:message" (to retire its buttons).
+        latest = await self._store.get_meta(f"turn_message:{row.id}")
+        if latest and row.guild_id is not None:
+            channel_id, _, message_id = latest.partition(":")
+            url = f"https://discord.com/channels/{row.guild_id}/{channel_id}/{message_id}"
+            out += f" — [latest turn]({url})"
+        return out
 
     # -- /torres history -------------------------------------------------------------
 

@@ -93,6 +93,10 @@ async def test_my_games_lists_my_turn_first_and_other_servers_by_link_only(env: 
     )
     assert "your turn in 2" in text
     assert "no unfinished Torres games" in await h.my_games(user_id=EVE.id, guild_id=GUILD)
+    # a clocked game shows when its turn's time runs out
+    await env.store.set_turn_clock(first, 3600.0, 900.0)
+    text = await h.my_games(user_id=ANN.id, guild_id=GUILD)
+    assert f"since <t:{int(env.clock.now)}:R>, ⏰ <t:{int(env.clock.now) + 3600}:R>" in text
 
 
 async def test_history_board_and_export_of_a_finished_game(env: Env):

@@ -1,4 +1,4 @@
-"""Clocks through the real bot, on short clocks (TORRES_CLOCK_SCALE: 1 hour = 3.6 s):
+"""Clocks through the real bot, on short clocks (TORRES_CLOCK_SCALE: 1 hour = 5.4 s):
 a turn whose time runs out is played by the computer, announced; the second in a row
 hands the seat to the computer; /torres join takes it back; /torres away pauses the clock.
 """
@@ -13,7 +13,7 @@ import pytest
 from engine import Game
 from tests.bot.e2e._harness import BotRunner, Table
 
-SHORT = {"TORRES_CLOCK_SCALE": "0.001", "TORRES_REMINDER_CHECK_SECONDS": "0.2"}
+SHORT = {"TORRES_CLOCK_SCALE": "0.0015", "TORRES_REMINDER_CHECK_SECONDS": "0.2"}
 WAIT = 30.0
 
 
@@ -56,7 +56,14 @@ async def test_time_runs_out_twice_then_rejoin_and_away(runner: BotRunner):
     # 3. alice's next turn runs out too: twice in a row, the computer takes her seat
     second = await fake.wait_until(posted("twice in a row"), WAIT, "the second timeout")
     assert f"<@{alice.id}> can come back with `/torres join`" in second.content
-    await fake.wait_until(lambda: position(runner, game_id).to_move == "blue", WAIT, "bob's turn")
+    await fake.wait_until(
+        lambda: next(
+            (m for m in t.public_since(second.seq) if "Computer (for Alice)" in m.content), None
+        ),
+        WAIT,
+        "the second turn played for her",
+    )
+    assert position(runner, game_id).to_move == "blue"
     assert runner.db_row("SELECT is_ai FROM seats WHERE game_id = ? AND name = 'red'", game_id) == (
         1,
     )
@@ -64,9 +71,9 @@ async def test_time_runs_out_twice_then_rejoin_and_away(runner: BotRunner):
     # 4. bob goes away: shown to the others; his clock waits (two whole clocks pass)
     ix, reply = await t.slash("bob", "away", days=1)
     assert "You're away until <t:" in reply.content and "1 running game" in reply.content
-    shown = await t.public_after(ix, "the away note")
+    shown = await t.public_after(ix, "the away note", lambda m: "away" in m.content)
     assert shown.content.startswith("Bob is away until <t:"), shown.content
-    await asyncio.sleep(8.0)
+    await asyncio.sleep(12.0)
     assert not any(f"<@{bob.id}>'s time" in m.content for m in t.public_since(0))
     assert position(runner, game_id).to_move == "blue"
 

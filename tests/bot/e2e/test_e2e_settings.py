@@ -53,6 +53,9 @@ async def test_turn_notices_by_dm_and_a_refused_dm(runner: BotRunner):
     # bob hears why, once, privately, after his next command
     ix, reply = await t.slash("bob", "games")
     assert "**your turn**" in reply.content
+    turn_message = [m for m in t.public_since(0) if m.attachments][-1]
+    link = f"https://discord.com/channels/{fake.guild_id}/{t.channel.id}/{turn_message.id}"
+    assert f"[latest turn]({link})" in reply.content
     notice = await ix.wait(lambda m: "could not send you a direct message" in m.content)
     assert notice.ephemeral and notice.viewer is bob
     ix, _ = await t.slash("bob", "games")
