@@ -171,7 +171,7 @@ def phase_summary(
             ]
             if parts.get("king"):
                 items.append(f"king's bonus {parts['king']}")
-            line += "\n  " + "; ".join(items)
+            line += "\n↳ " + "; ".join(items)
         lines.append(line)
     return "\n".join(lines)
 
