@@ -227,6 +227,8 @@ class HomeService:
                 text = (
                     f"Game #{row.id}, decision {upto} of {total}: {d.player} `{actions}`.\n" + text
                 )
+        if row.status == "cancelled":
+            text = f"Game #{row.id} was cancelled ({_date(row.updated_at)}).\n" + text
         highlight = frozenset(changed_squares(before.position(), game.position()))
         return BoardView(text=text, position=game.position(), viewer=viewer, highlight=highlight)
 
