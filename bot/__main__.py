@@ -1,12 +1,18 @@
-"""``python -m bot``: run the Torres bot (settings: docs/bot.md)."""
+"""``python -m bot``: run the Torres bot (settings: docs/bot.md).
+
+``python -m bot backup FILE`` copies the database (``TORRES_DB``) to *FILE*
+while the bot runs, with SQLite's online backup API.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
 
 import asyncpg
 import discord
@@ -84,11 +90,73 @@ async def run(config: BotConfig) -> int:
     return status
 
 
-def main() -> int:
-    if sys.argv[1:2] == ["migrate"]:
+def backup(source: str, target: str) -> str:
+    """Copy the live database *source* to *target* consistently; returns a one-line summary.
+
+    SQLite's backup API reads one snapshot while the bot goes on writing (WAL
+    mode: readers and the writer do not block each other). The copy is checked
+    with ``PRAGMA quick_check`` and only then moved into place, so *target* is
+    either the old file or a whole, checked backup.
+
+    :raises StoreError: with the reason, in one line.
+    """
+    if not os.path.exists(source):
+        raise StoreError(f"there is no database at {source} (set TORRES_DB)")
+    if os.path.exists(target) and os.path.samefile(source, target):
+        raise StoreError("the backup must go to another file than the database itself")
+    partial = f"{target}.partial"
+    try:
+        src = sqlite3.connect(source, timeout=10)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                check = dst.execute("PRAGMA quick_check").fetchone()
+                if check is None or check[0] != "ok":
+                    raise StoreError(
+                        f"the database {source} is damaged ({check and check[0]}); "
+                        "keep your older backups"
+                    )
+                games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(partial, target)
+    except sqlite3.Error as exc:
+        raise StoreError(f"could not back up {source} to {target}: {exc}") from None
+    except OSError as exc:
+        raise StoreError(f"could not write the backup {target}: {exc.strerror}") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    size = os.path.getsize(target)
+    return f"Backed up {source} ({games} games, {size // 1024} KiB) to {target}."
+
+
+def _backup_main(args: Sequence[str]) -> int:
+    if len(args) != 1:
+        print("usage: python -m bot backup FILE   (copies TORRES_DB to FILE)", file=sys.stderr)
+        return 2
+    try:
+        print(backup(os.environ.get("TORRES_DB") or "./torres.db", args[0]))
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "backup":
+        return _backup_main(args[1:])
+    if args and args[0] == "migrate":
         from bot.migrate import main as migrate
 
-        return migrate(sys.argv[2:])
+        return migrate(args[1:])
+    if args:
+        print("usage: python -m bot [backup FILE | migrate --from SRC --to DST]", file=sys.stderr)
+        return 2
     try:
         config = BotConfig.from_env()
     except ConfigError as exc:

@@ -14,14 +14,17 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from bot.batch import merge_posts
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
+from bot.errors import Busy
 from bot.home import HomeService
 from bot.home_cog import add_home_commands
+from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
@@ -33,7 +36,9 @@ from engine import changed_squares
 log = logging.getLogger(__name__)
 
 _SYNC_KEY = "commands_hash"
-_RESEND_AFTER = 60.0  # seconds after which an unsent post of this process counts as lost
+_REPLY_WAIT = 8.0  # seconds a reply waits for its public posts before saying they are late
+_TOKEN_LIFETIME = 14 * 60.0  # an interaction's token lasts 15 minutes; stop retrying before
+_LATER = "later"  # a post still being retried when the reply goes out
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
@@ -158,11 +163,12 @@ class TorresBot(discord.Client):
         add_home_commands(group, self, self.home)
         self.tree.add_command(group)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._ai_again: set[int] = set()  # games kicked while their computer was busy
         self._background: asyncio.Task[None] | None = None
-        self._replay_tasks: set[asyncio.Task[None]] = set()
         self.renderer = Renderer(config.render_threads, workers)
         self.workers = workers
         self._started = time.time()
+        self.poster = Poster(store, self.send_post, started=self._started)
         self._next_prune = self._started
         self._nonce_salt = "00000000"
 
@@ -178,13 +184,14 @@ class TorresBot(discord.Client):
     async def close(self) -> None:
         if self._background is not None:
             self._background.cancel()
-        tasks = [*self._ai_tasks.values(), *self._replay_tasks]
+        tasks = list(self._ai_tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(
             *(t for t in [self._background, *tasks] if t is not None),
             return_exceptions=True,
         )
+        await self.poster.close()  # what is unsent stays queued for the next start
         self.renderer.close()
         await super().close()
 
@@ -221,7 +228,10 @@ class TorresBot(discord.Client):
             # Commands registered earlier keep working; the next start tries again.
             log.exception("could not sync the slash commands")
             return False
-        await self.store.set_meta(_SYNC_KEY, digest)
+        try:
+            await self.store.set_meta(_SYNC_KEY, digest)
+        except Busy:  # synced all the same; the next start syncs once more
+            log.warning("slash commands synced, but the database was busy: not noted")
         log.info("slash commands synced (%s)", f"guild {guild}" if guild else "global")
         return True
 
@@ -255,35 +265,75 @@ class TorresBot(discord.Client):
         return discord.File(png, filename="board.png", description=alt)
 
     async def publish(self, outcome: Outcome) -> bool:
-        """Send an outcome's public posts and let computers move; True if a post failed."""
-        failed = False
-        for post in outcome.posts:
-            failed |= not await self.send_post(post)
-        if outcome.ai_game is not None:
+        """Send an outcome's public posts and let computers move.
+
+        True if the bot may not post in the channel (403/404); posts Discord
+        is slow to take go on being retried.
+        """
+        return FORBIDDEN in await self._hand_over(outcome)
+
+    async def _hand_over(self, outcome: Outcome) -> set[str]:
+        """Queue the posts, start the computer; how the posts fared within ``_REPLY_WAIT``."""
+        pending = [self.poster.submit(post) for post in outcome.posts]
+        if outcome.ai_game is not None:  # the computer's answer comes after these posts
             self.kick_ai(outcome.ai_game)
-        return failed
+        if not pending:
+            return set()
+        await asyncio.wait(pending, timeout=_REPLY_WAIT)
+        return {f.result() if f.done() else _LATER for f in pending}
 
     async def deliver(self, interaction: discord.Interaction, outcome: Outcome) -> None:
         """Send an outcome: the public posts, then the private reply; computers move meanwhile.
 
         Posting first means that when a player sees the reply, the channel
-        already shows what their command changed.
+        already shows what their command changed. The outcome is committed by
+        now, so nothing here may make the reply say otherwise: a post Discord is
+        slow to take is retried (and the reply says it is on its way), and a
+        reply Discord is slow to take is retried too.
         """
-        failed = False
-        for post in outcome.posts:
-            failed |= not await self.send_post(post)
-        if outcome.ai_game is not None:  # the computer's answer comes after these posts
-            self.kick_ai(outcome.ai_game)
-        reply = outcome.reply or "Done."
-        if failed:
-            reply += (
-                "\nYour command was carried out, but I could not post in this channel: "
-                "I need the Send Messages, Attach Files and Embed Links permissions here."
+        try:
+            reply = (outcome.reply or "Done.") + _delivery_note(await self._hand_over(outcome))
+        except Exception:  # the change is committed: report only what is true
+            log.exception("could not hand over the posts of a command")
+            reply = (outcome.reply or "Done.") + (
+                "\nThe public message may be late; the bot's operator has been told."
             )
-        await send_private(interaction, reply)
+        await self.reply_private(interaction, reply)
 
-    async def send_post(self, post: Post) -> bool:
-        """Post publicly in the game's channel; False (logged) if it could not be posted."""
+    async def reply_private(self, interaction: discord.Interaction, text: str) -> None:
+        """The private reply to a command, retried while Discord answers 429 or 5xx.
+
+        An interaction's token lasts 15 minutes; the reply is tried with growing
+        pauses until then, and never replaced by an error message: the command
+        was carried out.
+        """
+        delay = RETRY_FIRST
+        deadline = interaction.created_at.timestamp() + _TOKEN_LIFETIME
+        while True:
+            try:
+                await send_private(interaction, text)
+                return
+            except discord.HTTPException as exc:
+                if not _transient(exc.status):
+                    log.error("could not reply to user %s: %s", interaction.user.id, exc)
+                    return
+                why: str = f"Discord answered {exc.status}"
+            except (OSError, aiohttp.ClientError, TimeoutError) as exc:
+                why = f"connection trouble ({exc!r})"
+            if time.time() + delay > deadline:
+                log.error("gave up replying to user %s: %s", interaction.user.id, why)
+                return
+            log.warning("replying to user %s failed (%s); retrying", interaction.user.id, why)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RETRY_MAX)
+
+    async def send_post(self, post: Post, late: bool = False) -> str:
+        """One attempt at a public post in the game's channel.
+
+        Returns ``POSTED``, ``FORBIDDEN`` (403/404: the bot may not post there),
+        ``REJECTED`` (another 4xx: Discord will never take this message) or
+        ``RETRY`` (429, 5xx, connection trouble: try again later).
+        """
         channel = self.get_channel(post.channel_id) or self.get_partial_messageable(post.channel_id)
         # Whoever asked for turn notices by DM gets one instead of the ping (bot.home).
         by_dm = await self._dm_wanted(post)
@@ -295,8 +345,18 @@ class TorresBot(discord.Client):
             )
         }
         text = post.text
+        if late:
+            text = "*(Posted late after a restart.)*\n" + text
         files: list[discord.File] = []
-        if post.position is not None:
+        if post.animation:
+            try:
+                frames = await self.service.replay_frames(post.game_id)
+                gif = await self.renderer.animate(frames)
+                files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
+            except Exception:  # the game is over all the same; only the animation is missing
+                log.exception("could not draw the replay of game %s", post.game_id)
+                text += "\n(The animation could not be drawn.)"
+        elif post.position is not None:
             try:
                 files.append(
                     await self.board_file(post.position, None, post.highlight, post.highlight_note)
@@ -309,41 +369,35 @@ class TorresBot(discord.Client):
         if post.buttons and post.turn is not None:
             kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
         if post.outbox_id is not None:
-            # The same nonce on a repeat (after a crash) makes Discord return the
-            # message it already has instead of posting it twice.
+            # The same nonce on a repeat (after a crash, or a 5xx that Discord acted
+            # on) makes Discord return the message it already has instead of
+            # posting it twice.
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
+        where = f"in channel {post.channel_id} (game {post.game_id})"
         try:
             message = await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
-            if 400 <= exc.status < 500:  # refused (permissions, deleted channel): don't retry
-                log.error(
-                    "could not post in channel %s (game %s): Discord refused: %s",
-                    post.channel_id,
-                    post.game_id,
-                    exc,
-                )
-                await self.service.delivered(post)
-            else:  # Discord's side: the outbox keeps it for another try
-                log.exception(
-                    "could not post in channel %s (game %s)", post.channel_id, post.game_id
-                )
-            return False
-        except Exception:  # connection trouble: the change is saved; the outbox retries
-            log.exception("could not post in channel %s (game %s)", post.channel_id, post.game_id)
-            return False
-        for merged in post.merged:
-            await self.service.delivered(merged)
-        await self.service.delivered(post)
+            if _transient(exc.status):
+                log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
+                return RETRY
+            if exc.status in (403, 404):
+                log.error("could not post %s: Discord refused: %s", where, exc)
+                return FORBIDDEN
+            log.error("could not post %s: Discord rejected the message: %s", where, exc)
+            return REJECTED
+        except (OSError, aiohttp.ClientError, TimeoutError, discord.RateLimited) as exc:
+            log.warning("could not post %s yet (%r); will retry", where, exc)
+            return RETRY
         if post.position is not None and isinstance(message, discord.Message):
-            await self._retire_turn_message(post, message)
+            try:
+                await self._retire_turn_message(post, message)
+            except Exception as exc:  # noqa: BLE001 - posted all the same; never post it again
+                log.warning("could not note the turn message of game %s (%s)", post.game_id, exc)
         for user_id in by_dm:
             await self._turn_dm(user_id, post, channel, message)
-        if post.replay:
+        if post.replay:  # the game-over message: its result counts from now on
             await self._record_results()
-            task = asyncio.create_task(self._post_replay(channel, post.game_id))
-            self._replay_tasks.add(task)
-            task.add_done_callback(self._replay_tasks.discard)
-        return True
+        return POSTED
 
     async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
         """Disable the buttons of the game's previous turn message: only the latest one plays."""
@@ -367,23 +421,6 @@ class TorresBot(discord.Client):
             await old.edit(view=view)
         except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
             log.info("could not disable the buttons of message %s", message_id)
-
-    async def _post_replay(self, channel: Any, game_id: int) -> None:
-        """Follow a finished game's last message with the whole game, animated.
-
-        A message of its own, so that the result is never held up by dozens of
-        frames; it is derived from the log, so losing it in a crash loses nothing.
-        """
-        try:
-            frames = await self.service.replay_frames(game_id)
-            gif = await self.renderer.animate(frames)
-            await channel.send(
-                f"Game #{game_id} from the first knight to the last turn: `replay.gif`.",
-                file=discord.File(io.BytesIO(gif), filename="replay.gif"),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except Exception:  # the game is over all the same; only the animation is missing
-            log.exception("could not post the replay of game %s", game_id)
 
     async def _dm_wanted(self, post: Post) -> list[int]:
         """The players a turn message is for who want turn notices by DM."""
@@ -454,12 +491,24 @@ class TorresBot(discord.Client):
         """Let the computer players of a game move, unless they are already at it."""
         task = self._ai_tasks.get(game_id)
         if task is not None and not task.done():
+            # It may be past its last look at the game (posting): have it look again.
+            self._ai_again.add(game_id)
             return
         self._ai_tasks[game_id] = asyncio.create_task(
             self._run_ai(game_id), name=f"torres-ai-{game_id}"
         )
 
     async def _run_ai(self, game_id: int) -> None:
+        try:
+            while True:
+                self._ai_again.discard(game_id)
+                await self._ai_burst(game_id)
+                if game_id not in self._ai_again:
+                    return
+        finally:
+            self._ai_tasks.pop(game_id, None)
+
+    async def _ai_burst(self, game_id: int) -> None:
         # Consecutive computer decisions go out as one message (one picture); their
         # outbox rows keep them safe meanwhile.
         pending: list[Post] = []
@@ -470,41 +519,60 @@ class TorresBot(discord.Client):
                     break
                 pending.extend(outcome.posts)
         except asyncio.CancelledError:
-            self._ai_tasks.pop(game_id, None)
             raise
+        except Busy:  # the background loop hands the turn back to the computer later
+            log.warning("computer player of game %s waits: the database is busy", game_id)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
-        try:
-            if pending:
-                await self.send_post(merge_posts(pending))
-        finally:
-            self._ai_tasks.pop(game_id, None)
+        if pending:
+            await self.poster.submit(merge_posts(pending))
 
     async def _background_loop(self) -> None:
         """Deliver posts a crash left behind, resume computer turns, send due reminders."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
-                # Posts queued before this process started were never sent; posts of
-                # this process get a minute before they count as lost.
-                before = max(self._started, time.time() - _RESEND_AFTER)
-                for post in await self.service.undelivered(created_before=before):
-                    await self.send_post(post)
+                # Games whose computer is still moving post their decisions as one message.
+                await self.poster.resume(skip=set(self._ai_tasks))
                 for game_id in await self.service.games_awaiting_ai():
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():
-                    await self.send_post(post)
+                    self.poster.submit(post)
                 for outcome in await self.home.due_clocks(self.service):
-                    for post in outcome.posts:
-                        await self.send_post(post)
-                    if outcome.ai_game is not None:
-                        self.kick_ai(outcome.ai_game)
+                    await self._hand_over(outcome)  # the note, the turn, then the computer
                 await self._record_results()
                 if time.time() >= self._next_prune:
                     await self.service.prune_delivered()
                     self._next_prune = time.time() + 3600
             except asyncio.CancelledError:
                 raise
+            except Busy:
+                log.warning("background pass skipped: the database is busy")
             except Exception:
                 log.exception("background loop failed; retrying")
             await asyncio.sleep(self.config.reminder_check_seconds)
+
+
+def _transient(status: int) -> bool:
+    """Discord's answers worth repeating: rate limits, its own failures, timeouts."""
+    return status in (408, 429) or status >= 500
+
+
+def _delivery_note(results: set[str]) -> str:
+    """What the reply adds about public posts that are not (yet) in the channel."""
+    if FORBIDDEN in results:
+        return (
+            "\nYour command was carried out, but I could not post in this channel: "
+            "I need the Send Messages, Attach Files and Embed Links permissions here."
+        )
+    if REJECTED in results:
+        return (
+            "\nYour command was carried out, but Discord refused the public message; "
+            "the bot's operator has been told. `/torres board` shows the game."
+        )
+    if _LATER in results:
+        return (
+            "\nDiscord is slow to take the public message right now; it will appear in "
+            "the channel as soon as Discord accepts it."
+        )
+    return ""

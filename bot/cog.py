@@ -19,6 +19,7 @@ from bot.errors import NoGame, ServiceError
 from bot.home import CLOCK_NAMES
 from bot.rules import TOPICS, rules_text
 from bot.service import GameService, Outcome, User
+from bot.store import committed_here
 from bot.texts import shorten
 
 if TYPE_CHECKING:
@@ -28,6 +29,12 @@ log = logging.getLogger(__name__)
 
 APOLOGY = (
     "Sorry, something went wrong on my side; nothing was changed. "
+    "The error has been logged for the bot's operator."
+)
+# When the request had already committed its change, "nothing was changed" would be false.
+APOLOGY_AFTER_COMMIT = (
+    "Sorry, something went wrong on my side after your command was carried out; "
+    "`/torres board` shows the game as it is now. "
     "The error has been logged for the bot's operator."
 )
 
@@ -72,9 +79,14 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             interaction.channel_id,
             exc_info=error,
         )
-        text = APOLOGY
+        text = APOLOGY_AFTER_COMMIT if committed_here() else APOLOGY
+    # The bot's own reply retries while Discord answers 429 or 5xx.
+    reply = getattr(interaction.client, "reply_private", None)
     try:
-        await send_private(interaction, text)
+        if reply is not None and interaction.response.is_done():
+            await reply(interaction, text)
+        else:
+            await send_private(interaction, text)
     except discord.HTTPException:
         log.exception("could not tell user %s about an error", interaction.user.id)
 

@@ -33,3 +33,13 @@ class NotAllowed(ServiceError):
 
 class StaleButton(ServiceError):
     """A button from an earlier turn was pressed."""
+
+
+class Busy(ServiceError):
+    """The database's write lock stayed taken (by another write or another program)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(
+            message
+            or "The game database is busy right now, so nothing was changed. Try again in a moment."
+        )

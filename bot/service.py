@@ -84,7 +84,8 @@ class Post:
     buttons: tuple[str, ...] = ()  # which of "end", "undo", "hand"
     mentions: tuple[int, ...] = ()
     outbox_id: int | None = None  # set when the post was queued with the change it reports
-    replay: bool = False  # attach the animated replay of the whole game (game over)
+    replay: bool = False  # game over: the animated replay of the whole game follows
+    animation: bool = False  # this is that replay: replay.gif, drawn from the log when sent
     merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
     highlight_note: str | None = None  # what the highlighted squares are (the legend)
 
@@ -99,6 +100,7 @@ class Post:
             "buttons": list(self.buttons),
             "mentions": list(self.mentions),
             "replay": self.replay,
+            "animation": self.animation,
             "highlight_note": self.highlight_note,
         }
 
@@ -115,6 +117,7 @@ class Post:
             mentions=tuple(int(m) for m in data.get("mentions") or ()),
             outbox_id=outbox_id,
             replay=bool(data.get("replay", False)),
+            animation=bool(data.get("animation", False)),
             highlight_note=data.get("highlight_note"),
         )
 
@@ -813,15 +816,23 @@ class GameService:
                     )
             scores = dict((row.position or {}).get("scores") or {})
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
-            if not await self._store.finish(row.id, status="cancelled", result=result, now=now):
+            text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
+            if scores:
+                text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
+            post = Post(channel_id, row.id, text)
+            queued: list[int] = []  # the note is committed with the game's end
+            if not await self._store.finish(
+                row.id,
+                status="cancelled",
+                result=result,
+                now=now,
+                outbox=[post.to_payload()],
+                queued=queued,
+            ):
                 raise NoGame("This game has already ended.")
+            (post.outbox_id,) = queued
             self._forget(row.id)
-        text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
-        if scores:
-            text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
-        return Outcome(
-            reply=f"Game #{row.id} is cancelled.", posts=[Post(channel_id, row.id, text)]
-        )
+        return Outcome(reply=f"Game #{row.id} is cancelled.", posts=[post])
 
     # -- reminders -----------------------------------------------------------------
 
@@ -841,44 +852,26 @@ class GameService:
                 continue
             if await self._store.away_users([seat.user_id], now):  # /torres away: paused
                 continue
+            text = texts.reminder(row, seat, row.reminders_sent + 1, now)
+            post = Post(row.channel_id, row.id, text, mentions=(seat.user_id,))
+            queued: list[int] = []  # counted and queued in one commit
             if not await self._store.note_reminder(
-                row.id, expected_sent=row.reminders_sent, expected_seq=row.last_seq
+                row.id,
+                expected_sent=row.reminders_sent,
+                expected_seq=row.last_seq,
+                outbox=[post.to_payload()],
+                queued=queued,
             ):
                 continue
-            sent = row.reminders_sent + 1
-            text = texts.reminder(row, seat, sent, now)
-            posts.append(Post(row.channel_id, row.id, text, mentions=(seat.user_id,)))
+            (post.outbox_id,) = queued
+            posts.append(post)
         return posts
 
     # -- delivery -------------------------------------------------------------------
 
-    async def undelivered(self, *, created_before: float) -> list[Post]:
-        """Queued posts that never reached Discord (e.g. the process died first).
-
-        A turn message whose turn is over by now is dropped: a later message
-        has said what matters, and its buttons would only be stale.
-        """
-        out = []
-        for outbox_id, game_id, payload in await self._store.unsent(created_before=created_before):
-            post = Post.from_payload(payload, outbox_id)
-            row = await self._store.game(game_id)
-            stale = post.turn is not None and (
-                row is None or row.status != "running" or row.turn_no != post.turn
-            )
-            if stale:
-                await self._store.mark_sent(outbox_id, self._clock())
-            else:
-                out.append(post)
-        return out
-
     async def prune_delivered(self, *, age: float = 86400.0) -> int:
         """Drop delivered posts older than *age* seconds (each game keeps its latest)."""
         return await self._store.prune_outbox(sent_before=self._clock() - age)
-
-    async def delivered(self, post: Post) -> None:
-        """Note that a queued post reached Discord (or never will)."""
-        if post.outbox_id is not None:
-            await self._store.mark_sent(post.outbox_id, self._clock())
 
     # -- replay ---------------------------------------------------------------------
 

@@ -6,20 +6,45 @@ transaction, so a crash at any moment leaves either the old state or the new
 one, never half of each. The ``actions`` table is append-only (enforced by
 triggers); from the starting position stored with each game and that log any
 game can be replayed.
+
+Reads and writes use separate connections (the database is in WAL mode), so a
+writer waiting for the lock, here or in another process, never holds up a
+read: autocomplete and ``/torres board`` answer whatever happens to the write
+lock. A write that cannot get the lock within ``WRITE_BUSY_SECONDS`` raises
+:class:`~bot.errors.Busy` before anything was written.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
+
+from bot.errors import Busy
+
+# How long a write waits for the database's write lock (held by another write of
+# this bot or by another process) before the command is refused as busy. The
+# commands that write are deferred, so this is not bound by Discord's 3 seconds.
+WRITE_BUSY_SECONDS = 2.5
+# Reads in WAL mode never wait for writers; this only covers SQLite's own brief
+# locks (e.g. another process recovering the WAL index).
+READ_BUSY_SECONDS = 1.0
+# At start-up the bot waits longer for the lock (e.g. a backup or a migration elsewhere).
+START_BUSY_SECONDS = 10.0
+
+# The task that committed last in this context: lets an error handler tell whether
+# the request it handles had already changed something.
+_committed_by: ContextVar[asyncio.Task[Any] | None] = ContextVar("committed_by", default=None)
 
 # Each migration moves the schema from version i to i + 1 (list index i).
 _MIGRATIONS: list[list[str]] = [
@@ -161,7 +186,18 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 
 
 class StoreError(RuntimeError):
-    """The database cannot be used (for example it was written by a newer version)."""
+    """The database cannot be used (for example it was written by a newer version).
+
+    The message is one line fit for an operator's terminal.
+    """
+
+
+class DatabaseDamaged(StoreError):
+    """``PRAGMA quick_check`` (or SQLite itself) found the file corrupt."""
+
+
+class DatabaseReadOnly(StoreError):
+    """The bot may not write the database file or its directory."""
 
 
 class ChannelBusy(Exception):
@@ -252,8 +288,80 @@ async def _queue(
     return ids
 
 
-def _probe(path: str) -> None:
-    sqlite3.connect(path).close()
+def committed_here() -> bool:
+    """Whether the current task has committed a write (so its request changed something)."""
+    task = asyncio.current_task()
+    return task is not None and _committed_by.get() is task
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(exc)
+
+
+def _preflight(path: str) -> None:
+    """Refuse, with one line, a database the bot could not serve safely.
+
+    Runs with plain sqlite3 before the bot logs in: a damaged file, a read-only
+    file or directory, or a path that cannot be opened are found here rather
+    than half-way through a player's command.
+    """
+    where = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path):
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise DatabaseReadOnly(
+                f"the database {path} is read-only for this user: the bot must be able to "
+                "write it (check its permissions and that its disk is not mounted read-only)"
+            )
+        if not os.access(where, os.W_OK | os.X_OK):
+            raise DatabaseReadOnly(
+                f"the directory of the database {path} is read-only: SQLite keeps its journal "
+                f"(-wal and -shm files) beside the database, so the bot must be able to write {where}"
+            )
+    elif not os.path.isdir(where):
+        raise StoreError(f"cannot create the database {path}: the directory {where} does not exist")
+    try:
+        conn = sqlite3.connect(path, timeout=START_BUSY_SECONDS, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the database {path}: {exc}") from None
+    try:
+        rows = conn.execute("PRAGMA quick_check").fetchall()
+        if [tuple(r) for r in rows] != [("ok",)]:
+            # One line: SQLite's report may span several; its first problem is enough.
+            first = " ".join(str(rows[0][0]).split())[:160] if rows else "no answer"
+            raise DatabaseDamaged(
+                f"the database {path} is damaged ({first}); the bot will not serve it: "
+                "restore the latest backup (see 'Backup and restore' in docs/bot.md)"
+            )
+        # A real write (of nothing) proves the file, its journal and the disk are writable.
+        conn.execute("BEGIN IMMEDIATE")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if (
+            name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+            or isinstance(exc, sqlite3.DatabaseError)
+            and not isinstance(exc, sqlite3.OperationalError)
+        ):
+            raise DatabaseDamaged(
+                f"the database {path} is damaged ({exc}); the bot will not serve it: "
+                "restore the latest backup (see 'Backup and restore' in docs/bot.md)"
+            ) from None
+        if name.startswith("SQLITE_READONLY"):
+            raise DatabaseReadOnly(
+                f"the database {path} is read-only ({exc}): the bot must be able to write the "
+                "file and its directory"
+            ) from None
+        if _is_busy(exc):
+            raise StoreError(
+                f"the database {path} stayed locked by another program for "
+                f"{START_BUSY_SECONDS:g} seconds; is another bot running on it?"
+            ) from None
+        raise StoreError(f"cannot use the database {path}: {exc}") from None
+    finally:
+        conn.close()
 
 
 def _dump(value: Any) -> str | None:
@@ -263,53 +371,65 @@ def _dump(value: Any) -> str | None:
 class Store:
     """An open database. Create with :meth:`open`; close with :meth:`close`.
 
-    One connection serves the whole bot. Writes are serialised by an asyncio
-    lock so that two coroutines never interleave statements inside one
-    transaction.
+    Two connections, each with its own aiosqlite thread: one writes, one reads.
+    Writes are serialised by an asyncio lock so that two coroutines never
+    interleave statements inside one transaction; reads never take it.
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
         self._conn = conn
+        self._reader = reader
         self._write_lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        """Open (creating if needed) and migrate the database at *path*.
+        """Check, open (creating if needed) and migrate the database at *path*.
 
-        :raises StoreError: if the database was written by a newer schema.
+        :raises DatabaseDamaged: if SQLite finds the file corrupt.
+        :raises DatabaseReadOnly: if the bot may not write the file or its directory.
+        :raises StoreError: if the database was written by a newer schema, or cannot
+            be opened at all.
         """
-        # Try the file first with plain sqlite3: when aiosqlite fails to connect its
+        # Check the file first with plain sqlite3: when aiosqlite fails to connect its
         # worker thread can outlive the event loop and print a spurious traceback.
-        await asyncio.to_thread(_probe, path)
+        await asyncio.to_thread(_preflight, path)
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
+        reader: aiosqlite.Connection | None = None
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
             # FULL: a commit is on disk before the player is told it happened.
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
-            store = cls(conn)
+            await conn.execute(f"PRAGMA busy_timeout={int(START_BUSY_SECONDS * 1000)}")
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            reader.row_factory = aiosqlite.Row
+            await reader.execute(f"PRAGMA busy_timeout={int(READ_BUSY_SECONDS * 1000)}")
+            await reader.execute("PRAGMA query_only=ON")
+            store = cls(conn, reader)
             await store._migrate()
+            await conn.execute(f"PRAGMA busy_timeout={int(WRITE_BUSY_SECONDS * 1000)}")
         except BaseException:
             await conn.close()
+            if reader is not None:
+                await reader.close()
             raise
         return store
 
     async def close(self) -> None:
         async with self._write_lock:
+            await self._reader.close()
             await self._conn.close()
 
     # -- schema ---------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        async with self._conn.execute(
+        row = await self._one(
             "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
-        ) as cur:
-            if await cur.fetchone() is None:
-                return 0
-        async with self._conn.execute("SELECT version FROM schema_version") as cur:
-            row = await cur.fetchone()
+        )
+        if row is None:
+            return 0
+        row = await self._one("SELECT version FROM schema_version")
         return 0 if row is None else int(row[0])
 
     async def _migrate(self) -> None:
@@ -338,20 +458,54 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolls back if the block raises."""
-        async with self._write_lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolls back if the block raises.
+
+        :raises Busy: if the write lock stays taken for about ``WRITE_BUSY_SECONDS``;
+            nothing was written then.
+        """
+        await self._acquire()
+        try:
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if _is_busy(exc):
+                    raise Busy() from None
+                raise
             try:
                 yield self._conn
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    await self._conn.execute("ROLLBACK")
                 raise
             await self._conn.execute("COMMIT")
+            _committed_by.set(asyncio.current_task())
+        finally:
+            self._write_lock.release()
+
+    async def _acquire(self) -> None:
+        """Take the in-process write lock, or raise :class:`Busy` after ``WRITE_BUSY_SECONDS``."""
+        if not self._write_lock.locked():
+            await self._write_lock.acquire()
+            return
+        waiter = asyncio.ensure_future(self._write_lock.acquire())
+        done, _ = await asyncio.wait({waiter}, timeout=WRITE_BUSY_SECONDS)
+        if done:
+            return
+        waiter.cancel()
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            raise Busy() from None
+        self._write_lock.release()  # taken just as the wait ended: give it back
+        raise Busy()
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        """One row in a single round trip to aiosqlite's thread (reads outside transactions)."""
-        rows = list(await self._conn.execute_fetchall(sql, params))
+        """One row, read on the reading connection in a single round trip."""
+        rows = list(await self._reader.execute_fetchall(sql, params))
         return rows[0] if rows else None
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        return list(await self._reader.execute_fetchall(sql, params))
 
     # -- meta -------------------------------------------------------------------
 
@@ -383,19 +537,17 @@ class Store:
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ",".join("?" for _ in statuses)
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses
         )
         return [_game(r) for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._conn.execute_fetchall(
-            "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        )
+        rows = await self._all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_seat(r) for r in rows]
 
     async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             "SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after_seq),
         )
@@ -598,25 +750,47 @@ class Store:
         return seq, ids
 
     async def finish(
-        self, game_id: int, *, status: str, result: dict[str, Any], now: float
+        self,
+        game_id: int,
+        *,
+        status: str,
+        result: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended."""
+        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
+
+        *outbox* posts are queued in the same commit; their ids go to *queued*.
+        """
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE games SET status = ?, result = ?, updated_at = ?"
                 " WHERE id = ? AND status IN ('open', 'running')",
                 (status, _dump(result), now, game_id),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, now)
+        if queued is not None:
+            queued.extend(ids)
+        return True
 
-    async def unsent(self, *, created_before: float) -> list[tuple[int, int, dict[str, Any]]]:
-        """Queued posts not yet delivered, oldest first: ``(id, game_id, payload)``."""
-        rows = await self._conn.execute_fetchall(
-            "SELECT id, game_id, payload FROM outbox WHERE sent_at IS NULL AND created_at < ?"
+    async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
+        """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
+        rows = await self._all(
+            "SELECT id, created_at, payload FROM outbox WHERE sent_at IS NULL AND game_id = ?"
             " ORDER BY id",
-            (created_before,),
+            (game_id,),
         )
-        return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+        return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
+
+    async def games_with_unsent(self) -> list[int]:
+        """Games that have queued posts not yet delivered."""
+        rows = await self._all(
+            "SELECT DISTINCT game_id FROM outbox WHERE sent_at IS NULL ORDER BY game_id"
+        )
+        return [int(r[0]) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
         """The most recent post queued for a game (sent or not)."""
@@ -635,21 +809,47 @@ class Store:
             )
             return cur.rowcount
 
-    async def mark_sent(self, outbox_id: int, now: float) -> None:
+    async def mark_sent(
+        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+    ) -> list[int]:
+        """Note a post as delivered (or refused for good) and queue *then* in the same commit.
+
+        Returns the outbox ids of *then*; nothing is queued if the post was already marked.
+        """
         async with self.transaction() as conn:
-            await conn.execute(
+            cur = await conn.execute(
                 "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
             )
+            if cur.rowcount != 1 or not then:
+                return []
+            async with conn.execute(
+                "SELECT game_id FROM outbox WHERE id = ?", (outbox_id,)
+            ) as rows:
+                row = await rows.fetchone()
+            return await _queue(conn, int(row[0]), then, now)
 
-    async def note_reminder(self, game_id: int, *, expected_sent: int, expected_seq: int) -> bool:
-        """Count one reminder as sent, unless the game moved on meanwhile."""
+    async def note_reminder(
+        self,
+        game_id: int,
+        *,
+        expected_sent: int,
+        expected_seq: int,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
+    ) -> bool:
+        """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE games SET reminders_sent = reminders_sent + 1"
                 " WHERE id = ? AND reminders_sent = ? AND last_seq = ? AND status = 'running'",
                 (game_id, expected_sent, expected_seq),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, time.time())
+        if queued is not None:
+            queued.extend(ids)
+        return True
 
     # -- several processes (see bot.store_pg) --------------------------------------
 
@@ -669,7 +869,7 @@ class Store:
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
         """The open and running games *user_id* holds a seat in (not resigned), oldest first,
         each with the time its current turn began (an open game: when it was opened)."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE s.user_id = ? AND s.resigned = 0 AND g.status IN ('open', 'running')"
@@ -690,7 +890,7 @@ class Store:
         column, value = (
             ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
         )
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             f"SELECT * FROM games WHERE {column} = ? AND status IN ('over', 'cancelled')"
             " ORDER BY id DESC LIMIT ?",
             (value, limit),
@@ -699,7 +899,7 @@ class Store:
 
     async def games_without_result(self) -> list[int]:
         """Games that ended by being played out and whose result is not yet in ``results``."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             "SELECT id FROM games WHERE status = 'over'"
             " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
         )
@@ -752,7 +952,7 @@ class Store:
 
     async def results(self, guild_id: int | None) -> list[ResultRow]:
         """A server's results in the order the games finished."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
             " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
             " FROM results r JOIN result_seats s ON s.game_id = r.game_id"
@@ -789,7 +989,7 @@ class Store:
 
     async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
         """Running games with a time per turn: ``(game, time per turn, turn began)``."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
             " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
         )
@@ -818,7 +1018,7 @@ class Store:
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
-        rows = await self._conn.execute_fetchall(
+        rows = await self._all(
             f"SELECT user_id, away_until FROM user_settings WHERE user_id IN ({marks})"
             " AND away_until > ?",
             (*user_ids, now),

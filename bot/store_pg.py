@@ -571,27 +571,50 @@ class PgStore:
         return seq, ids
 
     async def finish(
-        self, game_id: int, *, status: str, result: dict[str, Any], now: float
+        self,
+        game_id: int,
+        *,
+        status: str,
+        result: dict[str, Any],
+        now: float,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended."""
-        tag = await self._pool.execute(
-            "UPDATE games SET status = $1, result = $2, updated_at = $3"
-            " WHERE id = $4 AND status IN ('open', 'running')",
-            status,
-            _dump(result),
-            now,
+        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
+
+        *outbox* posts are queued in the same commit; their ids go to *queued*.
+        """
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "UPDATE games SET status = $1, result = $2, updated_at = $3"
+                " WHERE id = $4 AND status IN ('open', 'running')",
+                status,
+                _dump(result),
+                now,
+                game_id,
+            )
+            if _count(tag) != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, now)
+        if queued is not None:
+            queued.extend(ids)
+        return True
+
+    async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
+        """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
+        rows = await self._pool.fetch(
+            "SELECT id, created_at, payload FROM outbox WHERE sent_at IS NULL AND game_id = $1"
+            " ORDER BY id",
             game_id,
         )
-        return _count(tag) == 1
+        return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
 
-    async def unsent(self, *, created_before: float) -> list[tuple[int, int, dict[str, Any]]]:
-        """Queued posts not yet delivered, oldest first: ``(id, game_id, payload)``."""
+    async def games_with_unsent(self) -> list[int]:
+        """Games that have queued posts not yet delivered."""
         rows = await self._pool.fetch(
-            "SELECT id, game_id, payload FROM outbox WHERE sent_at IS NULL AND created_at < $1"
-            " ORDER BY id",
-            created_before,
+            "SELECT DISTINCT game_id FROM outbox WHERE sent_at IS NULL ORDER BY game_id"
         )
-        return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+        return [int(r[0]) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
         """The most recent post queued for a game (sent or not)."""
@@ -609,21 +632,49 @@ class PgStore:
         )
         return _count(tag)
 
-    async def mark_sent(self, outbox_id: int, now: float) -> None:
-        await self._pool.execute(
-            "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL", now, outbox_id
-        )
+    async def mark_sent(
+        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+    ) -> list[int]:
+        """Note a post as delivered (or refused for good) and queue *then* in the same commit.
 
-    async def note_reminder(self, game_id: int, *, expected_sent: int, expected_seq: int) -> bool:
-        """Count one reminder as sent, unless the game moved on meanwhile (or another process did)."""
-        tag = await self._pool.execute(
-            "UPDATE games SET reminders_sent = reminders_sent + 1"
-            " WHERE id = $1 AND reminders_sent = $2 AND last_seq = $3 AND status = 'running'",
-            game_id,
-            expected_sent,
-            expected_seq,
-        )
-        return _count(tag) == 1
+        Returns the outbox ids of *then*; nothing is queued if the post was already marked.
+        """
+        async with self.transaction() as conn:
+            game_id = await conn.fetchval(
+                "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL"
+                " RETURNING game_id",
+                now,
+                outbox_id,
+            )
+            if game_id is None or not then:
+                return []
+            return await _queue(conn, int(game_id), then, now)
+
+    async def note_reminder(
+        self,
+        game_id: int,
+        *,
+        expected_sent: int,
+        expected_seq: int,
+        outbox: Sequence[dict[str, Any]] = (),
+        queued: list[int] | None = None,
+    ) -> bool:
+        """Count one reminder as sent and queue its post, unless the game moved on meanwhile
+        (or another process did)."""
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "UPDATE games SET reminders_sent = reminders_sent + 1"
+                " WHERE id = $1 AND reminders_sent = $2 AND last_seq = $3 AND status = 'running'",
+                game_id,
+                expected_sent,
+                expected_seq,
+            )
+            if _count(tag) != 1:
+                return False
+            ids = await _queue(conn, game_id, outbox, time.time())
+        if queued is not None:
+            queued.extend(ids)
+        return True
 
     # -- players' games, history and results (bot.home) ---------------------------------
 

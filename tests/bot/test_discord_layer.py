@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import pytest
 
 from bot.app import TorresBot
 from bot.config import BotConfig, ConfigError
+from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
 from bot.rules import TOPICS, rules_text
 from bot.service import GameService, rank_actions
 from bot.views import TEMPLATE, TurnButton, turn_view
@@ -150,7 +150,10 @@ def test_unusable_database_is_one_line_and_exit_1(tmp_path):
     )
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.strip().splitlines()[-1].startswith("error: cannot open the database")
+    assert proc.stderr.strip().splitlines() == [
+        f"error: cannot create the database {tmp_path / 'missing-dir' / 'x.db'}: "
+        f"the directory {tmp_path / 'missing-dir'} does not exist"
+    ]
 
 
 def test_rules_topics_fit_in_a_message():
@@ -212,7 +215,7 @@ async def test_a_post_goes_out_even_if_the_picture_fails(bot: TorresBot, monkeyp
         buttons=("end", "undo", "hand"),
         mentions=(42,),
     )
-    assert await bot.send_post(post)
+    assert await bot.send_post(post) == POSTED
     ((text, kwargs),) = channel.sent
     assert text.startswith("**red** played `end`") and "could not be drawn" in text
     assert "file" not in kwargs
@@ -242,7 +245,7 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
         highlight=frozenset({"d3", "c3"}),
         mentions=(42,),
     )
-    assert await bot.send_post(post)
+    assert await bot.send_post(post) == POSTED
     ((_, kwargs),) = channel.sent
     assert [f.filename for f in kwargs["files"]] == ["board.png"]
     mentions = kwargs["allowed_mentions"]
@@ -257,27 +260,24 @@ async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
     first = Post(1, 7, "turn", outbox_id=41)
-    assert await bot.send_post(first) and await bot.send_post(Post(1, 7, "turn", outbox_id=41))
-    assert await bot.send_post(Post(1, 7, "other", outbox_id=42))
-    assert await bot.send_post(Post(1, 7, "reminder"))  # not queued: Discord's default nonce
+    assert await bot.send_post(first) == POSTED
+    assert await bot.send_post(Post(1, 7, "turn", outbox_id=41)) == POSTED
+    assert await bot.send_post(Post(1, 7, "other", outbox_id=42)) == POSTED
+    assert await bot.send_post(Post(1, 7, "reminder")) == POSTED  # not queued: no nonce
     nonces = [kwargs.get("nonce") for _, kwargs in channel.sent]
     assert nonces[0] == nonces[1] != nonces[2] and nonces[3] is None
     assert all(len(n) <= 25 for n in nonces[:3])
 
 
-async def test_the_game_over_post_is_followed_by_the_replay_even_if_it_fails(
+async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     bot: TorresBot, monkeypatch, caplog
 ):
-    """Game over: the result goes out at once; replay.gif follows, and its failure is only logged."""
+    """The queued replay post is drawn from the log when sent; a drawing failure is only logged."""
+    from bot.outbox import replay_post
     from bot.service import Post
 
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
-
-    async def fake_render(
-        position: object, viewer: object, highlight: object, note: object = None
-    ) -> bytes:
-        return b"\x89PNG fake"
 
     async def fake_frames(game_id: int) -> list[dict]:
         assert game_id == 7
@@ -287,24 +287,44 @@ async def test_the_game_over_post_is_followed_by_the_replay_even_if_it_fails(
         assert frames == [{"p": 0}, {"p": 1}]
         return b"GIF89a fake"
 
-    monkeypatch.setattr(bot.renderer, "render", fake_render)
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
     monkeypatch.setattr(bot.renderer, "animate", fake_animate)
-    post = Post(1, 7, "**Game over!**", position={"p": 1}, replay=True)
-    assert await bot.send_post(post)
-    await asyncio.gather(*bot._replay_tasks)
-    (first, second) = channel.sent
-    assert [f.filename for f in first[1]["files"]] == ["board.png"]
-    assert second[1]["file"].filename == "replay.gif" and "Game #7" in second[0]
-    assert not second[1]["allowed_mentions"].users
+    post = replay_post(Post(1, 7, "**Game over!**", position={"p": 1}, replay=True))
+    assert await bot.send_post(post) == POSTED
+    ((text, kwargs),) = channel.sent
+    assert [f.filename for f in kwargs["files"]] == ["replay.gif"] and "Game #7" in text
+    assert not kwargs["allowed_mentions"].users
 
     async def broken_animate(frames: list[dict]) -> bytes:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bot.renderer, "animate", broken_animate)
     channel.sent.clear()
-    assert await bot.send_post(post)
-    await asyncio.gather(*bot._replay_tasks)
+    assert await bot.send_post(post) == POSTED
     ((text, kwargs),) = channel.sent
-    assert [f.filename for f in kwargs["files"]] == ["board.png"]
-    assert "could not post the replay of game 7" in caplog.text
+    assert "files" not in kwargs and "could not be drawn" in text
+    assert "could not draw the replay of game 7" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("status", "verdict"),
+    [(429, RETRY), (500, RETRY), (502, RETRY), (503, RETRY), (403, FORBIDDEN), (404, FORBIDDEN),
+     (400, REJECTED), (413, REJECTED)],
+)  # fmt: skip
+async def test_only_403_and_404_mean_the_bot_may_not_post(
+    bot: TorresBot, monkeypatch, status: int, verdict: str
+):
+    """Rate limits and Discord's own failures are retried; 403/404 are permanent and about rights."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.service import Post
+
+    class Failing:
+        async def send(self, text: str, **kwargs: object) -> None:
+            response = SimpleNamespace(status=status, reason="injected")
+            raise discord.HTTPException(response, {"message": "injected", "code": 0})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot, "get_channel", lambda _id: Failing())
+    assert await bot.send_post(Post(1, 7, "turn", outbox_id=1)) == verdict

@@ -46,6 +46,7 @@ class FakeInteraction:
         self.command = None
         self.user = discord.Object(id=5)
         self.channel_id = 77
+        self.client = None  # not the bot: replies go straight to send_private
 
     @property
     def private_messages(self) -> list[tuple[str, bool]]:

@@ -48,7 +48,7 @@ async def test_sqlite_to_postgresql_and_back(tmp_path, postgres):
     store = await open_store(first)
     await _fill(store)
     before = await _dump(store)
-    unsent = await store.unsent(created_before=1e12)
+    unsent = {g: await store.unsent(g) for g in await store.games_with_unsent()}
     await store.close()
 
     url = postgres.create_database("mig")
@@ -57,7 +57,7 @@ async def test_sqlite_to_postgresql_and_back(tmp_path, postgres):
     assert "every game's log replays" in summary
     pg = await open_store(url)
     assert await _dump(pg) == before
-    assert await pg.unsent(created_before=1e12) == unsent
+    assert {g: await pg.unsent(g) for g in await pg.games_with_unsent()} == unsent
     service = GameService(pg, ServiceConfig(seed=1), choose_actions=random_ai)
     await service.new(guild_id=1, channel_id=99, user=ANN)
     assert (await pg.active_game(99)).id == 4  # type: ignore[union-attr]

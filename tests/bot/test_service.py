@@ -400,6 +400,9 @@ async def test_cancel_rights(env: Env):
     assert "cancelled by Eve" in out.posts[0].text
     row, _, _ = await state(env)
     assert row.status == "cancelled"
+    # the note is queued with the game's end, so a crash cannot lose it
+    queued = [(i, p["text"]) for i, _, p in await env.store.unsent(row.id)]
+    assert queued[-1] == (out.posts[0].outbox_id, out.posts[0].text)
     with pytest.raises(NoGame):
         await env.service.cancel(channel_id=CHANNEL, user=ANN, can_manage_channel=False)
 
@@ -411,6 +414,8 @@ async def test_reminders_are_bounded_and_reset_by_play(env: Env):
     env.clock.now += 3600
     (post,) = await env.service.due_reminders()
     assert post.mentions == (ANN.id,) and post.text.startswith("<@101>, it's your move")
+    [(last, _, payload)] = (await env.store.unsent(1))[-1:]
+    assert post.outbox_id == last and payload["text"] == post.text  # counted and queued together
     assert f"Next reminder <t:{int(env.clock.now + 3600)}:R>" in post.text
     assert await env.service.due_reminders() == []
     env.clock.now += 3600
@@ -538,18 +543,18 @@ async def test_master_version_announces_its_master_card(env: Env):
 
 
 async def test_turn_messages_are_queued_until_delivered(env: Env):
-    """A finished turn's message is in the outbox with the turn; stale ones are dropped."""
+    """A finished turn's message is in the outbox with the turn; none is ever dropped."""
     start = await open_game(env, ANN, BOB)
     out = await env.service.play(channel_id=CHANNEL, user=ANN, text="place c3")
     (post,) = out.posts
     assert start.posts[0].outbox_id is not None and post.outbox_id is not None
-    later = env.clock.now + 1
-    # The start message is for turn 1, which is over: dropped, not resent.
-    (pending,) = await env.service.undelivered(created_before=later)
-    assert pending.outbox_id == post.outbox_id
-    assert pending.to_payload() == post.to_payload()
-    await env.service.delivered(post)
-    assert await env.service.undelivered(created_before=later) == []
+    # The start message's turn is over, but it was never posted: it stays queued, first.
+    pending = await env.store.unsent(1)
+    assert [i for i, _, _ in pending] == [start.posts[0].outbox_id, post.outbox_id]
+    assert pending[1][2] == post.to_payload()
+    for outbox_id, _, _ in pending:
+        await env.store.mark_sent(outbox_id, env.clock.now)
+    assert await env.store.unsent(1) == []
     # A mid-turn reply queues nothing.
     await env.service.play(channel_id=CHANNEL, user=BOB, text="place f6")
     await env.service.play(channel_id=CHANNEL, user=BOB, text="king d1")

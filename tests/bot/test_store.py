@@ -14,7 +14,7 @@ import pytest
 
 from bot import store_pg
 from bot.storage import GameStore, open_store
-from bot.store import SCHEMA_VERSION, ChannelBusy, StoreError
+from bot.store import SCHEMA_VERSION, ChannelBusy, Store, StoreError
 
 
 @dataclass
@@ -220,7 +220,7 @@ async def test_version_1_database_is_migrated_with_its_data(backend):
     store = await backend.open()
     assert await store.schema_version() == SCHEMA_VERSION
     assert (await store.active_game(10)) is not None
-    assert await store.unsent(created_before=1e12) == []
+    assert await store.unsent(1) == [] and await store.games_with_unsent() == []
     assert await store.results(None) == []
     await store.close()
 
@@ -250,10 +250,17 @@ async def test_outbox_is_written_with_the_action(backend):
         outbox=[{"text": "turn"}],
     )
     assert seq == 1 and first < second
-    assert await store.unsent(created_before=2.5) == [(first, game_id, {"text": "start"})]
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [first, second]
+    assert await store.unsent(game_id) == [
+        (first, 2.0, {"text": "start"}),
+        (second, 3.0, {"text": "turn"}),
+    ]
+    assert await store.games_with_unsent() == [game_id]
     await store.mark_sent(first, 4.0)
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [second]
+    # marking sent can queue what must follow, in the same commit, once only
+    (third,) = await store.mark_sent(second, 5.0, then=[{"text": "replay"}])
+    assert await store.mark_sent(second, 6.0, then=[{"text": "replay"}]) == []
+    assert await store.unsent(game_id) == [(third, 5.0, {"text": "replay"})]
     # a refused (stale) write queues nothing
     assert await store.record(
         game_id,
@@ -268,7 +275,7 @@ async def test_outbox_is_written_with_the_action(backend):
         now=5.0,
         outbox=[{"text": "x"}],
     ) == (-1, [])
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [second]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [third]
     await store.close()
 
 
@@ -287,7 +294,7 @@ async def test_pruning_keeps_unsent_posts_and_each_games_latest(backend):
         await store.mark_sent(outbox_id, 2.0)
     assert await store.prune_outbox(sent_before=1.5) == 0
     assert await store.prune_outbox(sent_before=3.0) == 2  # the first two
-    assert [i for i, _, _ in await store.unsent(created_before=10.0)] == [ids[2]]
+    assert [i for i, _, _ in await store.unsent(game_id)] == [ids[2]]
     assert await store.last_payload(game_id) == {"n": 4}
     await store.close()
 
@@ -318,7 +325,7 @@ async def test_two_processes_racing_for_one_move_commit_it_once(backend):
     row = await second.game(game_id)
     assert row is not None and row.position == {"by": winners[0] % 2} and row.last_seq == 1
     assert [a.seq for a in await first.actions(game_id)] == [1]
-    assert [p for _, _, p in await first.unsent(created_before=10.0)] == [{"by": winners[0] % 2}]
+    assert [p for _, _, p in await first.unsent(game_id)] == [{"by": winners[0] % 2}]
     for s in (first, second):
         await s.close()
 
@@ -369,3 +376,103 @@ async def test_a_shard_is_claimed_by_one_process_until_it_stops(backend):
         assert await second.claim_shards([1, 2]) == []
         await first.close()
     await second.close()
+
+
+async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
+    tmp_path, monkeypatch
+):
+    """Another connection holds the write lock: reads answer at once, a write is Busy, unchanged."""
+    import bot.store
+    from bot.errors import Busy
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    path = str(tmp_path / "t.db")
+    store = await Store.open(path)
+    game_id = await _new_game(store)
+    await store.set_meta("k", "before")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert (await store.game(game_id)) is not None
+        assert await store.get_meta("k") == "before"
+        with pytest.raises(Busy, match="nothing was changed"):
+            await store.set_meta("k", "after")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert await store.get_meta("k") == "before"
+    await store.set_meta("k", "after")  # free again
+    assert await store.get_meta("k") == "after"
+    await store.close()
+
+
+async def test_writes_queued_in_the_bot_give_up_as_busy_too(tmp_path, monkeypatch):
+    """A write waiting behind another of the bot's own writes is bounded as well."""
+    import asyncio
+
+    import bot.store
+    from bot.errors import Busy
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    store = await Store.open(str(tmp_path / "t.db"))
+    release = asyncio.Event()
+
+    async def slow_writer() -> None:
+        async with store.transaction():
+            await release.wait()
+
+    task = asyncio.create_task(slow_writer())
+    await asyncio.sleep(0.05)
+    with pytest.raises(Busy):
+        await store.set_meta("k", "v")
+    release.set()
+    await task
+    await store.set_meta("k", "v")
+    assert await store.get_meta("k") == "v"
+    await store.close()
+
+
+async def test_a_damaged_or_foreign_file_is_refused(tmp_path):
+    """quick_check failures and files that are not databases raise DatabaseDamaged, in one line."""
+    from bot.store import DatabaseDamaged
+
+    foreign = tmp_path / "notes.db"
+    foreign.write_bytes(b"these are not the tables you are looking for" * 100)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Store.open(str(foreign))
+    assert "\n" not in str(refused.value) and "backup" in str(refused.value)
+
+    path = tmp_path / "t.db"
+    store = await Store.open(str(path))
+    await _new_game(store)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * size + 8)
+        f.write(b"\xa5" * 200)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Store.open(str(path))
+    assert "\n" not in str(refused.value) and "damaged" in str(refused.value)
+
+
+async def test_committed_here_tells_a_task_whether_it_wrote(tmp_path):
+    """Only the task that committed sees committed_here(): error replies rely on it."""
+    import asyncio
+
+    from bot.store import committed_here
+
+    store = await Store.open(str(tmp_path / "t.db"))
+
+    async def writes() -> bool:
+        await store.set_meta("k", "v")
+        return committed_here()
+
+    async def reads() -> bool:
+        await store.get_meta("k")
+        return committed_here()
+
+    assert await asyncio.create_task(writes()) is True
+    assert await asyncio.create_task(reads()) is False
+    await store.close()

@@ -5,8 +5,9 @@ run a bot (ours or a tiny test bot) as a real separate process against it.
 """
 
 from ._model import Attachment, Button, FakeChannel, FakeMessage, FakeUser
+from .dblock import WriteLock
 from .process import BotProcess
-from .server import CommandMismatch, FakeDiscord, FakeInteraction, ProtocolTimeout
+from .server import CommandMismatch, FakeDiscord, FakeInteraction, Fault, ProtocolTimeout
 
 __all__ = [
     "Attachment",
@@ -18,5 +19,7 @@ __all__ = [
     "FakeInteraction",
     "FakeMessage",
     "FakeUser",
+    "Fault",
     "ProtocolTimeout",
+    "WriteLock",
 ]

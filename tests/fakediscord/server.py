@@ -110,6 +110,40 @@ def _no_content() -> web.Response:
     return web.Response(status=204)
 
 
+@dataclass
+class Fault:
+    """Discord failing on purpose: the next ``count`` requests to ``route`` get ``status``.
+
+    ``route`` is ``"channel_post"`` (POST /channels/{id}/messages) or ``"followup"``
+    (POST /webhooks/{app}/{token}). A 429 carries ``retry_after`` and, with ``via``,
+    the ``Via`` header that tells discord.py the answer came from Discord (it then
+    waits and retries by itself, up to 5 tries); without it discord.py gives up at
+    once, as it does for a Cloudflare ban. 500/502/504 are retried by discord.py
+    (sleeping 1, 3, 5 ... seconds); 503 is raised at once.
+    """
+
+    route: str
+    status: int
+    count: int | None = 1  # None: until clear_faults()
+    via: bool = False
+    retry_after: float = 0.1
+    served: int = 0
+
+    def response(self) -> web.Response:
+        if self.status == 429:
+            body = {"message": "You are being rate limited.", "retry_after": self.retry_after}
+            body |= {"global": False, "code": 0}
+            headers = {
+                "Content-Type": "application/json",
+                "Retry-After": str(max(1, round(self.retry_after))),
+                "X-RateLimit-Scope": "user",
+            }
+            if self.via:
+                headers["Via"] = "1.1 google"
+            return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+        return _json({"message": f"{self.status}: injected failure", "code": 0}, self.status)
+
+
 @dataclass(eq=False)
 class FakeInteraction:
     """One interaction the test created, and everything the bot answered to it."""
@@ -285,6 +319,9 @@ class FakeDiscord:
         self.dms_closed: set[str] = set()
         self.dm_refusals: list[str] = []
         self._post_gate: asyncio.Event | None = None
+        self.faults: list[Fault] = []
+        self.faults_served: list[tuple[str, int]] = []  # (route, status) of injected failures
+        self.disconnects: list[tuple[str, str]] = []  # requests whose sender vanished mid-way
         self._drop_held = False
         self.held_posts = 0
         self._nonces: dict[str, tuple[FakeMessage, float]] = {}
@@ -1052,6 +1089,38 @@ class FakeDiscord:
             await self._dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         return thread
 
+    def inject_fault(
+        self,
+        route: str,
+        status: int,
+        *,
+        count: int | None = 1,
+        via: bool = False,
+        retry_after: float = 0.1,
+    ) -> Fault:
+        """Fail the next ``count`` requests to ``route`` with ``status`` (see :class:`Fault`).
+
+        Injected failures are Discord's fault, not the bot's: they are listed in
+        ``faults_served``, not in ``errors``.
+        """
+        if route not in ("channel_post", "followup"):
+            raise ValueError(f"unknown route {route!r}")
+        fault = Fault(route, status, count, via, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self.faults = []
+
+    def _fault(self, route: str) -> web.Response | None:
+        for fault in self.faults:
+            if fault.route == route and (fault.count is None or fault.served < fault.count):
+                fault.served += 1
+                self.faults_served.append((route, fault.status))
+                self._notify()
+                return fault.response()
+        return None
+
     def hold_channel_posts(self) -> None:
         """From now on, channel posts wait (unanswered, not created) until ``release_channel_posts``.
 
@@ -1098,6 +1167,12 @@ class FakeDiscord:
             self._error(request.method, path, e.status, str(e), code=e.code)
             resp = _json(e.body(), e.status)
         except web.HTTPException:
+            raise
+        except ConnectionResetError:
+            # The client went away mid-request (e.g. it was killed): nobody to answer,
+            # and nothing the bot did wrong.
+            self.disconnects.append((request.method, path))
+            self._notify()
             raise
         except Exception as e:  # a bug in the fake: make it loud, never hang the bot
             log.exception("fake discord crashed on %s %s", request.method, path)
@@ -1557,6 +1632,9 @@ class FakeDiscord:
                 status=404,
             )
         body, files = await self._read_body(request)
+        failed = self._fault("followup")
+        if failed is not None:
+            return failed
         orig = ix.original
         if orig is not None and orig.loading and not orig.deleted:
             # Discord: the first follow-up after a deferral resolves the loading
@@ -1670,6 +1748,9 @@ class FakeDiscord:
             return await self._dm_post(request, dm_user)
         ch = self._channel_by_id(request)
         body, files = await self._read_body(request)
+        failed = self._fault("channel_post")
+        if failed is not None:
+            return failed
         if self._post_gate is not None:
             # Held (see hold_channel_posts): the bot is waiting for Discord's answer.
             gate = self._post_gate

@@ -1,0 +1,226 @@
+"""Delivery of public posts: in order per game, retried until Discord takes them.
+
+Posts that report a committed change (turn messages, resignations, the game's
+end and its replay) are rows of the ``outbox`` table, written in the same
+transaction as the change. A worker per game sends that game's unsent rows
+oldest first, so a message that Discord refused for a while (429, 5xx, a lost
+connection) or that a crash left unsent is posted before anything committed
+after it, however late. Each row is posted once: it is marked sent after
+Discord took it, and a repeat after a crash carries the same nonce, which makes
+Discord return the message it already has. Only a 403/404 (the bot may not post
+there) or another 4xx (Discord will never take the message) ends the attempts.
+
+Posts with nothing to keep (lobby notes) wait in memory in the same per-game
+order and are retried the same way while the process lives. A post that reports
+several queued rows at once (consecutive computer decisions, ``Post.merged``) is
+sent when the first of them is due and marks them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from bot.service import Post
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+POSTED = "posted"
+FORBIDDEN = "forbidden"  # 403/404: the bot may not post in that channel
+REJECTED = "rejected"  # another 4xx: Discord will never take this message
+RETRY = "retry"  # 429, 5xx, connection trouble: try again
+
+RETRY_FIRST = 0.5  # seconds before the first retry; doubled each time
+RETRY_MAX = 30.0
+_REMEMBER = 2048  # finished outbox ids kept to answer a late submit()
+
+Send = Callable[[Post, bool], Awaitable[str]]
+
+
+class Poster:
+    """Sends posts for the bot; see the module docstring for the guarantees."""
+
+    def __init__(self, store: Store, send: Send, *, started: float | None = None) -> None:
+        self._store = store
+        self._send = send
+        # Rows queued before this process started are announced as late.
+        self.started = time.time() if started is None else started
+        self._memory: dict[int, deque[tuple[Post, asyncio.Future[str]]]] = {}
+        self._waiters: dict[int, list[asyncio.Future[str]]] = {}
+        self._finished: OrderedDict[int, str] = OrderedDict()
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()  # games kicked while their worker was reading
+        self._bundles: dict[int, Post] = {}  # outbox id -> the merged post that reports it
+        # Posted, but marking the row sent failed (e.g. the database was busy): never
+        # post these again; mark them when the database lets us.
+        self._unmarked: dict[int, Post] = {}
+
+    def submit(self, post: Post) -> asyncio.Future[str]:
+        """Queue *post*; the future ends with POSTED, FORBIDDEN or REJECTED (never RETRY)."""
+        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        if post.outbox_id is None:
+            self._memory.setdefault(post.game_id, deque()).append((post, fut))
+        elif post.outbox_id in self._finished:
+            fut.set_result(self._finished[post.outbox_id])
+        else:
+            self._waiters.setdefault(post.outbox_id, []).append(fut)
+            if post.merged:
+                for member in _members(post):
+                    self._bundles[member] = post
+        self.kick(post.game_id)
+        return fut
+
+    def kick(self, game_id: int) -> None:
+        """Make sure a worker is sending the game's posts."""
+        task = self._workers.get(game_id)
+        self._again.add(game_id)
+        if task is None or task.done():
+            self._workers[game_id] = asyncio.create_task(
+                self._work(game_id), name=f"torres-posts-{game_id}"
+            )
+
+    async def resume(self, *, skip: Iterable[int] = ()) -> None:
+        """Start workers for every game with unsent rows (at start-up and now and then).
+
+        Games in *skip* (their computer players are still moving and will submit
+        one merged post) are left alone.
+        """
+        await self.mark_pending()
+        leave = set(skip)
+        for game_id in await self._store.games_with_unsent():
+            if game_id not in leave:
+                self.kick(game_id)
+
+    async def mark_pending(self) -> None:
+        """Mark sent the rows that were posted while the database refused the mark."""
+        for outbox_id, post in list(self._unmarked.items()):
+            try:
+                await self._mark(post)
+            except Exception as exc:  # noqa: BLE001 - logged; tried again later
+                log.warning("post %s is still not marked sent (%s)", outbox_id, exc)
+                return
+            del self._unmarked[outbox_id]
+
+    async def close(self) -> None:
+        tasks = list(self._workers.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    @property
+    def busy(self) -> bool:
+        """Whether any worker is still sending (for tests and shutdown)."""
+        return any(not t.done() for t in self._workers.values())
+
+    # -- the worker ---------------------------------------------------------------
+
+    async def _work(self, game_id: int) -> None:
+        delay = RETRY_FIRST
+        while True:
+            try:
+                self._again.discard(game_id)
+                if self._unmarked:
+                    await self.mark_pending()
+                item = await self._next(game_id)
+                if item is None:
+                    if game_id in self._again:  # something was queued while we looked
+                        continue
+                    return
+                post, late = item
+                try:
+                    result = await self._send(post, late)
+                except Exception:  # a bug while building the message: log it and try again
+                    log.exception("posting in game %s failed", game_id)
+                    result = RETRY
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - e.g. the database is busy: try again
+                log.warning("the posts of game %s wait (%s)", game_id, exc)
+                result = RETRY
+                post = None  # type: ignore[assignment]
+            if result == RETRY:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
+                continue
+            delay = RETRY_FIRST
+            await self._done(post, result)
+
+    async def _next(self, game_id: int) -> tuple[Post, bool] | None:
+        """The oldest undelivered post of the game: queued rows first, then memory."""
+        for outbox_id, created_at, payload in await self._store.unsent(game_id):
+            if outbox_id in self._unmarked:
+                continue
+            bundle = self._bundles.get(outbox_id)
+            post = replace(bundle) if bundle else Post.from_payload(payload, outbox_id)
+            late = created_at < self.started
+            if late and post.turn is not None:
+                # Its turn may be over by now: then its buttons would only be stale,
+                # and the player it names has played since, so nobody is pinged.
+                row = await self._store.game(game_id)
+                if row is None or row.status != "running" or row.turn_no != post.turn:
+                    post.buttons = ()
+                    post.turn = None
+                    post.mentions = ()
+            return post, late
+        queue = self._memory.get(game_id)
+        if queue:
+            return queue[0][0], False
+        self._memory.pop(game_id, None)
+        return None
+
+    async def _done(self, post: Post, result: str) -> None:
+        if post.outbox_id is None:
+            queue = self._memory.get(post.game_id)
+            if queue and queue[0][0] is post:
+                _, fut = queue.popleft()
+                if not fut.done():
+                    fut.set_result(result)
+            return
+        members = [*post.merged, post]
+        for member in members:
+            if member.outbox_id is None:
+                continue
+            self._bundles.pop(member.outbox_id, None)
+            self._finished[member.outbox_id] = result
+            for fut in self._waiters.pop(member.outbox_id, []):
+                if not fut.done():
+                    fut.set_result(result)
+        while len(self._finished) > _REMEMBER:
+            self._finished.popitem(last=False)
+        for member in members:
+            if member.outbox_id is None:
+                continue
+            try:
+                await self._mark(member)
+            except Exception as exc:  # noqa: BLE001 - posted all the same; marked later
+                log.warning("post %s was sent but not yet marked sent (%s)", member.outbox_id, exc)
+                self._unmarked[member.outbox_id] = member
+
+    async def _mark(self, post: Post) -> None:
+        """Mark a row sent; a game's last message is followed by its replay, queued with the mark."""
+        assert post.outbox_id is not None
+        then: list[dict[str, Any]] = []
+        if post.replay:
+            then.append(replay_post(post).to_payload())
+        await self._store.mark_sent(post.outbox_id, time.time(), then=then)
+
+
+def _members(post: Post) -> list[int]:
+    """The outbox ids a post reports: its own and those of the posts merged into it."""
+    return [p.outbox_id for p in [*post.merged, post] if p.outbox_id is not None]
+
+
+def replay_post(after: Post) -> Post:
+    """The message carrying ``replay.gif``, drawn from the log when it is sent."""
+    return Post(
+        channel_id=after.channel_id,
+        game_id=after.game_id,
+        text=f"Game #{after.game_id} from the first knight to the last turn: `replay.gif`.",
+        animation=True,
+    )

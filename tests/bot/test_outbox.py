@@ -1,0 +1,134 @@
+"""The outbox worker: order, retries, permanent refusals, late posts, the replay after game over."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import bot.outbox
+from bot.outbox import FORBIDDEN, POSTED, RETRY, Poster
+from bot.service import Post
+from bot.store import Store
+
+
+@pytest.fixture(autouse=True)
+def quick_retries(monkeypatch):
+    monkeypatch.setattr(bot.outbox, "RETRY_FIRST", 0.01)
+
+
+async def _store_with_posts(path: str, texts: list[str], now: float) -> tuple[Store, list[int]]:
+    store = await Store.open(path)
+    game_id = await store.create_game(
+        guild_id=1, channel_id=5, author_id=1, author_display="Ann", seats_wanted=2, bots=0,
+        variant="common", seed=1, reminder_interval=60.0, reminder_limit=1,
+        idle_cancel_after=60.0, now=now,
+    )  # fmt: skip
+    posts = [Post(5, game_id, text).to_payload() for text in texts]
+    ids = await store.start_game(game_id, seats=[], initial={}, now=now, outbox=posts)
+    return store, ids
+
+
+async def settled(poster: Poster) -> None:
+    while poster.busy:
+        await asyncio.sleep(0.01)
+
+
+class Discord:
+    """A send() whose answers the test scripts: RETRY a few times, then POSTED."""
+
+    def __init__(self, answers: dict[str, list[str]] | None = None) -> None:
+        self.answers = answers or {}
+        self.tries: list[str] = []
+        self.posted: list[tuple[str, bool]] = []
+
+    async def send(self, post: Post, late: bool) -> str:
+        self.tries.append(post.text)
+        queue = self.answers.get(post.text)
+        answer = queue.pop(0) if queue else POSTED
+        if answer == POSTED:
+            self.posted.append((post.text, late))
+        return answer
+
+
+async def test_posts_go_out_in_order_and_a_failing_one_holds_back_the_rest(tmp_path):
+    """A message Discord refuses for a while is retried; the later ones wait behind it."""
+    store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two", "three"], 1.0)
+    discord = Discord({"one": [RETRY, RETRY, RETRY]})
+    poster = Poster(store, discord.send, started=0.0)
+    results = await asyncio.gather(*(poster.submit(Post(5, 1, "", outbox_id=i)) for i in ids))
+    assert results == [POSTED] * 3
+    await settled(poster)
+    assert discord.posted == [("one", False), ("two", False), ("three", False)]
+    assert discord.tries == ["one"] * 4 + ["two", "three"]
+    assert await store.unsent(1) == []
+    await store.close()
+
+
+async def test_a_forbidden_post_is_given_up_and_reported(tmp_path):
+    store, [only] = await _store_with_posts(str(tmp_path / "t.db"), ["one"], 1.0)
+    discord = Discord({"one": [FORBIDDEN]})
+    poster = Poster(store, discord.send, started=0.0)
+    assert await poster.submit(Post(5, 1, "", outbox_id=only)) == FORBIDDEN
+    await settled(poster)
+    assert discord.tries == ["one"] and await store.unsent(1) == []
+    await store.close()
+
+
+async def test_after_a_restart_every_left_post_goes_out_late_then_the_replay(tmp_path):
+    """Rows of an earlier process are posted (late), none dropped; a game-over post brings its replay."""
+    store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["turn 5", "turn 6"], 1.0)
+    over = Post(5, 1, "Game over", replay=True).to_payload()
+    await store.record(
+        1, expected_seq=0, player="red", user_id=1, kind="play", action="end",
+        position={}, turn_ended=True, result=None, now=2.0, outbox=[over],
+    )  # fmt: skip
+    discord = Discord()
+    poster = Poster(store, discord.send, started=10.0)  # started after all three were queued
+    await poster.resume()
+    await settled(poster)
+    assert discord.posted[:3] == [("turn 5", True), ("turn 6", True), ("Game over", True)]
+    assert [text for text, _ in discord.posted[3:]] == [
+        "Game #1 from the first knight to the last turn: `replay.gif`."
+    ]
+    assert await store.unsent(1) == []
+    await store.close()
+
+
+async def test_a_post_whose_mark_fails_is_not_posted_again(tmp_path, monkeypatch):
+    """Posted, then the database refuses the mark: marked later, never re-sent."""
+    store, [only] = await _store_with_posts(str(tmp_path / "t.db"), ["one"], 1.0)
+    real = store.mark_sent
+    failures = [RuntimeError("database is locked")] * 2  # the post, and the worker's next pass
+
+    async def flaky(*args, **kwargs):
+        if failures:
+            raise failures.pop()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "mark_sent", flaky)
+    discord = Discord()
+    poster = Poster(store, discord.send, started=0.0)
+    assert await poster.submit(Post(5, 1, "", outbox_id=only)) == POSTED
+    await settled(poster)
+    assert [i for i, _, _ in await store.unsent(1)] == [only]  # posted, not yet marked
+    await poster.resume()  # the background pass
+    assert await store.unsent(1) == [] and discord.tries == ["one"]
+    await store.close()
+
+
+async def test_consecutive_computer_decisions_go_out_as_one_message(tmp_path):
+    """A merged post is sent when its first row is due and marks every row it reports."""
+    from bot.batch import merge_posts
+
+    store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["a", "b", "c"], 1.0)
+    discord = Discord()
+    poster = Poster(store, discord.send, started=0.0)
+    posts = [
+        Post(5, 1, f"**{t}** played `x`", outbox_id=i) for t, i in zip("abc", ids, strict=True)
+    ]
+    assert await poster.submit(merge_posts(posts)) == POSTED
+    await settled(poster)
+    assert len(discord.posted) == 1 and discord.posted[0][0].count("played") == 3
+    assert await store.unsent(1) == []
+    await store.close()
