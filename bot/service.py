@@ -468,6 +468,8 @@ class GameService:
         work: Game,
         events: list[dict[str, Any]],
         done: bool,
+        *,
+        note: str = "",
     ) -> Outcome:
         """Write the accepted actions and describe them; the caller holds the lock."""
         over = next((e for e in events if e.get("type") == "game_over"), None)
@@ -485,6 +487,8 @@ class GameService:
             posts.append(
                 await self._turn_post(row, new_row, seats, seat, before, work, events, text)
             )
+            if note:  # e.g. why the computer played this turn (play_for), in the same message
+                posts[-1].text = f"{note}\n{posts[-1].text}"
         seq, ids = await self._record(
             row,
             seat,
@@ -564,8 +568,8 @@ class GameService:
         """The computer plays the current decision of a human seat (their time ran out).
 
         *turn* is the turn the clock ran out on: if the game moved on meanwhile nothing
-        is played (None). The turn message names the computer as playing for the seat,
-        after *note* (why) as a message of its own.
+        is played (None). The turn message names the computer as playing for the seat
+        and starts with *note* (why).
         """
         row = await self._store.game(game_id)
         if row is None or row.status != "running" or row.turn_no != turn:
@@ -602,9 +606,9 @@ class GameService:
             text = "\n".join(actions)
             work, events, done = _apply(game, text)
             stand_in = replace(seat, is_ai=True)  # "Computer (for …)" in the turn message
-            outcome = await self._commit(row, seats, stand_in, None, text, game, work, events, done)
-        outcome.posts.insert(0, Post(row.channel_id, game_id, note))
-        return outcome
+            return await self._commit(
+                row, seats, stand_in, None, text, game, work, events, done, note=note
+            )
 
     # -- information -----------------------------------------------------------------
 

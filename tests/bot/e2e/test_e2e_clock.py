@@ -40,11 +40,10 @@ async def test_time_runs_out_twice_then_rejoin_and_away(runner: BotRunner):
         return lambda: next((m for m in t.public_since(0) if text in m.content), None)
 
     # 1. alice lets her first decision's time run out: announced, then played for her
-    note = await fake.wait_until(posted(f"<@{alice.id}>'s time"), WAIT, "the first timeout")
-    assert f"ran out in game #{game_id}: the computer plays it for them." in note.content
-    assert "twice" not in note.content and note.pinged_ids == []
-    turn = await fake.wait_until(posted("Computer (for Alice)"), WAIT, "the turn played for her")
-    assert turn.seq > note.seq and turn.attachments
+    turn = await fake.wait_until(posted(f"<@{alice.id}>'s time"), WAIT, "the first timeout")
+    assert f"ran out in game #{game_id}: the computer plays it for them." in turn.content
+    assert "twice" not in turn.content and alice.id not in turn.pinged_ids
+    assert "**🔴 Computer (for Alice) (red)** played `" in turn.content and turn.attachments
 
     # 2. bob plays his two setup decisions himself
     for _ in range(2):
@@ -56,14 +55,8 @@ async def test_time_runs_out_twice_then_rejoin_and_away(runner: BotRunner):
     # 3. alice's next turn runs out too: twice in a row, the computer takes her seat
     second = await fake.wait_until(posted("twice in a row"), WAIT, "the second timeout")
     assert f"<@{alice.id}> can come back with `/torres join`" in second.content
-    await fake.wait_until(
-        lambda: next(
-            (m for m in t.public_since(second.seq) if "Computer (for Alice)" in m.content), None
-        ),
-        WAIT,
-        "the second turn played for her",
-    )
-    assert position(runner, game_id).to_move == "blue"
+    assert "**🔴 Computer (for Alice) (red)** played `" in second.content
+    await fake.wait_until(lambda: position(runner, game_id).to_move == "blue", WAIT, "bob's turn")
     assert runner.db_row("SELECT is_ai FROM seats WHERE game_id = ? AND name = 'red'", game_id) == (
         1,
     )
