@@ -25,8 +25,19 @@ player's pause before an interaction (uniform in [0.5, 1.5] x think); 0 makes
 every player act the instant the previous reply arrives (a stress test, far
 denser than people playing turn by turn).
 
+``--db postgres`` starts a throw-away PostgreSQL server (tests/pgserver.py; a
+``postgresql://`` URL of an empty database works too) and ``--processes N``
+runs N bot processes, shards 0..N-1 of N, against it (the fake Discord then has
+N guilds, one per shard, and the games are dealt over them); a comma list such
+as ``--processes 1,2`` runs each in turn and prints them side by side.
+``--ai-games K`` makes K more games human-vs-computer (``bots=1``): their
+human waits for the computer's answer each turn, and their interactions are
+reported apart, so the other rows show what thinking computers cost everyone else.
+
     .venv/bin/python bench/bot_bench.py                  # 50 games, think 1 s
     .venv/bin/python bench/bot_bench.py --games 10 --think 0 --decisions 12
+    .venv/bin/python bench/bot_bench.py --games 200 --db postgres --processes 1,2
+    .venv/bin/python bench/bot_bench.py --games 50 --ai-games 10
     TORRES_RENDER_THREADS=4 .venv/bin/python bench/bot_bench.py   # bot settings pass through
 """
 
@@ -35,11 +46,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import re
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -51,6 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot.storage import GameStore, open_store  # noqa: E402
 from engine import Game  # noqa: E402
 from tests.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage  # noqa: E402
 
@@ -78,19 +88,15 @@ class Stats:
             self.reply.append(reply.resolved_at - ix.sent_at)
 
 
-def stored_positions_match(db: str, players: list[Player]) -> int:
+async def stored_positions_match(store: GameStore, players: list[Player]) -> int:
     """How many games' stored positions equal their players' engine mirrors (none lost under load)."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        good = 0
-        for p in players:
-            if p.game_id is None or p.game is None:
-                continue
-            row = conn.execute("SELECT position FROM games WHERE id = ?", (p.game_id,)).fetchone()
-            good += row is not None and json.loads(row[0]) == p.game.position()
-        return good
-    finally:
-        conn.close()
+    good = 0
+    for p in players:
+        if p.game_id is None or p.game is None:
+            continue
+        row = await store.game(p.game_id)
+        good += row is not None and row.position == p.game.position()
+    return good
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -125,11 +131,22 @@ class Player:
     """One game's two simulated players."""
 
     def __init__(
-        self, fake: FakeDiscord, index: int, args: argparse.Namespace, stats: Stats
+        self,
+        fake: FakeDiscord,
+        index: int,
+        args: argparse.Namespace,
+        stats: Stats,
+        *,
+        store: GameStore | None = None,
     ) -> None:
+        """With *store*, the game is against a computer (blue), read back from the database."""
         self.fake = fake
-        self.channel = fake.channels[f"table-{index}"]
+        guilds = len(fake.guild_ids)
+        table, guild = divmod(index, guilds)  # game i in guild i % N: its shard
+        suffix = "" if guild == 0 else f"-g{guild + 1}"
+        self.channel = fake.channels[f"table-{table}{suffix}"]
         self.users = (f"p{2 * index}", f"p{2 * index + 1}")
+        self.store = store
         self.args = args
         self.stats = stats
         self.rng = random.Random(index)
@@ -173,7 +190,34 @@ class Player:
     def slash(self, who: str, sub: str, **options):
         return self.fake.slash(who, self.channel, "torres", sub, **options)
 
+    async def computer(self, game: Game) -> Game:
+        """Wait for the computer (blue) to finish its decisions; the game as stored then.
+
+        Woken by the computer's public picture (not by polling the database, which
+        would cost the benchmark process the CPU its fake Discord needs).
+        """
+        assert self.store is not None and self.game_id is not None
+        seen = self.turn_msg.seq if self.turn_msg is not None else 0
+        while True:
+            row = await self.store.game(self.game_id)
+            done = row is not None and (
+                row.status != "running" or (row.position or {}).get("to_move") == "red"
+            )
+            if done and row is not None and row.position is not None:
+                return Game.from_position(row.position)
+            post = await self.fake.wait_for_message(
+                lambda m: bool(m.attachments),
+                channel=self.channel,
+                after=seen,
+                public=True,
+                timeout=TIMEOUT,
+                what=f"game {self.game_id}: the computer's move",
+            )
+            seen = post.seq
+
     async def run(self) -> None:
+        if self.store is not None:
+            return await self.run_against_computer()
         a, b = self.users
         await self.think()
         _, opened, _ = await self.send(self.slash(a, "new", players=2), picture=False)
@@ -218,6 +262,32 @@ class Player:
             self.stats.decisions += 1
         if game.stage == "over":
             self.stats.games_over += 1
+
+    async def run_against_computer(self) -> None:
+        a = self.users[0]
+        await self.think()
+        _, opened, _ = await self.send(self.slash(a, "new", players=2, bots=1), picture=False)
+        found = re.search(r"game #(\d+)", opened.content)
+        if found is None:
+            raise AssertionError(f"/torres new answered {opened.content!r}")
+        self.game_id = int(found.group(1))
+        await self.think()
+        await self.send(self.slash(a, "start"), picture=True)
+        game = self.game = Game.new(players=2, names=["red", "blue"], variant="common", seed=SEED)
+        decisions = 0
+        while self.args.decisions == 0 or decisions < self.args.decisions:
+            game = self.game = await self.computer(game)
+            if game.stage == "over":
+                self.stats.games_over += 1
+                return
+            actions = plan(game, self.rng)
+            await self.think()
+            await self.send(self.slash(a, "play", actions="; ".join(actions)), picture=True)
+            for action in actions:
+                game.play(action)
+            decisions += 1
+            self.stats.decisions += 1
+        self.game = await self.computer(game)  # the decisions cap: the game as the bot left it
 
 
 def process_cpu(pid: int | None) -> float | None:
@@ -270,70 +340,126 @@ def row(name: str, values: list[float]) -> str:
     )
 
 
-async def main(args: argparse.Namespace) -> int:
-    n = args.games
-    users = [f"p{i}" for i in range(2 * n)]
-    load_before = os.getloadavg()[0]
-    fake = await FakeDiscord(
-        members=users, moderators=(), channels=[f"table-{i}" for i in range(n)]
-    ).start()
-    stats = Stats()
-    with tempfile.TemporaryDirectory(prefix="torres-bench-", dir=args.db_dir) as tmp:
-        env = {
-            **fake.env(),
-            "DISCORD_TOKEN": "bench",
-            "TORRES_DB": os.path.join(tmp, "bench.db"),
-            "TORRES_GUILD_READY_TIMEOUT": "0.1",
-            "TORRES_SEED": str(SEED),
-            "TORRES_LOG_LEVEL": "WARNING",
-        }
-        log = Path(tmp) / "bot.log"
-        bot = await BotProcess(["-m", "bot"], env=env, log_path=log).start()
-        try:
-            await fake.wait_connected(60)
-            await fake.wait_synced(30, names=["torres"])
-            players = [Player(fake, i, args, stats) for i in range(n)]
-            started = time.monotonic()
-            shares: list[float] = []
-            stop = asyncio.Event()
-            sampler = asyncio.create_task(cpu_share(shares, stop))
-            results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
-            elapsed = time.monotonic() - started
-            stop.set()
-            await sampler
-            bot_cpu = process_cpu(bot.pid)
-            for i, r in enumerate(results):
-                if isinstance(r, BaseException):
-                    stats.failures.append(f"game {i}: {type(r).__name__}: {str(r)[:400]}")
-            matching = stored_positions_match(env["TORRES_DB"], players)
-        finally:
-            await bot.stop()
-            await bot.reap_group(10)
-            bot_log = bot.log_text(4000)
-            await fake.stop()
+@dataclass
+class Run:
+    """The figures of one configuration, for the side-by-side table."""
 
+    processes: int
+    wall: float = 0.0
+    cpu: float | None = None
+    share: float = float("nan")
+    load: tuple[float, float] = (0.0, 0.0)
+    stats: Stats = field(default_factory=Stats)
+    ai: Stats = field(default_factory=Stats)
+    ok: bool = True
+    db_cpu: float | None = None  # the PostgreSQL server's CPU during the games, when local
+
+
+async def run_once(
+    args: argparse.Namespace, processes: int, target: str, tmp: str, pg_pid: int | None = None
+) -> Run:
+    """Play the games against *processes* bot processes (shards 0..N-1 of N) on *target*."""
+    n, k = args.games, args.ai_games
+    result = Run(processes)
+    users = [f"p{i}" for i in range(2 * (n + k))]
+    load_before = os.getloadavg()[0]
+    tables = -(-(n + k) // processes)
+    fake = await FakeDiscord(
+        members=users,
+        moderators=(),
+        channels=[f"table-{i}" for i in range(tables)],
+        guilds=processes,
+        shards=processes,
+    ).start()
+    stats, ai = result.stats, result.ai
+    env = {
+        **fake.env(),
+        "DISCORD_TOKEN": "bench",
+        "TORRES_DB": target,
+        "TORRES_GUILD_READY_TIMEOUT": "0.1",
+        "TORRES_SEED": str(SEED),
+        "TORRES_LOG_LEVEL": "WARNING",
+    }
+    if processes > 1:
+        env["TORRES_SHARD_COUNT"] = str(processes)
+    bots: list[BotProcess] = []
+    store = None
+    try:
+        for shard in range(processes):
+            shard_env = {**env, "TORRES_SHARD_IDS": str(shard)} if processes > 1 else env
+            log = Path(tmp) / f"bot{processes}-{shard}.log"
+            bots.append(await BotProcess(["-m", "bot"], env=shard_env, log_path=log).start())
+        await fake.wait_connected(60)
+        await fake.wait_synced(30, names=["torres"])
+        store = await open_store(target)
+        # Human-vs-computer games take the first k slots, so they are dealt over the shards too.
+        players = [
+            Player(fake, i, args, ai, store=store) if i < k else Player(fake, i, args, stats)
+            for i in range(n + k)
+        ]
+        pg_before = process_cpu(pg_pid)
+        started = time.monotonic()
+        shares: list[float] = []
+        stop = asyncio.Event()
+        sampler = asyncio.create_task(cpu_share(shares, stop))
+        results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
+        result.wall = time.monotonic() - started
+        stop.set()
+        await sampler
+        cpus = [process_cpu(b.pid) for b in bots]
+        result.cpu = None if None in cpus else sum(c or 0.0 for c in cpus)
+        pg_after = process_cpu(pg_pid)
+        if pg_before is not None and pg_after is not None:
+            result.db_cpu = pg_after - pg_before
+        result.share = statistics.median(shares) if shares else float("nan")
+        for i, r in enumerate(results):
+            if isinstance(r, BaseException):
+                stats.failures.append(f"game {i}: {type(r).__name__}: {str(r)[:400]}")
+        matching = await stored_positions_match(store, players)
+    finally:
+        if store is not None:
+            await store.close()
+        for b in bots:
+            await b.stop()
+            await b.reap_group(10)
+        bot_log = "\n".join(b.log_text(4000) for b in bots)
+        await fake.stop()
+    result.load = (load_before, os.getloadavg()[0])
+    shards = f", shards 0-{processes - 1} of {processes}" if processes > 1 else ""
     print(
-        f"bot_bench: {n} games at once, think {args.think:g} s, decisions cap {args.decisions or 'none'}"
+        f"bot_bench: {n} games at once (+{k} against the computer), think {args.think:g} s, "
+        f"decisions cap {args.decisions or 'none'}, {processes} bot process(es){shards}, "
+        f"database {args.db}"
     )
     print(
-        f"  {stats.interactions} interactions, {stats.decisions} decisions, {stats.games_over} games finished"
+        f"  {stats.interactions + ai.interactions} interactions, {stats.decisions + ai.decisions} "
+        f"decisions, {stats.games_over + ai.games_over} games finished"
     )
+    elapsed = result.wall
     print(
-        f"  wall {elapsed:.1f} s, {stats.interactions / elapsed:.1f} interactions/s, "
-        f"{len(stats.picture) / elapsed:.1f} pictures/s, {os.cpu_count()} CPUs"
+        f"  wall {elapsed:.1f} s, {(stats.interactions + ai.interactions) / elapsed:.1f} "
+        f"interactions/s, {(len(stats.picture) + len(ai.picture)) / elapsed:.1f} pictures/s, "
+        f"{os.cpu_count()} CPUs"
     )
     mine = time.process_time()
-    cpu = f"bot process {bot_cpu:.1f} s" if bot_cpu is not None else "bot process ?"
-    print(f"  CPU used: {cpu}, benchmark process (fake Discord + players) {mine:.1f} s")
-    share = statistics.median(shares) if shares else float("nan")
+    cpu = f"bot processes {result.cpu:.1f} s" if result.cpu is not None else "bot processes ?"
     print(
-        f"  machine: load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; "
-        f"a busy process got {share:.0%} of a CPU (median of {len(shares)} probes; 100% = idle machine)"
+        f"  CPU used: {cpu}, benchmark process (fake Discord + players) {mine:.1f} s (cumulative)"
     )
-    print(f"  stored positions equal to the players' mirrors: {matching}/{n} games")
+    print(
+        f"  machine: load average {load_before:.1f} before, {result.load[1]:.1f} after; "
+        f"a busy process got {result.share:.0%} of a CPU (median of {len(shares)} probes; "
+        "100% = idle machine)"
+    )
+    print(f"  stored positions equal to the players' mirrors: {matching}/{n + k} games")
     print(row("ack", stats.ack))
     print(row("reply", stats.reply))
     print(row("picture", stats.picture))
+    if k:
+        print(f"  the {k} games against the computer (their human's interactions):")
+        print(row("ack", ai.ack))
+        print(row("reply", ai.reply))
+        print(row("picture", ai.picture))
     both = stats.reply + stats.picture
     if both:
         p95 = percentile([v * 1000 for v in both], 95)
@@ -344,10 +470,81 @@ async def main(args: argparse.Namespace) -> int:
         print(f"  {len(refused)} requests refused by the fake, e.g. {refused[:3]}")
     for f in stats.failures[:10]:
         print("  FAILED", f)
-    if stats.failures or refused or matching != n:
+    if stats.failures or refused or matching != n + k:
         print("--- bot log (tail) ---\n" + bot_log)
-        return 1
-    return 0
+        result.ok = False
+    return result
+
+
+def side_by_side(runs: list[Run]) -> None:
+    """The configurations in columns: p95 and median of each kind of answer, CPU, wall."""
+    print("\nside by side (ms; p95 / median):")
+    print("  " + f"{'':<22}" + "".join(f"{f'{r.processes} process(es)':>24}" for r in runs))
+
+    def cell(values: list[float]) -> str:
+        if not values:
+            return f"{'-':>24}"
+        ms = [v * 1000 for v in values]
+        return f"{f'{percentile(ms, 95):.0f} / {statistics.median(ms):.0f}':>24}"
+
+    for name, pick in (
+        ("ack", lambda r: r.stats.ack),
+        ("reply", lambda r: r.stats.reply),
+        ("picture", lambda r: r.stats.picture),
+        ("vs computer: reply", lambda r: r.ai.reply),
+        ("vs computer: picture", lambda r: r.ai.picture),
+    ):
+        print(f"  {name:<22}" + "".join(cell(pick(r)) for r in runs))
+    print(f"  {'wall s':<22}" + "".join(f"{r.wall:>24.1f}" for r in runs))
+    print(
+        f"  {'bot CPU s':<22}"
+        + "".join(f"{r.cpu:>24.1f}" if r.cpu is not None else f"{'?':>24}" for r in runs)
+    )
+    print(
+        f"  {'PostgreSQL CPU s':<22}"
+        + "".join(f"{r.db_cpu:>24.1f}" if r.db_cpu is not None else f"{'-':>24}" for r in runs)
+    )
+    print(f"  {'CPU share of a probe':<22}" + "".join(f"{r.share:>24.0%}" for r in runs))
+    print(
+        f"  {'load avg before/after':<22}"
+        + "".join(f"{f'{r.load[0]:.1f} / {r.load[1]:.1f}':>24}" for r in runs)
+    )
+
+
+async def main(args: argparse.Namespace) -> int:
+    counts = [int(x) for x in str(args.processes).split(",") if x.strip()]
+    if any(c < 1 for c in counts) or not counts:
+        print("error: --processes takes whole numbers from 1, e.g. 2 or 1,2", file=sys.stderr)
+        return 2
+    if args.db == "sqlite" and max(counts) > 1:
+        print("error: several bot processes need PostgreSQL: --db postgres", file=sys.stderr)
+        return 2
+    runs: list[Run] = []
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="torres-bench-", dir=args.db_dir)
+        )
+        server = None
+        if args.db == "postgres":
+            from tests.pgserver import TempPostgres
+
+            server = stack.enter_context(TempPostgres())
+        for i, processes in enumerate(counts):
+            if args.db == "sqlite":
+                target = os.path.join(tmp, f"bench{i}.db")
+            elif server is not None:
+                target = server.create_database("bench")
+            else:
+                target = args.db
+                if len(counts) > 1:
+                    print("error: with a --db URL, give one --processes value", file=sys.stderr)
+                    return 2
+            pg_pid = server.pid if server is not None else None
+            runs.append(await run_once(args, processes, target, tmp, pg_pid))
+            print()
+    if len(runs) > 1:
+        side_by_side(runs)
+    return 0 if all(r.ok for r in runs) else 1
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -359,6 +556,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=0,
         help="stop each game after N decisions (0: play to the end)",
+    )
+    p.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (a temp file, default), postgres (a throw-away local server), "
+        "or a postgresql:// URL of an empty database",
+    )
+    p.add_argument(
+        "--processes",
+        default="1",
+        help="bot processes, one shard each; a comma list runs each in turn (e.g. 1,2)",
+    )
+    p.add_argument(
+        "--ai-games",
+        type=int,
+        default=0,
+        help="additional games of one human against a computer player (reported apart)",
     )
     p.add_argument(
         "--db-dir",

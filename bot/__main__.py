@@ -12,6 +12,7 @@ import os
 import signal
 import sqlite3
 import sys
+import time
 from collections.abc import Sequence
 
 import asyncpg
@@ -20,10 +21,10 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.app import TorresBot
+from bot.app import make_bot
 from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
-from bot.storage import describe, open_store
+from bot.storage import GameStore, describe, is_postgres, open_store
 from bot.store import StoreError
 from bot.workers import WorkerPool
 
@@ -38,9 +39,38 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+async def claim_shards(store: GameStore, config: BotConfig, wait: float = 30.0) -> bool:
+    """Take this process's shards in the database, so that no other process runs them too.
+
+    A process killed a moment ago may still hold them until PostgreSQL notices
+    its connection is gone, so this waits a little before giving up.
+    """
+    shards = list(config.shard_ids or (0,))
+    deadline = time.monotonic() + wait
+    while True:
+        taken = await store.claim_shards(shards)
+        if not taken:
+            return True
+        if time.monotonic() >= deadline:
+            count = config.shard_count or 1
+            print(
+                f"error: shard {', '.join(map(str, taken))} of {count} is already run by another "
+                f"bot process on {describe(config.db_path)}. Each shard runs in exactly one "
+                "process: give every process its own TORRES_SHARD_IDS.",
+                file=sys.stderr,
+            )
+            return False
+        log.warning("shard %s held by another process; waiting for it", taken)
+        shards = taken
+        await asyncio.sleep(1.0)
+
+
 async def run(config: BotConfig) -> int:
-    store = await open_store(config.db_path)
-    workers = WorkerPool(config.ai_processes) if config.ai_processes > 0 else None
+    store = await open_store(config.db_path, pool_size=config.db_pool)
+    if not await claim_shards(store, config):
+        await store.close()
+        return 1
+    workers = WorkerPool(config.ai_processes, nice=10) if config.ai_processes > 0 else None
     service = GameService(
         store,
         ServiceConfig(
@@ -50,10 +80,12 @@ async def run(config: BotConfig) -> int:
             reminder_limit=config.reminder_count,
             idle_cancel_after=config.idle_cancel_seconds,
             seed=config.seed,
+            shard_count=config.shard_count,
+            shard_ids=config.shard_ids or (),
         ),
         workers=workers,
     )
-    bot = TorresBot(config=config, store=store, service=service, workers=workers)
+    bot = make_bot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
@@ -138,8 +170,16 @@ def _backup_main(args: Sequence[str]) -> int:
     if len(args) != 1:
         print("usage: python -m bot backup FILE   (copies TORRES_DB to FILE)", file=sys.stderr)
         return 2
+    source = os.environ.get("TORRES_DB") or "./torres.db"
+    if is_postgres(source):
+        print(
+            "error: TORRES_DB is a PostgreSQL database: back it up with pg_dump "
+            "(python -m bot backup copies SQLite files)",
+            file=sys.stderr,
+        )
+        return 2
     try:
-        print(backup(os.environ.get("TORRES_DB") or "./torres.db", args[0]))
+        print(backup(source, args[0]))
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

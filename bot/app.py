@@ -79,8 +79,11 @@ class Renderer:
     both throughput and latency.
     """
 
-    def __init__(self, threads: int, workers: WorkerPool | None = None) -> None:
+    def __init__(self, threads: int, workers: WorkerPool | None = None, processes: int = 0) -> None:
+        """*processes* > 0: draw in that many processes of their own instead of threads
+        (``TORRES_RENDER_PROCESSES``; for measuring, see docs/bot.md)."""
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="render")
+        self._processes = WorkerPool(processes) if processes > 0 else None
         # Replays (dozens of frames, ~0.6 s of CPU) go to the worker processes when
         # there are any, else to a thread of their own, so that a game's end never
         # queues the other games' turn pictures behind it.
@@ -90,6 +93,10 @@ class Renderer:
     async def start(self) -> None:
         """Import the renderer and fill its caches now rather than during the first turn."""
         await asyncio.get_running_loop().run_in_executor(self._pool, _import_renderer)
+        if self._processes is not None:
+            await asyncio.gather(
+                *(self._processes.run(_import_renderer) for _ in range(self._processes.processes))
+            )
 
     async def render(
         self,
@@ -98,6 +105,8 @@ class Renderer:
         highlight: Iterable[str],
         note: str | None = None,
     ) -> bytes:
+        if self._processes is not None:
+            return await self._processes.run(_render_png, position, viewer, sorted(highlight))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._pool, _render_png, position, viewer, sorted(highlight), note
@@ -113,6 +122,8 @@ class Renderer:
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._replays.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.close()
 
 
 def _import_renderer() -> None:
@@ -140,6 +151,7 @@ class TorresBot(discord.Client):
         store: GameStore,
         service: GameService,
         workers: WorkerPool | None = None,
+        **client_options: Any,
     ) -> None:
         # The bot never joins voice: no start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -151,6 +163,7 @@ class TorresBot(discord.Client):
             chunk_guilds_at_startup=False,
             guild_ready_timeout=config.guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.config = config
         self.store = store
@@ -165,7 +178,7 @@ class TorresBot(discord.Client):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # games kicked while their computer was busy
         self._background: asyncio.Task[None] | None = None
-        self.renderer = Renderer(config.render_threads, workers)
+        self.renderer = Renderer(config.render_threads, workers, config.render_processes)
         self.workers = workers
         self._started = time.time()
         self.poster = Poster(store, self.send_post, started=self._started)
@@ -178,7 +191,8 @@ class TorresBot(discord.Client):
         await self.renderer.start()
         if self.workers is not None:
             await self.workers.start()
-        await self.sync_commands()
+        if self.config.shard_ids is None or 0 in self.config.shard_ids:
+            await self.sync_commands()  # one process syncs: the one running shard 0
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
 
     async def close(self) -> None:
@@ -533,7 +547,7 @@ class TorresBot(discord.Client):
         while not self.is_closed():
             try:
                 # Games whose computer is still moving post their decisions as one message.
-                await self.poster.resume(skip=set(self._ai_tasks))
+                await self.poster.resume(skip=set(self._ai_tasks), mine=self.service.owns_game)
                 for game_id in await self.service.games_awaiting_ai():
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():
@@ -576,3 +590,27 @@ def _delivery_note(results: set[str]) -> str:
             "the channel as soon as Discord accepts it."
         )
     return ""
+
+
+class ShardedTorresBot(TorresBot, discord.AutoShardedClient):
+    """The bot on some shards (``TORRES_SHARD_IDS``) of ``TORRES_SHARD_COUNT``, in this process."""
+
+
+def make_bot(
+    *,
+    config: BotConfig,
+    store: GameStore,
+    service: GameService,
+    workers: WorkerPool | None = None,
+) -> TorresBot:
+    """A plain client when sharding is not configured (as before), else a sharded one."""
+    if config.shard_count is None or config.shard_ids is None:
+        return TorresBot(config=config, store=store, service=service, workers=workers)
+    return ShardedTorresBot(
+        config=config,
+        store=store,
+        service=service,
+        workers=workers,
+        shard_count=config.shard_count,
+        shard_ids=list(config.shard_ids),
+    )

@@ -30,6 +30,8 @@ class BotConfig:
     log_level: str = "INFO"
     render_threads: int = 2
     ai_processes: int = 2
+    render_processes: int = 0
+    db_pool: int = 20
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
 
@@ -67,6 +69,10 @@ class BotConfig:
             ai_processes=int(
                 _number(env, "TORRES_AI_PROCESSES", _default_threads(), minimum=0, integer=True)
             ),
+            render_processes=int(
+                _number(env, "TORRES_RENDER_PROCESSES", 0, minimum=0, integer=True)
+            ),
+            db_pool=int(_number(env, "TORRES_DB_POOL", 20, minimum=1, integer=True)),
             **_shards(env),
         )
 

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import Post
-from bot.store import Store
+from bot.storage import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ Send = Callable[[Post, bool], Awaitable[str]]
 class Poster:
     """Sends posts for the bot; see the module docstring for the guarantees."""
 
-    def __init__(self, store: Store, send: Send, *, started: float | None = None) -> None:
+    def __init__(self, store: GameStore, send: Send, *, started: float | None = None) -> None:
         self._store = store
         self._send = send
         # Rows queued before this process started are announced as late.
@@ -85,16 +85,22 @@ class Poster:
                 self._work(game_id), name=f"torres-posts-{game_id}"
             )
 
-    async def resume(self, *, skip: Iterable[int] = ()) -> None:
+    async def resume(
+        self,
+        *,
+        skip: Iterable[int] = (),
+        mine: Callable[[int], Awaitable[bool]] | None = None,
+    ) -> None:
         """Start workers for every game with unsent rows (at start-up and now and then).
 
         Games in *skip* (their computer players are still moving and will submit
-        one merged post) are left alone.
+        one merged post) are left alone, and so are games for which *mine* says
+        no (another process's shard: that process posts them).
         """
         await self.mark_pending()
         leave = set(skip)
         for game_id in await self._store.games_with_unsent():
-            if game_id not in leave:
+            if game_id not in leave and (mine is None or await mine(game_id)):
                 self.kick(game_id)
 
     async def mark_pending(self) -> None:

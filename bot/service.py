@@ -67,6 +67,17 @@ class ServiceConfig:
     reminder_limit: int = 3
     idle_cancel_after: float = 14 * 24 * 3600.0
     seed: int | None = None  # fixed seed for every new game (tests); None = random
+    # Sharded across processes: this process does the background work (computer
+    # moves, reminders, re-sends) of the games of these shards only.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] = ()
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether a guild's games are this process's: Discord's routing, DMs on shard 0."""
+        if self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
 
 
 @dataclass(slots=True)
@@ -554,10 +565,19 @@ class GameService:
                 work, events, done = _apply(game, text)
             return await self._commit(row, seats, seat, None, text, game, work, events, done)
 
+    async def owns_game(self, game_id: int) -> bool:
+        """Whether this process does the game's background work (its shard is ours)."""
+        if self.config.shard_count is None:
+            return True
+        row = await self._store.game(game_id)
+        return row is None or self.config.owns(row.guild_id)
+
     async def games_awaiting_ai(self) -> list[int]:
         """Running games whose player to move is a computer (e.g. after a restart)."""
         out = []
         for row in await self._store.games_with_status("running"):
+            if not self.config.owns(row.guild_id):
+                continue
             seats = await self._store.seats(row.id)
             seat = self._seat_named(seats, (row.position or {}).get("to_move"))
             if seat is not None and seat.is_ai:
@@ -846,6 +866,8 @@ class GameService:
         posts = []
         for row in await self._store.games_with_status("running"):
             if row.reminders_sent >= row.reminder_limit or row.position is None:
+                continue
+            if not self.config.owns(row.guild_id):
                 continue
             due = row.last_activity + row.reminder_interval * (row.reminders_sent + 1)
             if now < due:

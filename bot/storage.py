@@ -126,12 +126,15 @@ def is_postgres(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(target: str) -> GameStore:
-    """Open (and migrate) the database *target* names: a URL for PostgreSQL, else a file."""
+async def open_store(target: str, *, pool_size: int = 10) -> GameStore:
+    """Open (and migrate) the database *target* names: a URL for PostgreSQL, else a file.
+
+    *pool_size*: PostgreSQL connections for queries, and as many for game locks.
+    """
     if is_postgres(target):
         from bot.store_pg import PgStore
 
-        return await PgStore.open(target)
+        return await PgStore.open(target, pool_size=pool_size)
     from bot.store import Store
 
     return await Store.open(target)

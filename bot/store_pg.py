@@ -16,6 +16,7 @@ Several bot processes may share one database:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -24,6 +25,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.errors import Busy
 from bot.store import (
     _TURN_SINCE,
     ActionRow,
@@ -33,6 +35,7 @@ from bot.store import (
     SeatRow,
     StoreError,
     UserSettings,
+    _committed_by,
     _results,
 )
 
@@ -176,6 +179,9 @@ _MIGRATIONS: list[list[str]] = [
 
 SCHEMA_VERSION = len(_MIGRATIONS)
 
+# Like bot.store.WRITE_BUSY_SECONDS: a write waits this long for a row lock, then is Busy.
+_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2500ms'"
+
 # Advisory lock keys: (class, id) pairs, so that the game and shard spaces never meet.
 _LOCK_MIGRATE = 7301
 _LOCK_GAME = 7302
@@ -223,13 +229,36 @@ async def _queue(
     return sorted(int(r["id"]) for r in rows)
 
 
+class _QueryConnection(asyncpg.Connection):
+    """A pooled connection returned without asyncpg's reset round trip.
+
+    The store never leaves session state behind (no SET, LISTEN, cursors or
+    advisory locks on these connections; transactions always end), and the reset
+    query would double the round trips of every read.
+    """
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
+class _LockConnection(asyncpg.Connection):
+    """A game-lock connection: returning it to the pool releases its advisory lock."""
+
+    def get_reset_query(self) -> str:
+        return "SELECT pg_advisory_unlock_all()"
+
+
 class PgStore:
     """An open PostgreSQL database behind a connection pool. Create with :meth:`open`."""
 
     dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, lock_pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        # Game locks hold a connection while the service works on the game, and that
+        # work needs connections of its own: from another pool, so that many locked
+        # games can never take every connection and wait on each other.
+        self._lock_pool = lock_pool
         self.url = url
         self._shard_conn: asyncpg.Connection | None = None
 
@@ -237,21 +266,33 @@ class PgStore:
     async def open(cls, url: str, *, pool_size: int = 10) -> PgStore:
         """Connect to *url* and migrate the schema.
 
+        Uses up to ``2 * pool_size + 1`` connections: queries, game locks, shard locks.
+
         :raises StoreError: if the database was written by a newer schema.
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
-        store = cls(pool, url)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size, connection_class=_QueryConnection
+        )
+        try:
+            lock_pool = await asyncpg.create_pool(
+                url, min_size=0, max_size=pool_size, connection_class=_LockConnection
+            )
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, lock_pool, url)
         try:
             await store._migrate()
         except BaseException:
-            await pool.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
         if self._shard_conn is not None:
-            await self._pool.release(self._shard_conn)
+            await self._shard_conn.close()
             self._shard_conn = None
+        await self._lock_pool.close()
         await self._pool.close()
 
     # -- schema ---------------------------------------------------------------
@@ -266,6 +307,7 @@ class PgStore:
     async def _migrate(self) -> None:
         async with self.transaction() as conn:
             # Two processes starting at once: the second waits, then finds nothing to do.
+            await conn.execute("SET LOCAL lock_timeout = '60s'")
             await conn.execute("SELECT pg_advisory_xact_lock($1, 0)", _LOCK_MIGRATE)
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
@@ -290,9 +332,18 @@ class PgStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
-        """One pooled connection inside ``BEGIN`` … ``COMMIT``; rolls back if the block raises."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            yield conn
+        """One pooled connection inside ``BEGIN`` … ``COMMIT``; rolls back if the block raises.
+
+        :raises Busy: if a row it needs stays locked (by another process) for about
+            ``WRITE_BUSY_SECONDS``, as SQLite's store does; nothing was written then.
+        """
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                await conn.execute(_LOCK_TIMEOUT)
+                yield conn
+        except asyncpg.LockNotAvailableError:
+            raise Busy() from None
+        _committed_by.set(asyncio.current_task())
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -301,12 +352,9 @@ class PgStore:
         The service also keeps an asyncio lock per game, taken first, so a process
         holds at most one connection per game here.
         """
-        async with self._pool.acquire() as conn:
+        async with self._lock_pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1, $2)", _LOCK_GAME, _key(game_id))
-            try:
-                yield
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1, $2)", _LOCK_GAME, _key(game_id))
+            yield  # released with the connection (its reset query), even if cancelled
 
     async def claim_shards(self, shard_ids: Sequence[int]) -> list[int]:
         """Take the lock of each shard for the life of this store; returns the shards held elsewhere.
@@ -315,7 +363,7 @@ class PgStore:
         the process dies (even by SIGKILL) and a restarted process can take them.
         """
         if self._shard_conn is None:
-            self._shard_conn = await self._pool.acquire()
+            self._shard_conn = await asyncpg.connect(self.url)
         taken = []
         for shard in shard_ids:
             got = await self._shard_conn.fetchval(
@@ -332,12 +380,13 @@ class PgStore:
         return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._pool.execute(
-            "INSERT INTO meta (key, value) VALUES ($1, $2)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            key,
-            value,
-        )
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key,
+                value,
+            )
 
     # -- reads ------------------------------------------------------------------
 
@@ -625,11 +674,12 @@ class PgStore:
 
     async def prune_outbox(self, *, sent_before: float) -> int:
         """Forget posts delivered before *sent_before*, except each game's latest."""
-        tag = await self._pool.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1"
-            " AND id NOT IN (SELECT MAX(id) FROM outbox GROUP BY game_id)",
-            sent_before,
-        )
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1"
+                " AND id NOT IN (SELECT MAX(id) FROM outbox GROUP BY game_id)",
+                sent_before,
+            )
         return _count(tag)
 
     async def mark_sent(
@@ -641,8 +691,7 @@ class PgStore:
         """
         async with self.transaction() as conn:
             game_id = await conn.fetchval(
-                "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL"
-                " RETURNING game_id",
+                "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL RETURNING game_id",
                 now,
                 outbox_id,
             )
@@ -660,7 +709,7 @@ class PgStore:
         queued: list[int] | None = None,
     ) -> bool:
         """Count one reminder as sent and queue its post, unless the game moved on meanwhile
-        (or another process did)."""
+        (or another process counted it first)."""
         async with self.transaction() as conn:
             tag = await conn.execute(
                 "UPDATE games SET reminders_sent = reminders_sent + 1"

@@ -7,6 +7,12 @@ competes for a CPU. The pool uses ``forkserver`` (never ``fork``: the bot
 process has threads and open sockets), with the engine and renderer imported
 once in the fork server so a new worker starts warm.
 
+The workers run at a lower priority (``nice`` 10 for computer players, in a
+scheduling group of their own): on a machine with few CPUs a thinking computer
+would otherwise take a whole CPU from the event loop, and a reply waits for the
+loop, while a computer's decision may take a little longer unnoticed
+(bench/bot_bench.py --ai-games).
+
 Results are deterministic: a computer player's choice depends only on the game
 (pickled whole, hidden information and all) and its seed, never on which process
 computes it (tests/bot/test_workers.py).
@@ -15,6 +21,7 @@ computes it (tests/bot/test_workers.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -52,12 +59,23 @@ def _alive(pid: int) -> bool:
         return True
 
 
-def _follow(parent: int) -> None:
-    """Worker initializer: exit as soon as the bot process is gone, even killed by SIGKILL.
+def _follow(parent: int, nice: int) -> None:
+    """Worker initializer: lower the worker's priority by *nice*, and exit as soon as
+    the bot process is gone, even killed by SIGKILL.
 
     A worker's parent is the fork server, not the bot, and its task queue never
     reports the bot's death; so a thread watches for it.
     """
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+        # Linux groups a session's processes for scheduling ("autogroup") and then
+        # honours nice only inside the group: a session of its own, niced as a whole,
+        # makes the workers yield to the bot and to everything else too.
+        with contextlib.suppress(OSError):
+            os.setsid()
+        with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as f:
+            f.write(str(nice))
 
     def watch() -> None:
         while _alive(parent):
@@ -76,8 +94,10 @@ def _warm() -> int:
 class WorkerPool:
     """A process pool that replaces itself if a worker dies (the task is then tried once more)."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, *, nice: int = 0) -> None:
+        """*nice* > 0: the workers yield the CPU to the bot process when both want it."""
         self.processes = max(1, processes)
+        self.nice = nice
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(_PRELOAD)
         self._pool = self._new()
@@ -87,7 +107,7 @@ class WorkerPool:
             max_workers=self.processes,
             mp_context=self._context,
             initializer=_follow,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self.nice),
         )
 
     async def start(self) -> None:

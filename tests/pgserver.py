@@ -147,6 +147,11 @@ class TempPostgres:
         self.stop()
         raise PostgresUnavailable("postgres did not accept connections within 30 s")
 
+    @property
+    def pid(self) -> int | None:
+        """The server's main process (its backends are its children)."""
+        return self._proc.pid if self._proc is not None else None
+
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
 

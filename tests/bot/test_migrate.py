@@ -16,6 +16,11 @@ from tests.bot.conftest import random_ai
 ANN, BOB = User(1, "ann"), User(2, "bob")
 
 
+async def _all_unsent(store: GameStore) -> list[tuple[int, float, dict]]:
+    """Every queued post not yet delivered, of every game."""
+    return [row for g in await store.games_with_unsent() for row in await store.unsent(g)]
+
+
 async def _fill(store: GameStore) -> None:
     """Three games in three states: one running a while, one open, one cancelled."""
     service = GameService(store, ServiceConfig(seed=11), choose_actions=random_ai)
@@ -48,7 +53,7 @@ async def test_sqlite_to_postgresql_and_back(tmp_path, postgres):
     store = await open_store(first)
     await _fill(store)
     before = await _dump(store)
-    unsent = {g: await store.unsent(g) for g in await store.games_with_unsent()}
+    unsent = await _all_unsent(store)
     await store.close()
 
     url = postgres.create_database("mig")
@@ -57,7 +62,7 @@ async def test_sqlite_to_postgresql_and_back(tmp_path, postgres):
     assert "every game's log replays" in summary
     pg = await open_store(url)
     assert await _dump(pg) == before
-    assert {g: await pg.unsent(g) for g in await pg.games_with_unsent()} == unsent
+    assert await _all_unsent(pg) == unsent
     service = GameService(pg, ServiceConfig(seed=1), choose_actions=random_ai)
     await service.new(guild_id=1, channel_id=99, user=ANN)
     assert (await pg.active_game(99)).id == 4  # type: ignore[union-attr]

@@ -378,6 +378,19 @@ async def test_a_shard_is_claimed_by_one_process_until_it_stops(backend):
     await second.close()
 
 
+async def test_many_games_locked_at_once_do_not_starve_the_store(backend):
+    """More games busy at once than the store has connections: all finish (no pool deadlock)."""
+    store = await backend.open()
+    ids = [await _new_game(store, channel=100 + i, author=i) for i in range(30)]
+
+    async def busy(game_id: int) -> int:
+        async with store.game_lock(game_id):
+            await asyncio.sleep(0.05)  # hold the lock while the game is worked on...
+            return await store.add_seat(game_id, 999, "x", 2.0)  # ...which needs queries
+
+    assert await asyncio.wait_for(asyncio.gather(*(busy(i) for i in ids)), 30) == [2] * 30
+
+
 async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
     tmp_path, monkeypatch
 ):
@@ -475,4 +488,25 @@ async def test_committed_here_tells_a_task_whether_it_wrote(tmp_path):
 
     assert await asyncio.create_task(writes()) is True
     assert await asyncio.create_task(reads()) is False
+    await store.close()
+
+
+async def test_postgresql_a_game_locked_by_another_process_refuses_writes_as_busy(postgres):
+    """As with SQLite's held write lock: a write gives up with Busy, nothing written;
+    reads answer meanwhile; once the other process lets go, writes work again."""
+    from bot.errors import Busy
+
+    url = postgres.create_database()
+    store = await open_store(url)
+    game_id = await _new_game(store)
+    other = await asyncpg.connect(url)
+    held = other.transaction()
+    await held.start()
+    await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+    with pytest.raises(Busy, match="busy right now, so nothing was changed"):
+        await store.add_seat(game_id, 2, "bob", 5.0)
+    assert [s.user_id for s in await store.seats(game_id)] == [1]  # reads do not wait
+    await held.rollback()
+    await other.close()
+    assert await store.add_seat(game_id, 2, "bob", 5.0) == 2
     await store.close()

@@ -97,3 +97,20 @@ async def test_the_service_plays_computer_moves_in_workers(tmp_path, pool):
     actions = await store.actions(row.id)
     assert actions[-1].player == "blue" and actions[-1].user_id is None
     await store.close()
+
+
+async def test_pictures_drawn_in_processes_equal_those_drawn_in_threads():
+    """TORRES_RENDER_PROCESSES changes where a picture is drawn, never its bytes."""
+    from bot.app import Renderer
+
+    game = _positions()[1]
+    threads, processes = Renderer(1), Renderer(1, processes=1)
+    try:
+        await processes.start()
+        position = game.position()
+        expected = await threads.render(position, None, ["c3"])
+        assert await processes.render(position, None, ["c3"]) == expected
+        assert expected[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        threads.close()
+        processes.close()

@@ -250,6 +250,7 @@ class _Conn:
     intents: int = 0
     session_id: str = field(default_factory=lambda: secrets.token_hex(16))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: int = 0
 
 
 class FakeDiscord:
@@ -270,10 +271,24 @@ class FakeDiscord:
         threads: dict[str, str] | None = None,
         interaction_deadline: float = 3.0,
         token: str | None = None,
+        guilds: int = 1,
+        shards: int = 1,
     ) -> None:
+        """``guilds`` > 1 adds guilds whose channels are the same names + ``-g2``,
+        ``-g3``…; guild *k* (from 0) lands on shard ``k % shards``, as Discord
+        routes it: ``(guild_id >> 22) % shards``. With ``shards`` > 1 the bot must
+        identify with ``shard: [id, count]`` per connection, and each connection
+        gets the guilds (and their events) of its shard only."""
         self.app_id = snowflake()
         self.bot_user = FakeUser(self.app_id, "torres-bot", bot=True)
-        self.guild_id = snowflake()
+        self.shard_count = shards
+        self.guild_ids: list[int] = []
+        for k in range(guilds):
+            gid = snowflake()
+            while (gid >> 22) % shards != k % shards:
+                gid += 1 << 22
+            self.guild_ids.append(gid)
+        self.guild_id = self.guild_ids[0]
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.everyone_role = FakeRole(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)
@@ -292,6 +307,9 @@ class FakeDiscord:
         self.channels: dict[str, FakeChannel] = {}
         for i, name in enumerate(channels):
             self.channels[name] = FakeChannel(snowflake(), name, self.guild_id, i)
+        for k, gid in enumerate(self.guild_ids[1:], start=2):
+            for i, name in enumerate(channels):
+                self.channels[f"{name}-g{k}"] = FakeChannel(snowflake(), f"{name}-g{k}", gid, i)
         # Public threads, by name -> parent channel name; in `channels` too, for slash().
         for name, parent in (threads or {}).items():
             self.channels[name] = FakeChannel(
@@ -331,11 +349,11 @@ class FakeDiscord:
         self.heartbeats = 0
         self.allow_resume = True
         self.gateway_queries: list[dict[str, str]] = []  # query of every gateway connection
-        self._last_session: _Conn | None = None
+        self._last_sessions: dict[int, _Conn] = {}  # by shard
         self.errors: list[dict[str, Any]] = []
         self.requests: list[tuple[str, str, int]] = []
         self._seq = 0
-        self._conn: _Conn | None = None
+        self._conns: dict[int, _Conn] = {}  # the identified connection of each shard
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -388,9 +406,23 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         return self
 
+    @property
+    def _conn(self) -> _Conn | None:
+        """Shard 0's connection (the only one when the bot does not shard)."""
+        return self._conns.get(0)
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard Discord sends a guild's events to; DMs go to shard 0."""
+        return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+
+    def shard_connected(self, shard: int) -> bool:
+        conn = self._conns.get(shard)
+        return conn is not None and conn.identified and not conn.ws.closed
+
     async def stop(self) -> None:
-        if self._conn is not None and not self._conn.ws.closed:
-            await self._conn.ws.close()
+        for conn in list(self._conns.values()):
+            if not conn.ws.closed:
+                await conn.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -419,7 +451,7 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        return self._conn is not None and self._conn.identified and not self._conn.ws.closed
+        return all(self.shard_connected(i) for i in range(self.shard_count))
 
     # ------------------------------------------------------------------ waiting
 
@@ -834,7 +866,10 @@ class FakeDiscord:
         message: FakeMessage | None = None,
         timeout: float = 20.0,
     ) -> FakeInteraction:
-        await self.wait_connected(timeout)
+        shard = self.shard_of(channel.guild_id)
+        await self.wait_until(
+            lambda: self.shard_connected(shard), timeout, f"shard {shard} to connect"
+        )
         ix = FakeInteraction(
             fake=self,
             id=snowflake(),
@@ -856,8 +891,8 @@ class FakeDiscord:
             "application_id": str(self.app_id),
             "type": itype,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(channel.guild_id),
+            "guild": {"id": str(channel.guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id),
             "channel": ch_payload,
             "member": self._member_payload(user, with_permissions=True),
@@ -871,13 +906,13 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(channel.guild_id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:
             payload["message"] = message.payload(self.base_url, self.app_id)
-        await self._dispatch("INTERACTION_CREATE", payload)
+        await self._dispatch("INTERACTION_CREATE", payload, self._conn_for(channel.guild_id))
         ix.sent_at = time.monotonic()
         return ix
 
@@ -905,8 +940,8 @@ class FakeDiscord:
                     break
                 await self._on_gateway(conn, payload)
         finally:
-            if self._conn is conn:
-                self._conn = None
+            if self._conns.get(conn.shard) is conn:
+                del self._conns[conn.shard]
             self._notify()
         return ws
 
@@ -914,6 +949,9 @@ class FakeDiscord:
         async with conn.lock:
             if not conn.ws.closed:
                 await conn.ws.send_str(json.dumps(payload))
+
+    def _conn_for(self, guild_id: int | None) -> _Conn | None:
+        return self._conns.get(self.shard_of(guild_id))
 
     async def _dispatch(self, event: str, data: dict[str, Any], conn: _Conn | None = None) -> None:
         conn = conn or self._conn
@@ -937,16 +975,25 @@ class FakeDiscord:
             if self.token is not None and d["token"] != self.token:
                 await conn.ws.close(code=4004)
                 return
+            shard = d.get("shard") or [0, 1]
+            if shard[1] != self.shard_count or not 0 <= shard[0] < shard[1]:
+                # Discord: 4010 invalid shard, 4011 sharding required.
+                code = 4011 if shard[1] < self.shard_count else 4010
+                self._error("GATEWAY", "/gateway", code, f"shard {shard} of {self.shard_count}")
+                await conn.ws.close(code=code)
+                return
+            conn.shard = int(shard[0])
             conn.intents = int(d.get("intents", 0))
             self.identify_count += 1
+            mine = [g for g in self.guild_ids if self.shard_of(g) == conn.shard]
             ready = {
                 "v": 10,
                 "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in mine],
                 "session_id": conn.session_id,
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.app_id), "flags": 0},
-                "shard": [0, 1],
+                "shard": [conn.shard, self.shard_count],
                 "private_channels": [],
                 "relationships": [],
                 "presences": [],
@@ -955,14 +1002,15 @@ class FakeDiscord:
                 "geo_ordered_rtc_regions": [],
             }
             await self._dispatch("READY", ready, conn)
-            guild = self._guild_payload(full=True)
-            if not conn.intents & GUILD_MEMBERS_INTENT:
-                # Like Discord: without the privileged intent only the bot's own member comes.
-                guild["members"] = [self._member_payload(self.bot_user)]
-            await self._dispatch("GUILD_CREATE", guild, conn)
-            old = self._conn
-            self._conn = conn
-            self._last_session = conn
+            for gid in mine:
+                guild = self._guild_payload(full=True, guild_id=gid)
+                if not conn.intents & GUILD_MEMBERS_INTENT:
+                    # Like Discord: without the privileged intent only the bot's own member comes.
+                    guild["members"] = [self._member_payload(self.bot_user)]
+                await self._dispatch("GUILD_CREATE", guild, conn)
+            old = self._conns.get(conn.shard)
+            self._conns[conn.shard] = conn
+            self._last_sessions[conn.shard] = conn
             conn.identified = True
             if old is not None and old is not conn and not old.ws.closed:
                 await old.ws.close(code=4000)
@@ -970,11 +1018,15 @@ class FakeDiscord:
         elif op == 6:
             # Resume the last session if it is the one asked for; else invalidate it.
             d = d if isinstance(d, dict) else {}
-            last = self._last_session
-            if last is not None and d.get("session_id") == last.session_id and self.allow_resume:
+            last = next(
+                (c for c in self._last_sessions.values() if c.session_id == d.get("session_id")),
+                None,
+            )
+            if last is not None and self.allow_resume:
                 conn.session_id, conn.seq, conn.intents = last.session_id, last.seq, last.intents
+                conn.shard = last.shard
                 conn.identified = True
-                self._conn = conn
+                self._conns[conn.shard] = conn
                 self.resume_count += 1
                 await self._dispatch("RESUMED", {}, conn)
                 self._notify()
@@ -985,7 +1037,7 @@ class FakeDiscord:
             await self._dispatch(
                 "GUILD_MEMBERS_CHUNK",
                 {
-                    "guild_id": str(self.guild_id),
+                    "guild_id": str((d or {}).get("guild_id") or self.guild_id),
                     "members": members,
                     "chunk_index": 0,
                     "chunk_count": 1,
@@ -1003,10 +1055,27 @@ class FakeDiscord:
     def _all_members(self) -> list[FakeUser]:
         return [*self.users.values(), self.bot_user]
 
-    def _guild_payload(self, *, full: bool) -> dict[str, Any]:
+    def _everyone(self, guild_id: int) -> FakeRole:
+        if guild_id == self.guild_id:
+            return self.everyone_role
+        return FakeRole(guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)
+
+    def _roles(self, guild_id: int) -> list[dict[str, Any]]:
+        return [r.payload() for r in (self._everyone(guild_id), self.mod_role, self.bot_role)]
+
+    def _guild_channels(self, guild_id: int, *, threads: bool) -> list[dict[str, Any]]:
+        return [
+            c.payload()
+            for c in self.channels.values()
+            if c.guild_id == guild_id and c.is_thread == threads
+        ]
+
+    def _guild_payload(self, *, full: bool, guild_id: int | None = None) -> dict[str, Any]:
+        gid = self.guild_id if guild_id is None else guild_id
         g: dict[str, Any] = {
-            "id": str(self.guild_id),
-            "name": "Torres Test Server",
+            "id": str(gid),
+            "name": "Torres Test Server"
+            + ("" if gid == self.guild_id else f" {self.guild_ids.index(gid) + 1}"),
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -1018,7 +1087,7 @@ class FakeDiscord:
             "verification_level": 0,
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
-            "roles": [r.payload() for r in (self.everyone_role, self.mod_role, self.bot_role)],
+            "roles": self._roles(gid),
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -1052,8 +1121,8 @@ class FakeDiscord:
                     "member_count": len(self._all_members()),
                     "voice_states": [],
                     "members": [self._member_payload(u) for u in self._all_members()],
-                    "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
-                    "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+                    "channels": self._guild_channels(gid, threads=False),
+                    "threads": self._guild_channels(gid, threads=True),
                     "presences": [],
                     "stage_instances": [],
                     "guild_scheduled_events": [],
@@ -1080,13 +1149,17 @@ class FakeDiscord:
         thread = FakeChannel(
             snowflake(),
             name,
-            self.guild_id,
+            parent_ch.guild_id,
             parent_id=parent_ch.id,
             owner_id=self.users[next(iter(self.users))].id,
         )
         self.channels[name] = thread
         if announce:
-            await self._dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+            await self._dispatch(
+                "THREAD_CREATE",
+                {**thread.payload(), "newly_created": True},
+                self._conn_for(thread.guild_id),
+            )
         return thread
 
     def inject_fault(
@@ -1233,7 +1306,7 @@ class FakeDiscord:
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -1298,7 +1371,7 @@ class FakeDiscord:
         gid = request.match_info.get("gid")
         if gid is None:
             return self.global_commands
-        if int(gid) != self.guild_id:
+        if int(gid) not in self.guild_ids:
             raise FormError("", "Missing Access", code=50001, status=403)
         return self.guild_commands.setdefault(int(gid), [])
 
@@ -1454,7 +1527,7 @@ class FakeDiscord:
             id=snowflake(),
             seq=self._next_seq(),
             channel_id=channel_id,
-            guild_id=self.guild_id,
+            guild_id=self._guild_of(channel_id),
             author=self.bot_user,
             kind=kind,
             content=content,
@@ -1508,7 +1581,7 @@ class FakeDiscord:
 
     async def _announce(self, msg: FakeMessage) -> None:
         """MESSAGE_CREATE for public messages, as Discord sends to bots with the intent."""
-        conn = self._conn
+        conn = self._conn_for(msg.guild_id)
         if conn is None or msg.ephemeral or not conn.intents & GUILD_MESSAGES_INTENT:
             return
         with contextlib.suppress(AssertionError, ConnectionError):
@@ -1605,7 +1678,7 @@ class FakeDiscord:
             id=snowflake(),
             seq=self._next_seq(),
             channel_id=ix.channel.id,
-            guild_id=self.guild_id,
+            guild_id=ix.channel.guild_id,
             author=self.bot_user,
             kind="callback",
             flags=LOADING | (flags & EPHEMERAL),
@@ -1821,21 +1894,23 @@ class FakeDiscord:
         self._channel_by_id(request)
         return _no_content()
 
-    def _check_guild(self, request: web.Request) -> None:
-        if request.match_info["gid"] != str(self.guild_id):
+    def _check_guild(self, request: web.Request) -> int:
+        gid = request.match_info["gid"]
+        if not gid.isdigit() or int(gid) not in self.guild_ids:
             raise FormError("", "Unknown Guild", code=10004, status=404)
+        return int(gid)
+
+    def _guild_of(self, channel_id: int) -> int:
+        return next((c.guild_id for c in self.channels.values() if c.id == channel_id), 0)
 
     async def _get_guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return _json(self._guild_payload(full=False))
+        return _json(self._guild_payload(full=False, guild_id=self._check_guild(request)))
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return _json([c.payload() for c in self.channels.values() if not c.is_thread])
+        return _json(self._guild_channels(self._check_guild(request), threads=False))
 
     async def _get_roles(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        return _json([r.payload() for r in (self.everyone_role, self.mod_role, self.bot_role)])
+        return _json(self._roles(self._check_guild(request)))
 
     async def _get_member(self, request: web.Request) -> web.Response:
         self._check_guild(request)
