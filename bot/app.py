@@ -43,11 +43,15 @@ _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the bac
 
 
 def _render_png(
-    position: dict[str, Any], viewer: str | None, highlight: list[str], note: str | None = None
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: list[str],
+    note: str | None = None,
+    labels: dict[str, str] | None = None,
 ) -> bytes:
     from renderer import render_board
 
-    return render_board(position, viewer, highlight, highlight_note=note)
+    return render_board(position, viewer, highlight, highlight_note=note, labels=labels)
 
 
 def alt_text(
@@ -55,11 +59,18 @@ def alt_text(
     viewer: str | None,
     highlight: Iterable[str] = (),
     note: str | None = None,
+    labels: dict[str, str] | None = None,
 ) -> str:
     """The picture's description for screen readers (Discord allows 1024 characters)."""
     from renderer import describe
 
-    text = describe(position, viewer=viewer, highlight=sorted(highlight), highlight_note=note)
+    text = describe(
+        position,
+        viewer=viewer,
+        highlight=sorted(highlight),
+        highlight_note=note,
+        labels=labels,
+    )
     return text if len(text) <= 1024 else text[:1023] + "…"
 
 
@@ -104,13 +115,13 @@ class Renderer:
         viewer: str | None,
         highlight: Iterable[str],
         note: str | None = None,
+        labels: dict[str, str] | None = None,
     ) -> bytes:
+        args = (position, viewer, sorted(highlight), note, labels)
         if self._processes is not None:
-            return await self._processes.run(_render_png, position, viewer, sorted(highlight))
+            return await self._processes.run(_render_png, *args)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._pool, _render_png, position, viewer, sorted(highlight), note
-        )
+        return await loop.run_in_executor(self._pool, _render_png, *args)
 
     async def animate(self, positions: list[dict[str, Any]]) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
@@ -257,9 +268,10 @@ class TorresBot(discord.Client):
         viewer: str | None,
         highlight: Iterable[str],
         note: str | None = None,
+        labels: dict[str, str] | None = None,
     ) -> io.BytesIO:
         """The board picture as a file-like object, drawn off the event loop."""
-        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note))
+        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note, labels))
 
     async def board_file(
         self,
@@ -267,12 +279,14 @@ class TorresBot(discord.Client):
         viewer: str | None,
         highlight: Iterable[str],
         note: str | None = None,
+        labels: dict[str, str] | None = None,
     ) -> discord.File:
-        """The board picture as an attachment, its description the position in words."""
+        """The board picture as an attachment, its description the position in words;
+        *labels* name the seats as the players know each other (display names)."""
         highlight = sorted(highlight)
-        png = await self.render(position, viewer, highlight, note)
+        png = await self.render(position, viewer, highlight, note, labels)
         try:
-            alt: str | None = alt_text(position, viewer, highlight, note)
+            alt: str | None = alt_text(position, viewer, highlight, note, labels)
         except Exception:  # the picture is worth sending without its description
             log.exception("could not describe the board picture")
             alt = None
@@ -373,7 +387,9 @@ class TorresBot(discord.Client):
         elif post.position is not None:
             try:
                 files.append(
-                    await self.board_file(post.position, None, post.highlight, post.highlight_note)
+                    await self.board_file(
+                        post.position, None, post.highlight, post.highlight_note, post.labels
+                    )
                 )
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)

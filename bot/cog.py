@@ -275,7 +275,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 decision=decision,
             )
         file = await self.bot.board_file(
-            view.position, view.viewer, view.highlight, view.highlight_note
+            view.position, view.viewer, view.highlight, view.highlight_note, view.labels
         )
         await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
 

@@ -144,7 +144,9 @@ async def _message_kwargs(
     if state.position is not None:
         try:
             kwargs["attachments"] = [
-                await bot.board_file(state.position, state.viewer, state.highlight, state.note)
+                await bot.board_file(
+                    state.position, state.viewer, state.highlight, state.note, state.labels
+                )
             ]
         except Exception:  # the panel works without its picture
             log.exception("could not draw the panel picture of game %s", game_id)

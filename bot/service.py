@@ -17,7 +17,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -99,6 +99,7 @@ class Post:
     animation: bool = False  # this is that replay: replay.gif, drawn from the log when sent
     merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
     highlight_note: str | None = None  # what the highlighted squares are (the legend)
+    labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -113,6 +114,7 @@ class Post:
             "replay": self.replay,
             "animation": self.animation,
             "highlight_note": self.highlight_note,
+            "labels": dict(self.labels),
         }
 
     @classmethod
@@ -130,6 +132,7 @@ class Post:
             replay=bool(data.get("replay", False)),
             animation=bool(data.get("animation", False)),
             highlight_note=data.get("highlight_note"),
+            labels={str(k): str(v) for k, v in (data.get("labels") or {}).items()},
         )
 
 
@@ -151,6 +154,7 @@ class BoardView:
     viewer: str | None
     highlight: frozenset[str]
     highlight_note: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
 
 
 @dataclass(slots=True)
@@ -163,6 +167,7 @@ class PanelState:
     highlight: frozenset[str] = frozenset()
     outcome: Outcome | None = None
     note: str | None = None  # what the highlighted squares are
+    labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
 
 
 @dataclass(frozen=True, slots=True)
@@ -655,6 +660,7 @@ class GameService:
             viewer=viewer,
             highlight=highlight,
             highlight_note=note,
+            labels=picture_labels(seats),
         )
 
     async def hand(
@@ -1138,6 +1144,7 @@ class GameService:
             turn=row.turn_no if human_next else None,
             buttons=buttons,
             mentions=(seat.user_id,) if human_next and seat and seat.user_id else (),
+            labels=picture_labels(seats),
         )
 
     def _next_line(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> str:
@@ -1184,7 +1191,7 @@ class GameService:
             lines.append(self._next_line(new_row, after, seats))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
-        post.highlight_note = f"changed by {seat.name}'s turn"
+        post.highlight_note = f"changed by {_picture_label(seat)}'s turn"
         if over is not None:
             post.buttons = ()
             post.turn = None
@@ -1375,7 +1382,12 @@ class GameService:
             changed_squares(row.turn_start_position or row.position, row.position)
         )
         return PanelState(
-            model, game.position(), game.to_move, highlight, note="changed this turn so far"
+            model,
+            game.position(),
+            game.to_move,
+            highlight,
+            note="changed this turn so far",
+            labels=picture_labels(await self._store.seats(row.id)),
         )
 
 
@@ -1582,6 +1594,18 @@ def _engine_choose(game: Game, seconds: float, *, level: str) -> list[str]:
     from engine.ai import choose_actions
 
     return list(choose_actions(game, seconds=seconds, level=level))
+
+
+def picture_labels(seats: Iterable[SeatRow]) -> dict[str, str]:
+    """What the board picture calls each seat: the player's display name, or
+    "Computer (green)" for a computer seat (the picture draws text: nothing to escape)."""
+    return {s.name: _picture_label(s) for s in seats if s.name}
+
+
+def _picture_label(seat: SeatRow) -> str:
+    if seat.is_ai or seat.user_id is None:
+        return f"Computer ({seat.name})"
+    return seat.display
 
 
 def _who(seat: SeatRow) -> str:

@@ -120,7 +120,12 @@ async def test_turn_message_lists_the_turn_and_highlights_its_squares(env: Env):
     assert f"played `move c3 {target}; end`" in post.text
     assert post.highlight == {"c3", target}
     assert post.buttons == ("play", "end", "undo", "hand") and post.mentions == (BOB.id,)
-    assert post.highlight_note == "changed by red's turn"
+    assert post.highlight_note == "changed by Ann's turn"
+    # The picture names the seats as the players know each other.
+    assert post.labels == {"red": "Ann", "blue": "Bob"}
+    assert Post.from_payload(post.to_payload()).labels == post.labels
+    board = await env.service.board(channel_id=CHANNEL, user=BOB)
+    assert board.labels == {"red": "Ann", "blue": "Bob"}
     assert "Reminder <t:" in post.text and ":R>" in post.text
 
 
@@ -353,6 +358,8 @@ async def test_computer_players_take_their_turns(env: Env):
         steps += 1
         for post in step.posts:
             assert post.text.startswith("**🔵 Computer (blue)** played `")
+            assert post.labels == {"red": "Ann", "blue": "Computer (blue)"}
+            assert post.highlight_note == "changed by Computer (blue)'s turn"
     _, game, _ = await state(env)
     assert game.to_move == "red" and steps >= 2  # the computer's knight, then the king
     rng = random.Random(3)

@@ -63,7 +63,10 @@ def check_turn_message(post: FakeMessage, game: Game, game_id: int) -> int:
     assert ids and ids[0].endswith(":play"), ids
     m = re.match(rf"torres:{game_id}:(\d+):play$", ids[0])
     assert m, ids
-    assert post.attachments[0].description, "the picture has no alt text"
+    alt = post.attachments[0].description
+    assert alt, "the picture has no alt text"
+    # The picture names the players as they know each other, not by colour alone.
+    assert "Alice (" in alt and "Bob (" in alt, alt
     assert f"({game.to_move})" in post.content
     return int(m.group(1))
 
