@@ -480,7 +480,7 @@ class TorresBot(discord.Client):
                 await dm.send(text)
             else:
                 picture = await self.board_file(
-                    post.position, None, post.highlight, post.highlight_note
+                    post.position, None, post.highlight, post.highlight_note, post.labels
                 )
                 await dm.send(text, file=picture)
             return

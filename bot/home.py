@@ -20,7 +20,15 @@ from typing import Any
 
 from bot import texts
 from bot.errors import NoGame, NotAllowed
-from bot.service import BoardView, GameService, Outcome, Post, User, public_action
+from bot.service import (
+    BoardView,
+    GameService,
+    Outcome,
+    Post,
+    User,
+    picture_labels,
+    public_action,
+)
 from bot.storage import GameStore
 from bot.store import GameRow, ResultRow, ResultSeat, SeatRow
 from engine import changed_squares
@@ -230,7 +238,13 @@ class HomeService:
         if row.status == "cancelled":
             text = f"Game #{row.id} was cancelled ({_date(row.updated_at)}).\n" + text
         highlight = frozenset(changed_squares(before.position(), game.position()))
-        return BoardView(text=text, position=game.position(), viewer=viewer, highlight=highlight)
+        return BoardView(
+            text=text,
+            position=game.position(),
+            viewer=viewer,
+            highlight=highlight,
+            labels=picture_labels(seats),
+        )
 
     # -- /torres export --------------------------------------------------------------
 

@@ -231,7 +231,7 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
     async def fake_render(
-        position: object, viewer: object, highlight: object, note: object = None
+        position: object, viewer: object, highlight: object, note: object = None, labels=None
     ) -> bytes:
         assert viewer is None and sorted(highlight) == ["c3", "d3"]  # type: ignore[arg-type]
         return b"\x89PNG fake"
