@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress
 
 FILES = "abcdefgh"
 SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in FILES)
 SQUARE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARE_NAMES)}
 # Names sorted as strings, for output in a stable, readable order (a1, a2, ... h8).
 SORTED_SQUARES: tuple[int, ...] = tuple(sorted(range(64), key=lambda i: SQUARE_NAMES[i]))
+# NAME_RANK[s]: the place of s in that order (a sort key for squares as ints).
+NAME_RANK: tuple[int, ...] = tuple(SORTED_SQUARES.index(s) for s in range(64))
 
 
 def _offsets(deltas: Iterable[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
@@ -47,79 +50,100 @@ def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], li
 
     The one flood fill of the project: the game's tables and the AI's evaluation use it.
     """
+    comp, area, height, members, _adj, _bare = _flood(h)
+    return comp, area, height, members
+
+
+def _flood(
+    h: Sequence[int],
+) -> tuple[list[int], list[int], list[int], list[list[int]], list[tuple[int, ...]], list[int]]:
+    """``label_castles`` plus, for bare squares, the castles next to them (sorted) and
+    the bare squares next to any castle, found on the way."""
     comp = [-1] * 64
+    adj: list[tuple[int, ...]] = [()] * 64
+    bare: list[int] = []
     area: list[int] = []
     height: list[int] = []
     members: list[list[int]] = []
-    for start in range(64):
-        if h[start] <= 0 or comp[start] >= 0:
+    for start in compress(range(64), h):  # squares of height 0 aside at C speed
+        if comp[start] >= 0 or h[start] < 0:
             continue
         c = len(area)
         comp[start] = c
-        todo = [start]
-        squares = []
-        top = 0
-        while todo:
-            s = todo.pop()
-            squares.append(s)
-            if h[s] > top:
-                top = h[s]
+        squares = [start]
+        for s in squares:  # grows while it is read: a breadth-first search
             for t in ORTH[s]:
-                if h[t] > 0 and comp[t] < 0:
-                    comp[t] = c
-                    todo.append(t)
+                if h[t] > 0:
+                    if comp[t] < 0:
+                        comp[t] = c
+                        squares.append(t)
+                else:
+                    a = adj[t]
+                    if not a:
+                        adj[t] = (c,)
+                        bare.append(t)
+                    elif a[-1] != c:  # castles are numbered in order: a stays sorted
+                        adj[t] = (*a, c)
         area.append(len(squares))
-        height.append(top)
+        height.append(max(map(h.__getitem__, squares)))
         members.append(squares)
-    return comp, area, height, members
+    return comp, area, height, members, adj, bare
 
 
 class Castles:
     """Connected components of a height array, with what move generation needs.
 
-    Immutable once built: the game replaces it whenever a height changes, so undo
-    snapshots may share it.
+    Immutable once built (the rules' caches aside): the game replaces it whenever a
+    height changes, so undo snapshots and copies may share it.  ``adj[v]``: the
+    castles orthogonally next to the bare square v (which castles a block there would
+    touch; () for squares of castles).  ``frontier[c]``: the bare squares touching
+    castle c and no other.  Doors are worked out per castle on first use.
     """
 
-    __slots__ = ("comp", "area", "height", "members", "doors", "adj", "build", "moveblock")
+    __slots__ = (
+        "comp",
+        "area",
+        "height",
+        "members",
+        "adj",
+        "frontier",
+        "_doors",
+        "build",
+        "reach",
+        "moveblock",
+    )
 
     def __init__(self, h: Sequence[int]) -> None:
-        comp, area, height, members = label_castles(h)
+        comp, area, height, members, adj, bare = _flood(h)
         self.comp = comp
         self.area = area
         self.height = height
         self.members = members
-        # adj[s]: the castles orthogonally next to square s (for bare squares: which
-        # castles a block there would touch).  doors[c]: (v, m) for every square v next
-        # to castle c with m = the tallest square of c next to v, when h[v] < m: a
-        # knight may leave c onto v.
-        adj: list[tuple[int, ...]] = [()] * 64
-        doors: list[list[tuple[int, int]]] = [[] for _ in area]
-        for v in range(64):
-            best: dict[int, int] | None = None
-            for u in ORTH[v]:
-                cu = comp[u]
-                if cu >= 0:
-                    hu = h[u]
-                    if best is None:
-                        best = {cu: hu}
-                    elif hu > best.get(cu, 0):
-                        best[cu] = hu
-            if best is None:
-                continue
-            adj[v] = tuple(sorted(best)) if len(best) > 1 else tuple(best)
-            hv = h[v]
-            for cu, m in best.items():
-                if hv < m:
-                    doors[cu].append((v, m))
+        frontier: list[list[int]] = [[] for _ in area]
+        for v in bare:
+            a = adj[v]
+            if len(a) == 1:
+                frontier[a[0]].append(v)
         self.adj = adj
-        self.doors = doors
+        self.frontier = frontier
+        self._doors: list[frozenset[int] | None] = [None] * len(area)
         self.build: list[int] | None = None  # filled by the rules on first use
+        self.reach: dict[int, tuple[int, ...]] = {}  # knight moves by start, ditto
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
 
     def __len__(self) -> int:
         return len(self.area)
+
+    def doors(self, h: Sequence[int], c: int) -> frozenset[int]:
+        """Every square v next to castle c lower than a square of c next to it: a knight
+        may leave c onto v.  ``h`` must be the heights the tables are of."""
+        found = self._doors[c]
+        if found is None:
+            found = self._doors[c] = frozenset(
+                [v for m in self.members[c] for v in ORTH[m] if h[v] < h[m]]
+            )
+        return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
         """The tables after one block was added on s (``h`` already counts it).
@@ -132,50 +156,61 @@ class Castles:
         comp = self.comp
         area = self.area[:]
         height = self.height[:]
-        members = self.members[:]
-        doors = self.doors[:]
+        members = self.members
         adj = self.adj
+        frontier = self.frontier
+        doors = self._doors[:]
         c = comp[s]
         if c < 0:
             comp = comp[:]
             adj = adj[:]
-            touching = self.adj[s]
+            frontier = frontier[:]
+            members = members[:]
+            touching = adj[s]
             if touching:
                 c = touching[0]
                 area[c] += 1
                 members[c] = [*members[c], s]
+                frontier[c] = [v for v in frontier[c] if v != s]
             else:
                 c = len(area)
                 area.append(1)
                 height.append(0)
                 members.append([s])
-                doors.append([])
+                frontier.append([])
+                doors.append(None)
             comp[s] = c
+            adj[s] = ()
             for t in ORTH[s]:
-                if c not in adj[t]:
-                    adj[t] = tuple(sorted((*adj[t], c)))
-        if h[s] > height[c]:
-            height[c] = h[s]
-        near: set[int] = set()
-        for m in members[c]:
-            near.add(m)
-            near.update(ORTH[m])
-        entries = []
-        for v in sorted(near):
-            top = 0
-            for u in ORTH[v]:
-                if comp[u] == c and h[u] > top:
-                    top = h[u]
-            if h[v] < top:
-                entries.append((v, top))
-        doors[c] = entries
+                if comp[t] < 0:
+                    a = adj[t]
+                    if not a:
+                        adj[t] = (c,)
+                        frontier[c] = [*frontier[c], t]
+                    elif c not in a:
+                        adj[t] = tuple(sorted((*a, c)))
+                        for d in a:
+                            frontier[d] = [v for v in frontier[d] if v != t]
+        hs = h[s]
+        if hs > height[c]:
+            height[c] = hs
+        old = doors[c]
+        if old is not None:  # only pairs with s change: s as the higher or the lower square
+            found = set(old)
+            found.update([v for v in ORTH[s] if h[v] < hs])
+            if not any(h[m] > hs for m in ORTH[s] if comp[m] == c):
+                found.discard(s)
+            doors[c] = frozenset(found)
         new.comp = comp
         new.area = area
         new.height = height
         new.members = members
-        new.doors = doors
         new.adj = adj
+        new.frontier = frontier
+        new._doors = doors
         new.build = None
+        # A knight's reach changes only next to the castle that grew (its doors did).
+        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
         new.moveblock = None
         return new
 

@@ -17,6 +17,8 @@ from .state import EMPTY, KING, NOBODY, DeckKey, State
 FORMAT = "torres-position/1"
 _STAGES: tuple[str, ...] = tuple(Stage)
 HIDDEN = "hidden"
+_SQ = SQUARE_INDEX
+_CARD_SET = frozenset(CARDS)
 _FIELDS = (
     "format",
     "variant",
@@ -133,11 +135,20 @@ def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
 def _per_player(d: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[int, Any]:
     out = {}
     for name, v in _obj(d, key).items():
-        out[_player(name, names, f"'{key}'")] = v
+        if name in names and isinstance(name, str):
+            out[names.index(name)] = v
+        else:
+            out[_player(name, names, f"'{key}'")] = v
     return out
 
 
 def _cards(v: Any, where: str) -> list[str]:
+    if type(v) is list:
+        try:
+            if _CARD_SET.issuperset(v):  # the usual case in one step; else the reason below
+                return v[:]
+        except TypeError:  # an unhashable entry
+            pass
     if not isinstance(v, list):
         raise _bad(f"{where} must be a list of card ids.")
     for c in v:
@@ -184,11 +195,14 @@ def read_position(d: Any) -> State:
         st.to_move = st.phase_starter if tm is None else _player(tm, names, "'to_move'")
 
     total_on_board = 0
+    heights = st.heights
     for sq, v in _obj(d, "heights").items():
-        s = _square(sq, "'heights'")
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        s = _SQ.get(sq)  # the usual spelling first; _square() has the rest and the errors
+        if s is None:
+            s = _square(sq, "'heights'")
+        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)) or v < 0:
             raise _bad(f"the height of {sq} must be a whole number of 0 or more, not {v!r}.")
-        st.heights[s] = v
+        heights[s] = v
         total_on_board += v
 
     for p, squares in _per_player(d, "knights", names).items():
@@ -197,7 +211,9 @@ def read_position(d: Any) -> State:
         if len(squares) > MAX_KNIGHTS:
             raise _bad(f"{names[p]} has {len(squares)} knights; a player has at most 6.")
         for sq in squares:
-            s = _square(sq, f"the knights of {names[p]}")
+            s = _SQ.get(sq) if type(sq) is str else None
+            if s is None:
+                s = _square(sq, f"the knights of {names[p]}")
             if st.occupant[s] != EMPTY:
                 raise _bad(
                     f"two knights stand on {SQUARE_NAMES[s]} ({names[st.occupant[s]]} and {names[p]})."
@@ -278,7 +294,6 @@ def read_position(d: Any) -> State:
     decks_raw = d.get("decks")
     if decks_raw is not None and not isinstance(decks_raw, dict):
         raise _bad("'decks' must be an object.")
-    defaults = default_decks(st, random.Random(seed))
     decks: dict[DeckKey, tuple[str, ...]] = {}
     if variant == "master":
         if decks_raw:
@@ -290,11 +305,13 @@ def read_position(d: Any) -> State:
         if decks_raw and "common" in decks_raw:
             decks["common"] = tuple(_cards(decks_raw["common"], "the common deck"))
         else:
-            decks["common"] = defaults["common"]
+            decks["common"] = default_decks(st, random.Random(seed))["common"]
     else:
         given = {}
         for key, v in (decks_raw or {}).items():
             given[_player(key, names, "'decks'")] = tuple(_cards(v, f"the deck of {key}"))
+        # The shuffled defaults only when a deck is missing (shuffling is most of a load).
+        defaults = default_decks(st, random.Random(seed)) if len(given) < n else {}
         for p in range(n):
             decks[p] = given[p] if p in given else defaults[p]
     st.decks = decks

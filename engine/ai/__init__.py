@@ -33,8 +33,8 @@ Levels:
 - ``"expert"`` (experimental): evolution over whole turns (Online Evolutionary
   Planning: a population of complete turns, repaired to legality, improved by
   crossover and mutation under the static evaluation), then the same Monte Carlo
-  among the near-equal best (see ``_expert``). Not yet stronger than ``search``
-  (measured in ``_expert``'s docstring), so the bot does not offer it.
+  among the near-equal best (see ``_expert``). Not yet shown stronger than
+  ``search`` (figures in ``_expert``'s docstring), so the bot does not offer it.
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a

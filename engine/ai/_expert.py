@@ -23,11 +23,12 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    against quick greedy replies, compared by successive halving.
 
 Measured (bench/ai_bench.py --pairings expert-search --variant all --seconds 0.3,
-24 games, a busy 2-core machine, 2026-12-01): 3/24 = 12.5% against three ``search``
-players (95% CI 4-31%; 25% is even) — weaker. At this engine speed a decision
-decodes only ~60 turns of evolution, so the budget it takes from the beam and the
-rollouts costs more than it finds; a faster engine core (castle tables kept
-incrementally, cheaper copy and undo) comes first.
+24 games a run, a busy 2-core machine, 2026-12-01): 3/24 = 12.5% against three
+``search`` players (95% CI 4-31%; 25% is even) on the engine as it was; 9/24 = 37.5%
+(CI 21-57%) once the engine core was made faster (castle tables shared per board,
+doors and reach kept across blocks). Too few games to call it stronger than
+``search``, so the bot does not offer it yet: the issue's bar is 40% over 200 games
+at 1 s a decision.
 
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import SQUARE_NAMES
+from ..board import NAME_RANK, SQUARE_NAMES
 from ..events import Event, Stage
 from ..notation import Action
 from ..state import EMPTY, Snapshot, State
 from . import setup, turn
 from .cards import card_plays, do_card
-from .common import block_squares, illegal
+from .common import block_squares, castles, illegal
 from .tables import MAX_KNIGHTS
 
 _N = SQUARE_NAMES
 _MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
 _BUILD = [f"build {_N[s]}" for s in range(64)]
 _KNIGHT = [f"knight {_N[s]}" for s in range(64)]
+_STACK = [f"stack {k}" for k in range(10)]
+_RANK = NAME_RANK.__getitem__
 
 
 _TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
@@ -88,7 +90,7 @@ def legal(st: State) -> list[str]:
     """Every legal single action of the player to move, canonical and sorted."""
     stage = st.stage
     if stage == Stage.PLAY:
-        return sorted(_legal_play(st))
+        return _legal_play(st)
     if stage == Stage.DRAW_KEEP:
         cards = sorted(set(st.revealed))
         return sorted([f"keep {c} {w}" for c in cards for w in ("bottom", "top")])
@@ -105,24 +107,36 @@ def legal(st: State) -> list[str]:
 
 
 def _legal_play(st: State) -> list[str]:
+    """The turn's actions, put together in sorted order (the parts come sorted)."""
     p = st.to_move
-    out = ["end"]
     ap = st.ap
     mine = st.knights[p]
-    if st.turn_stack is None:
-        out.extend(f"stack {k}" for k in set(st.stacks[p]))
+    occ = st.occupant
+    out: list[str] = []
     if ap >= 1:
-        out.append("score")
+        if turn.can_build(st):
+            out += [_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY]
         if turn.can_draw(st):
             out.append("draw")
-        if turn.can_build(st):
-            occ = st.occupant
-            out.extend(_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY)
-        for a in mine:
-            row = _MOVE[a]
-            out.extend(row[b] for b in turn.move_targets(st, a))
+    out.append("end")
+    if ap >= 1:
         if ap >= 2 and len(mine) < MAX_KNIGHTS:
-            out.extend(_KNIGHT[s] for s in turn.add_targets(st, p))
-    if not st.played:
-        out.extend(card_plays(st))
+            out += [_KNIGHT[s] for s in sorted(turn.add_targets(st, p), key=_RANK)]
+        reach = castles(st).reach
+        for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
+            row = _MOVE[a]
+            to = reach.get(a)
+            if to is None:
+                to = turn.move_reach(st, a)
+            out += [row[b] for b in to if occ[b] == EMPTY]
+    if not st.played and st.hands[p]:
+        out += sorted(card_plays(st))
+    if ap >= 1:
+        out.append("score")
+    if st.turn_stack is None:
+        sizes = sorted(set(st.stacks[p]))
+        if sizes and sizes[-1] < 10:  # one digit each: in numeric order is in text order
+            out += [_STACK[k] for k in sizes]
+        else:
+            out += sorted([f"stack {k}" for k in sizes])
     return out

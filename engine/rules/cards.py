@@ -160,7 +160,7 @@ def doorclimb_targets(st: State, a: int) -> set[int]:
     cc = castles(st)
     res: set[int] = set()
     for c in {cc.comp[t] for t in ORTH[a] if h[t] > level}:
-        for v, _m in cc.doors[c]:
+        for v in cc.doors(h, c):
             if occ[v] == EMPTY and v != a:
                 res.add(v)
     return res

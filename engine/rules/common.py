@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..board import ORTH, SQUARE_NAMES, Castles
+from ..board import NAME_RANK, ORTH, SQUARE_NAMES, Castles
 from ..errors import IllegalAction
 from ..notation import Action, format_action
 from ..state import EMPTY, KING, State
@@ -19,11 +19,24 @@ def illegal(a: Action, reason: str) -> IllegalAction:
     return IllegalAction(format_action(a), reason)
 
 
+# Castle tables by heights, shared between games: a search loads many positions with
+# the same board (sampled hidden cards), and the tables with their caches depend on
+# the heights alone.  The oldest entry goes first.
+_TABLES: dict[tuple[int, ...], Castles] = {}
+_TABLES_MAX = 256
+
+
 def castles(st: State) -> Castles:
     """The castle tables of the current heights (computed once per board)."""
     cc = st.castles
     if cc is None:
-        cc = st.castles = Castles(st.heights)
+        key = tuple(st.heights)
+        cc = _TABLES.get(key)
+        if cc is None:
+            cc = _TABLES[key] = Castles(st.heights)
+            if len(_TABLES) > _TABLES_MAX:
+                del _TABLES[next(iter(_TABLES))]
+        st.castles = cc
     return cc
 
 
@@ -96,24 +109,25 @@ def explain_block(st: State, a: Action, s: int) -> None:
 
 
 def block_squares(st: State) -> list[int]:
-    """Squares where a block may go by the building rules, pieces aside (cached per board)."""
+    """Squares where a block may go by the building rules, pieces aside (cached per board),
+    in the order of their names.
+
+    Per castle: its squares below its area while it is no taller than its area, and
+    the bare squares touching it alone while it is at most one taller than its area.
+    """
     cc = castles(st)
     cached = cc.build
     if cached is not None:
         return cached
     h = st.heights
-    comp, area, height, adj = cc.comp, cc.area, cc.height, cc.adj
-    res = []
-    for s in range(64):
-        hs = h[s]
-        if hs:
-            c = comp[s]
-            if max(height[c], hs + 1) <= area[c]:
-                res.append(s)
-        else:
-            t = adj[s]
-            if len(t) == 1 and height[t[0]] <= area[t[0]] + 1:
-                res.append(s)
+    res: list[int] = []
+    for c, a in enumerate(cc.area):
+        hc = cc.height[c]
+        if hc <= a:
+            res.extend([s for s in cc.members[c] if h[s] < a])
+        if hc <= a + 1:
+            res.extend(cc.frontier[c])
+    res.sort(key=NAME_RANK.__getitem__)  # in the order of the legal-action list
     cc.build = res
     return res
 

@@ -3,7 +3,7 @@ turn's stack, drawing and keeping cards, the scoring track, and the end of a tur
 
 from __future__ import annotations
 
-from ..board import ORTH
+from ..board import NAME_RANK, ORTH
 from ..events import Event, Stage, TurnEnd
 from ..notation import Action
 from ..state import EMPTY, State
@@ -29,21 +29,27 @@ from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS
 # ---------------------------------------------------------------------- moving a knight
 
 
-def move_targets(st: State, a: int) -> set[int]:
+def move_reach(st: State, a: int) -> tuple[int, ...]:
+    """Squares a knight on ``a`` reaches with one step or one door passage, were they
+    empty, in the order of their names (cached with the castle tables: heights alone
+    decide it)."""
+    cc = castles(st)
+    found = cc.reach.get(a)
+    if found is None:
+        h = st.heights
+        level = h[a]
+        res = {t for t in ORTH[a] if h[t] <= level + 1}
+        comp = cc.comp
+        for c in {comp[t] for t in ORTH[a] if h[t] > level}:
+            res.update([v for v in cc.doors(h, c) if h[v] <= level and v != a])
+        found = cc.reach[a] = tuple(sorted(res, key=NAME_RANK.__getitem__))
+    return found
+
+
+def move_targets(st: State, a: int) -> list[int]:
     """Squares the knight on ``a`` reaches with one step or one door passage."""
-    h, occ = st.heights, st.occupant
-    level = h[a]
-    res = {t for t in ORTH[a] if occ[t] == EMPTY and h[t] <= level + 1}
-    cc = st.castles
-    if cc is None:
-        cc = castles(st)
-    comp = cc.comp
-    entered = {comp[t] for t in ORTH[a] if h[t] > level}
-    for c in entered:
-        for v, _m in cc.doors[c]:
-            if h[v] <= level and occ[v] == EMPTY and v != a:
-                res.add(v)
-    return res
+    occ = st.occupant
+    return [t for t in move_reach(st, a) if occ[t] == EMPTY]
 
 
 def do_move(st: State, a: Action) -> None:

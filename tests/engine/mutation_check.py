@@ -29,10 +29,10 @@ SCORING, COMMON, MB = (
 )
 
 MUTANTS: list[tuple[str, str, str, str]] = [
-    ("door ends higher", TURN, "if h[v] <= level and occ[v] == EMPTY and v != a:",
-     "if h[v] <= level + 1 and occ[v] == EMPTY and v != a:"),
-    ("door exit may be start", TURN, "if h[v] <= level and occ[v] == EMPTY and v != a:",
-     "if h[v] <= level and occ[v] == EMPTY:"),
+    ("door ends higher", TURN, "if h[v] <= level and v != a])",
+     "if h[v] <= level + 1 and v != a])"),
+    ("door exit may be start", TURN, "if h[v] <= level and v != a])",
+     "if h[v] <= level])"),
     ("redistribution ties last", TURN, "if s < MAX_STACK and (best < 0 or s < stacks[best]):",
      "if s < MAX_STACK and (best < 0 or s <= stacks[best]):"),
     ("redistribution onto full stacks", TURN, "if s < MAX_STACK and (best < 0 or s < stacks[best]):",
@@ -66,8 +66,8 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     ("add knight higher", TURN,
      "            if occ[t] == EMPTY and h[t] <= level:\n                res.add(t)\n",
      "            if occ[t] == EMPTY and h[t] <= level + 1:\n                res.add(t)\n"),
-    ("step two up", TURN, "res = {t for t in ORTH[a] if occ[t] == EMPTY and h[t] <= level + 1}",
-     "res = {t for t in ORTH[a] if occ[t] == EMPTY and h[t] <= level + 2}"),
+    ("step two up", TURN, "res = {t for t in ORTH[a] if h[t] <= level + 1}",
+     "res = {t for t in ORTH[a] if h[t] <= level + 2}"),
     ("castle points area+level", SCORING,
      "return sum(area[c] * lv for c, lv in highest_levels(knights, h, comp).items())",
      "return sum(area[c] + lv for c, lv in highest_levels(knights, h, comp).items())"),
@@ -90,7 +90,8 @@ MUTANTS: list[tuple[str, str, str, str]] = [
      "order = [(st.phase_starter + i) % n for i in range(n)]", "order = list(range(n))"),
 ]  # fmt: skip
 
-# v != a: the start square holds the knight itself, so it is never empty anyway;
+# v != a: the start square holds the knight itself, so it is never empty anyway
+# (move_targets filters by occupant);
 # leap-frog onto 0: a marker only moves forward from >= 0, so it never stops on 0.
 EQUIVALENT = {"door exit may be start", "leap-frog onto 0"}
 
