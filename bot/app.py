@@ -22,6 +22,8 @@ from bot.batch import merge_posts
 from bot.cog import TorresGroup, report_error, send_private
 from bot.config import BotConfig
 from bot.errors import Busy
+from bot.home import HomeService
+from bot.home_cog import add_home_commands
 from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
@@ -178,7 +180,12 @@ class TorresBot(discord.Client):
         self.store = store
         self.service = service
         self.tree = TorresTree(self)
-        self.tree.add_command(TorresGroup(self, service))
+        self.home = HomeService(
+            store, ai_level=service.config.ai_level, clock_scale=config.clock_scale
+        )
+        group = TorresGroup(self, service)
+        add_home_commands(group, self, self.home)
+        self.tree.add_command(group)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # games kicked while their computer was busy
         self._background: asyncio.Task[None] | None = None
@@ -356,9 +363,13 @@ class TorresBot(discord.Client):
         ``RETRY`` (429, 5xx, connection trouble: try again later).
         """
         channel = self.get_channel(post.channel_id) or self.get_partial_messageable(post.channel_id)
+        # Whoever asked for turn notices by DM gets one instead of the ping (bot.home).
+        by_dm = await self._dm_wanted(post)
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(id=u) for u in post.mentions]
+                everyone=False,
+                roles=False,
+                users=[discord.Object(id=u) for u in post.mentions if u not in by_dm],
             )
         }
         text = post.text
@@ -412,6 +423,10 @@ class TorresBot(discord.Client):
                 await self._retire_turn_message(post, message)
             except Exception as exc:  # noqa: BLE001 - posted all the same; never post it again
                 log.warning("could not note the turn message of game %s (%s)", post.game_id, exc)
+        for user_id in by_dm:
+            await self._turn_dm(user_id, post, channel, message)
+        if post.replay:  # the game-over message: its result counts from now on
+            await self._record_results()
         return POSTED
 
     async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
@@ -436,6 +451,69 @@ class TorresBot(discord.Client):
             await old.edit(view=view)
         except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
             log.info("could not disable the buttons of message %s", message_id)
+
+    async def _dm_wanted(self, post: Post) -> list[int]:
+        """The players a turn message is for who want turn notices by DM."""
+        if post.turn is None:
+            return []
+        try:
+            return [u for u in post.mentions if await self.home.wants_dm(u)]
+        except Exception:  # the channel ping is the safe side
+            log.exception("could not read the DM settings for game %s", post.game_id)
+            return []
+
+    async def _turn_dm(
+        self,
+        user_id: int,
+        post: Post,
+        channel: Any,
+        message: discord.Message,
+    ) -> None:
+        """Tell a player by DM that it is their turn; if Discord refuses, ping them in the
+        channel instead and tell them why at their next command."""
+        text = (
+            f"Your turn in Torres game #{post.game_id} in <#{post.channel_id}>: {message.jump_url}"
+        )
+        try:
+            dm = await self.create_dm(discord.Object(id=user_id))
+            if post.position is None:
+                await dm.send(text)
+            else:
+                picture = await self.board_file(
+                    post.position, None, post.highlight, post.highlight_note, post.labels
+                )
+                await dm.send(text, file=picture)
+            return
+        except discord.HTTPException as exc:
+            if exc.code != 50007:  # 50007: the user accepts no DMs from the bot
+                log.warning("could not send a turn DM to user %s: %s", user_id, exc)
+        try:
+            await self.home.dm_refused(user_id)
+            await channel.send(
+                f"<@{user_id}>, it's your turn in game #{post.game_id} "
+                "(I could not send you a direct message).",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
+            )
+        except Exception:
+            log.exception("could not ping user %s about game %s", user_id, post.game_id)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: Any
+    ) -> None:
+        """After any command: what the user must hear once (a DM Discord refused)."""
+        try:
+            notice = await self.home.pending_notice(interaction.user.id)
+            if notice is not None:
+                await interaction.followup.send(notice, ephemeral=True)
+        except Exception:
+            log.exception("could not tell user %s about a refused DM", interaction.user.id)
+
+    async def _record_results(self) -> None:
+        """Write the results of ended games (stats and ratings read them); never raises."""
+        try:
+            await self.home.record_results()
+        except Exception:  # the game is over all the same; the background loop retries
+            log.exception("could not record game results")
 
     # -- computer players and reminders ------------------------------------------------
 
@@ -494,6 +572,9 @@ class TorresBot(discord.Client):
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():
                     self.poster.submit(post)
+                for outcome in await self.home.due_clocks(self.service):
+                    await self._hand_over(outcome)  # the note, the turn, then the computer
+                await self._record_results()
                 if time.time() >= self._next_prune:
                     await self.service.prune_delivered()
                     self._next_prune = time.time() + 3600

@@ -7,6 +7,7 @@ and unexpected errors go through :func:`report_error`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
@@ -14,7 +15,8 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.errors import ServiceError
+from bot.errors import NoGame, ServiceError
+from bot.home import CLOCK_NAMES
 from bot.rules import TOPICS, rules_text
 from bot.service import GameService, Outcome, User
 from bot.store import committed_here
@@ -147,6 +149,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         players="How many players, computer players included (2-4, default 2)",
         variant="common deck (default), personal decks, or the master version",
         bots="How many of the seats the computer plays (0-3, default 0)",
+        clock="Time per turn; when it runs out the computer plays the turn (default: none)",
+    )
+    @app_commands.choices(
+        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()]
     )
     async def new(
         self,
@@ -154,23 +160,31 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         players: app_commands.Range[int, 2, 4] = 2,
         variant: Literal["common", "personal", "master"] = "common",
         bots: app_commands.Range[int, 0, 3] = 0,
+        clock: int | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._run(
-            interaction,
-            self.service.new(
-                guild_id=interaction.guild_id,
-                channel_id=_channel(interaction),
-                user=_user(interaction),
-                players=players,
-                variant=variant,
-                bots=bots,
-            ),
+        outcome = await self.service.new(
+            guild_id=interaction.guild_id,
+            channel_id=_channel(interaction),
+            user=_user(interaction),
+            players=players,
+            variant=variant,
+            bots=bots,
         )
+        if clock is not None:  # bot.home: the clock is set before anyone can start the game
+            outcome.posts[0].text += "\n" + await self.bot.home.set_clock(
+                outcome.posts[0].game_id, clock
+            )
+        await self.bot.deliver(interaction, outcome)
 
-    @app_commands.command(description="Join the open game in this channel")
+    @app_commands.command(description="Join the open game in this channel (or take back your seat)")
     async def join(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        # Back into one's own seat after the computer took it over (bot.home), else a seat.
+        back = await self.bot.home.rejoin(channel_id=_channel(interaction), user=_user(interaction))
+        if back is not None:
+            await self.bot.deliver(interaction, back)
+            return
         await self._run(
             interaction,
             self.service.join(channel_id=_channel(interaction), user=_user(interaction)),
@@ -231,10 +245,35 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             ),
         )
 
-    @app_commands.command(description="Show the current board (only to you)")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(
+        description="Show the board (only to you): now, or any game and decision of it"
+    )
+    @app_commands.describe(
+        game="A game's number, finished ones too (default: this channel's game)",
+        decision="Show the position after this decision (0: the start; default: the latest)",
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        decision: app_commands.Range[int, 0] | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.service.board(channel_id=_channel(interaction), user=_user(interaction))
+        view = None
+        if game is None and decision is None:
+            # No game running here: bot.home shows the channel's last finished one.
+            with contextlib.suppress(NoGame):
+                view = await self.service.board(
+                    channel_id=_channel(interaction), user=_user(interaction)
+                )
+        if view is None:  # a chosen game or decision, or a finished game
+            view = await self.bot.home.past_board(
+                channel_id=_channel(interaction),
+                guild_id=interaction.guild_id,
+                user_id=interaction.user.id,
+                game_id=game,
+                decision=decision,
+            )
         file = await self.bot.board_file(
             view.position, view.viewer, view.highlight, view.highlight_note, view.labels
         )

@@ -23,6 +23,7 @@ class BotConfig:
     reminder_count: int = 3
     idle_cancel_seconds: float = 14 * 24 * 3600.0
     reminder_check_seconds: float = 60.0
+    clock_scale: float = 1.0
     guild_ready_timeout: float = 2.0
     sync_guild: int | None = None
     seed: int | None = None
@@ -54,6 +55,7 @@ class BotConfig:
             reminder_seconds=_number(env, "TORRES_REMINDER_SECONDS", 86400.0, minimum=1.0),
             reminder_count=int(_number(env, "TORRES_REMINDER_COUNT", 3, minimum=0, integer=True)),
             idle_cancel_seconds=_number(env, "TORRES_IDLE_CANCEL_SECONDS", 1209600.0, minimum=0.0),
+            clock_scale=_number(env, "TORRES_CLOCK_SCALE", 1.0, minimum=1e-6),
             reminder_check_seconds=_number(
                 env, "TORRES_REMINDER_CHECK_SECONDS", 60.0, minimum=0.05
             ),

@@ -47,13 +47,34 @@ _TABLES: dict[str, tuple[str, ...]] = {
         "reminders_sent",
         "idle_cancel_after",
         "result",
+        "turn_seconds",
     ),
     "seats": ("game_id", "seat", "user_id", "display", "name", "is_ai", "resigned", "joined_at"),
     "actions": ("game_id", "seq", "player", "user_id", "kind", "action", "time"),
     "outbox": ("id", "game_id", "created_at", "sent_at", "payload"),
+    "results": ("game_id", "guild_id", "channel_id", "variant", "started_at", "finished_at"),
+    "result_seats": (
+        "game_id",
+        "seat",
+        "name",
+        "user_id",
+        "display",
+        "ai_level",
+        "score",
+        "rank",
+    ),
+    "user_settings": ("user_id", "dm", "dm_refused", "away_until"),
 }
-_ORDER = {"meta": "key", "games": "id", "seats": "game_id, seat", "actions": "game_id, seq"}
-_BOOLEAN = {"is_ai", "resigned"}
+_ORDER = {
+    "meta": "key",
+    "games": "id",
+    "seats": "game_id, seat",
+    "actions": "game_id, seq",
+    "results": "game_id",
+    "result_seats": "game_id, seat",
+    "user_settings": "user_id",
+}
+_BOOLEAN = {"is_ai", "resigned", "dm", "dm_refused"}
 
 
 class MigrationError(RuntimeError):

@@ -484,6 +484,8 @@ class GameService:
         work: Game,
         events: list[dict[str, Any]],
         done: bool,
+        *,
+        note: str = "",
     ) -> Outcome:
         """Write the accepted actions and describe them; the caller holds the lock."""
         over = next((e for e in events if e.get("type") == "game_over"), None)
@@ -501,6 +503,8 @@ class GameService:
             posts.append(
                 await self._turn_post(row, new_row, seats, seat, before, work, events, text)
             )
+            if note:  # e.g. why the computer played this turn (play_for), in the same message
+                posts[-1].text = f"{note}\n{posts[-1].text}"
         seq, ids = await self._record(
             row,
             seat,
@@ -584,6 +588,52 @@ class GameService:
             if seat is not None and seat.is_ai:
                 out.append(row.id)
         return out
+
+    async def play_for(self, game_id: int, *, turn: int, note: str) -> Outcome | None:
+        """The computer plays the current decision of a human seat (their time ran out).
+
+        *turn* is the turn the clock ran out on: if the game moved on meanwhile nothing
+        is played (None). The turn message names the computer as playing for the seat
+        and starts with *note* (why).
+        """
+        row = await self._store.game(game_id)
+        if row is None or row.status != "running" or row.turn_no != turn:
+            return None
+        seats = await self._store.seats(game_id)
+        game = await self._load(row)
+        seat = self._seat_named(seats, game.to_move)
+        if seat is None or seat.is_ai:
+            return None
+        actions: list[str] = []
+        work = game.copy()
+        for _ in range(8):  # a decision may stop short of its end (a draw); go on to it
+            try:
+                if self._workers is not None:
+                    chosen = await self._workers.run(
+                        self._choose, work.copy(), self.config.ai_seconds
+                    )
+                else:
+                    chosen = await asyncio.to_thread(
+                        self._choose, work.copy(), self.config.ai_seconds
+                    )
+                work, _, done = _apply(work, "\n".join(chosen))
+            except Exception:
+                log.exception("the AI failed for a timed-out turn in game %s", game_id)
+                chosen = _random_decision(work, random.Random(row.last_seq))
+                work, _, done = _apply(work, "\n".join(chosen))
+            actions += chosen
+            if done:
+                break
+        async with self._lock(game_id):
+            fresh = await self._fresh(game_id)
+            if fresh.last_seq != row.last_seq or fresh.status != "running":
+                return None
+            text = "\n".join(actions)
+            work, events, done = _apply(game, text)
+            stand_in = replace(seat, is_ai=True)  # "Computer (for …)" in the turn message
+            return await self._commit(
+                row, seats, stand_in, None, text, game, work, events, done, note=note
+            )
 
     # -- information -----------------------------------------------------------------
 
@@ -831,6 +881,8 @@ class GameService:
             seats = await self._store.seats(row.id)
             seat = self._seat_named(seats, row.position.get("to_move"))
             if seat is None or seat.is_ai or seat.user_id is None:
+                continue
+            if await self._store.away_users([seat.user_id], now):  # /torres away: paused
                 continue
             text = texts.reminder(row, seat, row.reminders_sent + 1, now)
             post = Post(row.channel_id, row.id, text, mentions=(seat.user_id,))
@@ -1131,7 +1183,7 @@ class GameService:
         lines.append(texts.scores_line(after.scores, start_scores, after.players))
         for event in events:
             if event.get("type") == "phase_scored":
-                lines.append(texts.phase_summary(event, seats))
+                lines.append(texts.phase_summary(event, seats, after.position()))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
             lines.append(texts.game_over(after, seats))

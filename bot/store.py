@@ -136,6 +136,50 @@ _MIGRATIONS: list[list[str]] = [
         """,
         "CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL",
     ],
+    # 3: finished games' results (for history, stats and ratings; bot.home), and the
+    # indexes that find a player's games and a channel's or server's past games.
+    [
+        """
+        CREATE TABLE results (
+            game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+            guild_id    INTEGER,
+            channel_id  INTEGER NOT NULL,
+            variant     TEXT NOT NULL,
+            started_at  REAL NOT NULL,
+            finished_at REAL NOT NULL
+        )
+        """,
+        "CREATE INDEX results_guild ON results (guild_id, finished_at, game_id)",
+        """
+        CREATE TABLE result_seats (
+            game_id  INTEGER NOT NULL REFERENCES results (game_id),
+            seat     INTEGER NOT NULL,
+            name     TEXT NOT NULL,
+            user_id  INTEGER,
+            display  TEXT NOT NULL,
+            ai_level TEXT,
+            score    INTEGER NOT NULL,
+            rank     INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        "CREATE INDEX seats_user ON seats (user_id)",
+        "CREATE INDEX games_channel ON games (channel_id, id)",
+        "CREATE INDEX games_guild ON games (guild_id, id)",
+    ],
+    # 4: players' own settings (bot.home): turn notices by DM, away periods.
+    [
+        """
+        CREATE TABLE user_settings (
+            user_id    INTEGER PRIMARY KEY,
+            dm         INTEGER NOT NULL DEFAULT 0,
+            dm_refused INTEGER NOT NULL DEFAULT 0,
+            away_until REAL
+        )
+        """,
+    ],
+    # 5: clocks: a time per turn (NULL: none), after which the computer plays the turn.
+    ["ALTER TABLE games ADD COLUMN turn_seconds REAL"],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -217,6 +261,7 @@ _JSON_COLUMNS = ("initial", "position", "turn_start_position", "result")
 
 def _game(row: aiosqlite.Row) -> GameRow:
     data = dict(row)
+    data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
             data[key] = json.loads(data[key])
@@ -818,3 +863,242 @@ class Store:
     async def claim_shards(self, shard_ids: Sequence[int]) -> list[int]:
         """One process per SQLite file: every shard is this process's."""
         return []
+
+    # -- players' games, history and results (bot.home) ---------------------------------
+
+    async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
+        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
+        each with the time its current turn began (an open game: when it was opened)."""
+        rows = await self._all(
+            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            " JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = ? AND s.resigned = 0 AND g.status IN ('open', 'running')"
+            " ORDER BY g.id",
+            (user_id,),
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            out.append((_game(data), since))
+        return out
+
+    async def past_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
+    ) -> list[GameRow]:
+        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
+        column, value = (
+            ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
+        )
+        rows = await self._all(
+            f"SELECT * FROM games WHERE {column} = ? AND status IN ('over', 'cancelled')"
+            " ORDER BY id DESC LIMIT ?",
+            (value, limit),
+        )
+        return [_game(r) for r in rows]
+
+    async def games_without_result(self) -> list[int]:
+        """Games that ended by being played out and whose result is not yet in ``results``."""
+        rows = await self._all(
+            "SELECT id FROM games WHERE status = 'over'"
+            " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def add_result(self, result: ResultRow) -> bool:
+        """Store a finished game's result; False if it was stored already."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO results (game_id, guild_id, channel_id, variant, started_at,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+                (
+                    result.game_id,
+                    result.guild_id,
+                    result.channel_id,
+                    result.variant,
+                    result.started_at,
+                    result.finished_at,
+                ),
+            )
+            if cur.rowcount != 1:
+                return False
+            await conn.executemany(
+                "INSERT INTO result_seats (game_id, seat, name, user_id, display, ai_level,"
+                " score, rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        result.game_id,
+                        s.seat,
+                        s.name,
+                        s.user_id,
+                        s.display,
+                        s.ai_level,
+                        s.score,
+                        s.rank,
+                    )
+                    for s in result.seats
+                ],
+            )
+        return True
+
+    async def results_version(self, guild_id: int | None) -> tuple[int, int]:
+        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
+        row = await self._one(
+            "SELECT COUNT(*), COALESCE(MAX(game_id), 0) FROM results WHERE guild_id IS ?",
+            (guild_id,),
+        )
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def results(self, guild_id: int | None) -> list[ResultRow]:
+        """A server's results in the order the games finished."""
+        rows = await self._all(
+            "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
+            " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
+            " FROM results r JOIN result_seats s ON s.game_id = r.game_id"
+            " WHERE r.guild_id IS ? ORDER BY r.finished_at, r.game_id, s.seat",
+            (guild_id,),
+        )
+        return _results([tuple(r) for r in rows])
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (the defaults if they never changed any)."""
+        row = await self._one(
+            "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = ?", (user_id,)
+        )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, bool(row[0]), bool(row[1]), row[2])
+
+    async def set_user_settings(self, settings: UserSettings) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, dm, dm_refused, away_until)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm,"
+                " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
+                (settings.user_id, int(settings.dm), int(settings.dm_refused), settings.away_until),
+            )
+
+    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
+        """Give a game a time per turn (and reminders that fit inside it)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET turn_seconds = ?, reminder_interval = ? WHERE id = ?",
+                (seconds, reminder_interval, game_id),
+            )
+
+    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
+        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
+        rows = await self._all(
+            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            seconds = float(data.pop("turn_seconds"))
+            out.append((_game(data), seconds, since))
+        return out
+
+    async def turn_clock(self, game_id: int) -> float | None:
+        row = await self._one("SELECT turn_seconds FROM games WHERE id = ?", (game_id,))
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
+        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE seats SET is_ai = ? WHERE game_id = ? AND name = ?",
+                (int(is_ai), game_id, name),
+            )
+
+    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
+        """Of *user_ids*, those away at *now*, with when they are back."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" for _ in user_ids)
+        rows = await self._all(
+            f"SELECT user_id, away_until FROM user_settings WHERE user_id IN ({marks})"
+            " AND away_until > ?",
+            (*user_ids, now),
+        )
+        return {int(r[0]): float(r[1]) for r in rows}
+
+
+# The time the current turn of game ``g`` began (SQL both backends read): its first log row's time, or the
+# game's start (every seat is written anew when it starts) for the first turn.
+_TURN_SINCE = (
+    "CASE WHEN g.status = 'open' THEN g.created_at ELSE COALESCE("
+    "(SELECT a.time FROM actions a WHERE a.game_id = g.id AND a.seq = g.turn_start_seq),"
+    " (SELECT MAX(x.joined_at) FROM seats x WHERE x.game_id = g.id)) END"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSeat:
+    """One seat of a finished game: who played it (a user, or the computer at a level)."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    display: str
+    ai_level: str | None
+    score: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """A finished game's result, as the ``results`` and ``result_seats`` tables keep it."""
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    variant: str
+    started_at: float
+    finished_at: float
+    seats: tuple[ResultSeat, ...]
+
+
+def _results(rows: Sequence[Sequence[Any]]) -> list[ResultRow]:
+    """Group joined ``results`` x ``result_seats`` rows (ordered by game) into results."""
+    out: list[ResultRow] = []
+    seats: list[ResultSeat] = []
+    head: Sequence[Any] | None = None
+    for r in rows:
+        if head is not None and r[0] != head[0]:
+            out.append(_result(head, seats))
+            seats = []
+        head = r
+        seats.append(
+            ResultSeat(int(r[6]), str(r[7]), r[8], str(r[9]), r[10], int(r[11]), int(r[12]))
+        )
+    if head is not None:
+        out.append(_result(head, seats))
+    return out
+
+
+def _result(head: Sequence[Any], seats: list[ResultSeat]) -> ResultRow:
+    return ResultRow(
+        int(head[0]),
+        head[1],
+        int(head[2]),
+        str(head[3]),
+        float(head[4]),
+        float(head[5]),
+        tuple(seats),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A user's own settings (``/torres settings``, ``/torres away``)."""
+
+    user_id: int
+    dm: bool = False
+    """Turn notices by direct message (else the channel ping)."""
+    dm_refused: bool = False
+    """A DM could not be delivered and the user has not been told yet."""
+    away_until: float | None = None
+    """Until then their clocks and reminders are paused."""

@@ -26,7 +26,18 @@ from typing import Any
 import asyncpg
 
 from bot.errors import Busy
-from bot.store import ActionRow, ChannelBusy, GameRow, SeatRow, StoreError, _committed_by
+from bot.store import (
+    _TURN_SINCE,
+    ActionRow,
+    ChannelBusy,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StoreError,
+    UserSettings,
+    _committed_by,
+    _results,
+)
 
 # Each migration moves the schema from version i to i + 1, like bot.store._MIGRATIONS.
 _MIGRATIONS: list[list[str]] = [
@@ -124,6 +135,46 @@ _MIGRATIONS: list[list[str]] = [
         """,
         "CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL",
     ],
+    [
+        """
+        CREATE TABLE results (
+            game_id     BIGINT PRIMARY KEY REFERENCES games (id),
+            guild_id    BIGINT,
+            channel_id  BIGINT NOT NULL,
+            variant     TEXT NOT NULL,
+            started_at  DOUBLE PRECISION NOT NULL,
+            finished_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX results_guild ON results (guild_id, finished_at, game_id)",
+        """
+        CREATE TABLE result_seats (
+            game_id  BIGINT NOT NULL REFERENCES results (game_id),
+            seat     INTEGER NOT NULL,
+            name     TEXT NOT NULL,
+            user_id  BIGINT,
+            display  TEXT NOT NULL,
+            ai_level TEXT,
+            score    INTEGER NOT NULL,
+            rank     INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )
+        """,
+        "CREATE INDEX seats_user ON seats (user_id)",
+        "CREATE INDEX games_channel ON games (channel_id, id)",
+        "CREATE INDEX games_guild ON games (guild_id, id)",
+    ],
+    [
+        """
+        CREATE TABLE user_settings (
+            user_id    BIGINT PRIMARY KEY,
+            dm         BOOLEAN NOT NULL DEFAULT FALSE,
+            dm_refused BOOLEAN NOT NULL DEFAULT FALSE,
+            away_until DOUBLE PRECISION
+        )
+        """,
+    ],
+    ["ALTER TABLE games ADD COLUMN turn_seconds DOUBLE PRECISION"],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -145,6 +196,7 @@ def _dump(value: Any) -> str | None:
 
 def _game(row: asyncpg.Record) -> GameRow:
     data = dict(row)
+    data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
             data[key] = json.loads(data[key])
@@ -672,3 +724,163 @@ class PgStore:
         if queued is not None:
             queued.extend(ids)
         return True
+
+    # -- players' games, history and results (bot.home) ---------------------------------
+
+    async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
+        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
+        each with the time its current turn began (an open game: when it was opened)."""
+        rows = await self._pool.fetch(
+            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            " JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = $1 AND NOT s.resigned AND g.status IN ('open', 'running')"
+            " ORDER BY g.id",
+            user_id,
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            out.append((_game(data), since))
+        return out
+
+    async def past_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
+    ) -> list[GameRow]:
+        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
+        column, value = (
+            ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
+        )
+        rows = await self._pool.fetch(
+            f"SELECT * FROM games WHERE {column} = $1 AND status IN ('over', 'cancelled')"
+            " ORDER BY id DESC LIMIT $2",
+            value,
+            limit,
+        )
+        return [_game(r) for r in rows]
+
+    async def games_without_result(self) -> list[int]:
+        """Games that ended by being played out and whose result is not yet in ``results``."""
+        rows = await self._pool.fetch(
+            "SELECT id FROM games WHERE status = 'over'"
+            " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def add_result(self, result: ResultRow) -> bool:
+        """Store a finished game's result; False if it was stored already (by any process)."""
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "INSERT INTO results (game_id, guild_id, channel_id, variant, started_at,"
+                " finished_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id) DO NOTHING",
+                result.game_id,
+                result.guild_id,
+                result.channel_id,
+                result.variant,
+                result.started_at,
+                result.finished_at,
+            )
+            if _count(tag) != 1:
+                return False
+            await conn.executemany(
+                "INSERT INTO result_seats (game_id, seat, name, user_id, display, ai_level,"
+                " score, rank) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [
+                    (
+                        result.game_id,
+                        s.seat,
+                        s.name,
+                        s.user_id,
+                        s.display,
+                        s.ai_level,
+                        s.score,
+                        s.rank,
+                    )
+                    for s in result.seats
+                ],
+            )
+        return True
+
+    async def results_version(self, guild_id: int | None) -> tuple[int, int]:
+        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
+        row = await self._pool.fetchrow(
+            "SELECT COUNT(*), COALESCE(MAX(game_id), 0) FROM results"
+            " WHERE guild_id IS NOT DISTINCT FROM $1",
+            guild_id,
+        )
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def results(self, guild_id: int | None) -> list[ResultRow]:
+        """A server's results in the order the games finished."""
+        rows = await self._pool.fetch(
+            "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
+            " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
+            " FROM results r JOIN result_seats s ON s.game_id = r.game_id"
+            " WHERE r.guild_id IS NOT DISTINCT FROM $1 ORDER BY r.finished_at, r.game_id, s.seat",
+            guild_id,
+        )
+        return _results([tuple(r) for r in rows])
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (the defaults if they never changed any)."""
+        row = await self._pool.fetchrow(
+            "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = $1", user_id
+        )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, bool(row[0]), bool(row[1]), row[2])
+
+    async def set_user_settings(self, settings: UserSettings) -> None:
+        await self._pool.execute(
+            "INSERT INTO user_settings (user_id, dm, dm_refused, away_until)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm,"
+            " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
+            settings.user_id,
+            settings.dm,
+            settings.dm_refused,
+            settings.away_until,
+        )
+
+    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
+        """Give a game a time per turn (and reminders that fit inside it)."""
+        await self._pool.execute(
+            "UPDATE games SET turn_seconds = $1, reminder_interval = $2 WHERE id = $3",
+            seconds,
+            reminder_interval,
+            game_id,
+        )
+
+    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
+        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
+        rows = await self._pool.fetch(
+            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            seconds = float(data.pop("turn_seconds"))
+            out.append((_game(data), seconds, since))
+        return out
+
+    async def turn_clock(self, game_id: int) -> float | None:
+        value = await self._pool.fetchval("SELECT turn_seconds FROM games WHERE id = $1", game_id)
+        return None if value is None else float(value)
+
+    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
+        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
+        await self._pool.execute(
+            "UPDATE seats SET is_ai = $1 WHERE game_id = $2 AND name = $3", is_ai, game_id, name
+        )
+
+    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
+        """Of *user_ids*, those away at *now*, with when they are back."""
+        rows = await self._pool.fetch(
+            "SELECT user_id, away_until FROM user_settings WHERE user_id = ANY($1::bigint[])"
+            " AND away_until > $2",
+            list(user_ids),
+            now,
+        )
+        return {int(r[0]): float(r[1]) for r in rows}

@@ -137,11 +137,20 @@ def turn_header(game_id: int, seat: SeatRow, actions: Sequence[str]) -> str:
     return f"**{seat_name(seat)}** played `{played}`"
 
 
-def phase_summary(event: Mapping[str, Any], seats: Sequence[SeatRow]) -> str:
-    """One line per player: where the phase's points came from, and the new score."""
+def phase_summary(
+    event: Mapping[str, Any],
+    seats: Sequence[SeatRow],
+    position: Mapping[str, Any] | None = None,
+) -> str:
+    """One line per player: where the phase's points came from, and the new score.
+
+    With the *position* the phase was scored on (scoring changes no block or knight),
+    each player's line goes on to list every castle that scored and the king's bonus.
+    """
     points: Mapping[str, Mapping[str, int]] = event.get("points") or {}
     scores: Mapping[str, int] = event.get("scores") or {}
     by_name = {s.name: s for s in seats}
+    detail = castle_points(position) if position is not None else {}
     lines = [f"**Phase {event.get('phase')} scoring**"]
     for player, parts in points.items():
         bits = [f"castles {parts.get('castles', 0)}"]
@@ -150,11 +159,50 @@ def phase_summary(event: Mapping[str, Any], seats: Sequence[SeatRow]) -> str:
         if parts.get("master"):
             bits.append(f"master card {parts['master']}")
         total = sum(int(v) for v in parts.values())
-        lines.append(
+        line = (
             f"{colour_dot(player)} {player} ({_plain(by_name.get(player))}): "
             f"+{total} ({' + '.join(bits)}), now {scores.get(player, '?')} points"
         )
+        castles = detail.get(player) or []
+        if position is not None and (castles or parts.get("king")):
+            items = [
+                f"castle {where}: {area} squares × level {level} = {area * level}"
+                for where, area, level in castles
+            ]
+            if parts.get("king"):
+                items.append(f"king's bonus {parts['king']}")
+            line += "\n↳ " + "; ".join(items)
+        lines.append(line)
     return "\n".join(lines)
+
+
+def castle_points(position: Mapping[str, Any]) -> dict[str, list[tuple[str, int, int]]]:
+    """Per player, each castle that scores: ``(its first square, area, knight's level)``.
+
+    A player scores each castle they have a knight in (above the ground) once, with the
+    highest of their knights there: area x level (docs/rules.md, "Scoring").
+    """
+    heights: Mapping[str, int] = position.get("heights") or {}
+    knights: Mapping[str, Sequence[str]] = position.get("knights") or {}
+    found = engine.castles(heights)
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    for player, squares in knights.items():
+        best: dict[int, int] = {}
+        for square in squares:
+            level = int(heights.get(square, 0))
+            index = next((i for i, c in enumerate(found) if square in c), None)
+            if index is not None and level >= 1 and level > best.get(index, 0):
+                best[index] = level
+        out[player] = sorted(
+            ((_first(found[i]), len(found[i]), lv) for i, lv in best.items()),
+            key=lambda x: (-x[1] * x[2], x[0]),
+        )
+    return out
+
+
+def _first(squares: Iterable[str]) -> str:
+    """A castle's name: its lowest square by rank, then file (``c3`` before ``a4``)."""
+    return min(squares, key=lambda sq: (int(sq[1:]), sq[0]))
 
 
 def next_player(game: Game, seat: SeatRow, deadline: int | None) -> str:

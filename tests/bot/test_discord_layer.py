@@ -48,6 +48,14 @@ def test_command_contract(bot: TorresBot):
         "rules",
         "resign",
         "cancel",
+        # bot.home (issue 10)
+        "games",
+        "history",
+        "export",
+        "stats",
+        "leaderboard",
+        "settings",
+        "away",
     }
     assert payload[0].get("contexts") == [0] or payload[0].get("dm_permission") is False
     new = _options(payload, "new")
@@ -59,8 +67,19 @@ def test_command_contract(bot: TorresBot):
     assert play["actions"]["required"] and play["actions"]["autocomplete"]
     rules = _options(payload, "rules")
     assert [c["value"] for c in rules["topic"]["choices"]] == list(TOPICS)
-    for name in ("join", "leave", "start", "undo", "board", "hand", "resign", "cancel"):
+    assert [c["value"] for c in new["clock"]["choices"]] == [1, 24, 72, 168]
+    for name in ("join", "leave", "start", "undo", "hand", "resign", "cancel"):
         assert _options(payload, name) == {}
+    for name in ("games", "history", "leaderboard"):
+        assert _options(payload, name) == {}
+    board = _options(payload, "board")
+    assert board["game"]["min_value"] == 1 and board["decision"]["min_value"] == 0
+    assert not any(o.get("required") for o in board.values())
+    assert _options(payload, "export")["game"]["min_value"] == 1
+    assert _options(payload, "stats")["player"]["type"] == 6
+    assert _options(payload, "settings")["dm"]["type"] == 5
+    away = _options(payload, "away")["days"]
+    assert (away["min_value"], away["max_value"], away["required"]) == (0, 14, True)
 
 
 def test_turn_buttons_round_trip():

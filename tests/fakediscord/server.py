@@ -331,6 +331,11 @@ class FakeDiscord:
         self.sync_count = 0
         # Channels where the bot lacks Send Messages: its posts there get 403 (50013).
         self.muted_channels: set[int] = set()
+        # Direct messages: POST /users/@me/channels opens one channel per user; posts there
+        # are refused with 50007 for the users named in ``dms_closed`` (their DMs are off).
+        self.dm_channels: dict[int, FakeUser] = {}
+        self.dms_closed: set[str] = set()
+        self.dm_refusals: list[str] = []
         self._post_gate: asyncio.Event | None = None
         self.faults: list[Fault] = []
         self.faults_served: list[tuple[str, int]] = []  # (route, status) of injected failures
@@ -364,6 +369,7 @@ class FakeDiscord:
         r.add_get(api + "/gateway/bot", self._get_gateway)
         r.add_get(api + "/users/@me", self._get_me)
         r.add_get(api + "/users/{uid}", self._get_user)
+        r.add_post(api + "/users/@me/channels", self._open_dm)
         r.add_get(api + "/oauth2/applications/@me", self._get_app)
         r.add_get(api + "/applications/@me", self._get_app)
         r.add_get(api + "/applications/{app}/commands", self._get_commands)
@@ -1773,7 +1779,46 @@ class FakeDiscord:
     async def _get_channel(self, request: web.Request) -> web.Response:
         return _json(self._channel_by_id(request).payload())
 
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        body, _ = await self._read_body(request)
+        uid = int(body.get("recipient_id") or 0)
+        user = next((u for u in self.users.values() if u.id == uid), None)
+        if user is None:
+            raise FormError("recipient_id", "Unknown User", code=10013, status=400)
+        cid = next((c for c, u in self.dm_channels.items() if u is user), None)
+        if cid is None:
+            cid = snowflake()
+            self.dm_channels[cid] = user
+        return _json(
+            {"id": str(cid), "type": 1, "last_message_id": None, "recipients": [user.payload()]}
+        )
+
+    def dm_messages(self, user: FakeUser | str) -> list[FakeMessage]:
+        """What the bot sent *user* by direct message, in order."""
+        u = self.user(user)
+        ids = {c for c, v in self.dm_channels.items() if v is u}
+        return [
+            m for m in sorted(self.messages.values(), key=lambda m: m.seq) if m.channel_id in ids
+        ]
+
+    async def _dm_post(self, request: web.Request, user: FakeUser) -> web.Response:
+        body, files = await self._read_body(request)
+        if user.name in self.dms_closed:
+            # What Discord answers when the user accepts no DMs from the bot.
+            self.dm_refusals.append(user.name)
+            self._notify()
+            return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
+        cid = int(request.match_info["cid"])
+        msg = self._new_message(
+            body, files, channel_id=cid, kind="channel", interaction=None, path=""
+        )
+        self._notify()
+        return self._message_json(msg)
+
     async def _channel_post(self, request: web.Request) -> web.Response:
+        dm_user = self.dm_channels.get(int(request.match_info["cid"]))
+        if dm_user is not None:
+            return await self._dm_post(request, dm_user)
         ch = self._channel_by_id(request)
         body, files = await self._read_body(request)
         failed = self._fault("channel_post")
