@@ -26,6 +26,7 @@ from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
+from bot.i18n import language
 from bot.storage import GameStore
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.workers import WorkerPool
@@ -51,10 +52,19 @@ _V = TypeVar("_V")
 
 @dataclass(frozen=True, slots=True)
 class User:
-    """Who sent a request: a Discord user id and the name to show for them."""
+    """Who sent a request: a Discord user id, the name to show for them, their language.
+
+    ``locale`` is Discord's ``interaction.locale`` (``"de"``, ``"en-US"``…);
+    private replies to this user speak :attr:`lang`.
+    """
 
     id: int
     display: str
+    locale: str = "en-US"
+
+    @property
+    def lang(self) -> str:
+        return language(self.locale)
 
 
 @dataclass(frozen=True, slots=True)
