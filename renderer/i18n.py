@@ -117,3 +117,41 @@ _SPEAKER = Speaker(CATALOGS)
 t = _SPEAKER.t
 tn = _SPEAKER.tn
 tp = _SPEAKER.tp
+
+
+# Card names and effects: the engine keeps them in English (its contract); the
+# picture and the bot show them translated from these catalogs (cards.po).
+def card_name(lang: str, card: str) -> str:
+    import engine
+
+    return t(lang, engine.CARDS[card]) if card in engine.CARDS else card
+
+
+def card_help(lang: str, card: str) -> str:
+    import engine
+
+    return t(lang, engine.CARD_HELP[card]) if card in engine.CARD_HELP else ""
+
+
+def master_card_name(lang: str, card: str) -> str:
+    import engine
+
+    return t(lang, engine.MASTER_CARDS[card]) if card in engine.MASTER_CARDS else card
+
+
+def master_card_help(lang: str, card: str) -> str:
+    import engine
+
+    return t(lang, engine.MASTER_CARD_HELP[card]) if card in engine.MASTER_CARD_HELP else ""
+
+
+def dynamic_msgids() -> list[str]:
+    """Message ids taken from the engine's tables rather than marked in the source."""
+    import engine
+
+    return [
+        *engine.CARDS.values(),
+        *engine.CARD_HELP.values(),
+        *engine.MASTER_CARDS.values(),
+        *engine.MASTER_CARD_HELP.values(),
+    ]
