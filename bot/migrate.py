@@ -48,6 +48,8 @@ _TABLES: dict[str, tuple[str, ...]] = {
         "idle_cancel_after",
         "result",
         "turn_seconds",
+        "language",
+        "ai_level",
     ),
     "seats": ("game_id", "seat", "user_id", "display", "name", "is_ai", "resigned", "joined_at"),
     "actions": ("game_id", "seq", "player", "user_id", "kind", "action", "time"),

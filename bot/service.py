@@ -110,6 +110,7 @@ class Post:
     merged: list[Post] = field(default_factory=list)  # earlier posts this one also reports
     highlight_note: str | None = None  # what the highlighted squares are (the legend)
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
+    language: str = "en"  # the game's: the picture (and its alt text) speak it
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -125,6 +126,7 @@ class Post:
             "animation": self.animation,
             "highlight_note": self.highlight_note,
             "labels": dict(self.labels),
+            "language": self.language,
         }
 
     @classmethod
@@ -143,6 +145,7 @@ class Post:
             animation=bool(data.get("animation", False)),
             highlight_note=data.get("highlight_note"),
             labels={str(k): str(v) for k, v in (data.get("labels") or {}).items()},
+            language=str(data.get("language") or "en"),
         )
 
 
@@ -228,8 +231,13 @@ class GameService:
         players: int = 2,
         variant: str = "common",
         bots: int = 0,
+        language: str = "en",
     ) -> Outcome:
-        """Open a game in a channel; its author takes the first seat."""
+        """Open a game in a channel; its author takes the first seat.
+
+        *language* is the game's (its public posts and pictures): the Discord
+        layer decides it with :func:`bot.i18n.game_language`.
+        """
         if not 2 <= players <= 4:
             raise NotAllowed("A game has 2 to 4 players.")
         if variant not in VARIANTS:
@@ -255,6 +263,7 @@ class GameService:
                 reminder_limit=cfg.reminder_limit,
                 idle_cancel_after=cfg.idle_cancel_after,
                 now=self._clock(),
+                language=language,
             )
         except ChannelBusy:
             row = await self._store.active_game(channel_id)

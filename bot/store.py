@@ -180,6 +180,12 @@ _MIGRATIONS: list[list[str]] = [
     ],
     # 5: clocks: a time per turn (NULL: none), after which the computer plays the turn.
     ["ALTER TABLE games ADD COLUMN turn_seconds REAL"],
+    # 6: the game's language (public posts, the picture) and its computer players' level
+    # (NULL: the bot's configured level), both chosen at /torres new.
+    [
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        "ALTER TABLE games ADD COLUMN ai_level TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -231,6 +237,8 @@ class GameRow:
     reminders_sent: int
     idle_cancel_after: float
     result: dict[str, Any] | None
+    language: str = "en"  # public posts and the picture speak it (bot.i18n)
+    ai_level: str | None = None  # the computer players' level; None: the configured one
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,6 +578,8 @@ class Store:
         reminder_limit: int,
         idle_cancel_after: float,
         now: float | None = None,
+        language: str = "en",
+        ai_level: str | None = None,
     ) -> int:
         """Insert an open game with its author in seat 1.
 
@@ -581,8 +591,8 @@ class Store:
                 cur = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, author_id, status, seats_wanted, bots,"
                     " variant, seed, created_at, updated_at, last_activity, reminder_interval,"
-                    " reminder_limit, idle_cancel_after)"
-                    " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " reminder_limit, idle_cancel_after, language, ai_level)"
+                    " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -597,6 +607,8 @@ class Store:
                         reminder_interval,
                         reminder_limit,
                         idle_cancel_after,
+                        language,
+                        ai_level,
                     ),
                 )
                 game_id = int(cur.lastrowid or 0)

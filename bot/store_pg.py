@@ -175,6 +175,11 @@ _MIGRATIONS: list[list[str]] = [
         """,
     ],
     ["ALTER TABLE games ADD COLUMN turn_seconds DOUBLE PRECISION"],
+    # 6: the game's language and its computer players' level, like bot.store's.
+    [
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        "ALTER TABLE games ADD COLUMN ai_level TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -439,6 +444,8 @@ class PgStore:
         reminder_limit: int,
         idle_cancel_after: float,
         now: float | None = None,
+        language: str = "en",
+        ai_level: str | None = None,
     ) -> int:
         """Insert an open game with its author in seat 1.
 
@@ -451,8 +458,9 @@ class PgStore:
                     await conn.fetchval(
                         "INSERT INTO games (guild_id, channel_id, author_id, status, seats_wanted,"
                         " bots, variant, seed, created_at, updated_at, last_activity,"
-                        " reminder_interval, reminder_limit, idle_cancel_after)"
-                        " VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $8, $8, $9, $10, $11)"
+                        " reminder_interval, reminder_limit, idle_cancel_after, language, ai_level)"
+                        " VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $8, $8, $9, $10, $11,"
+                        " $12, $13)"
                         " RETURNING id",
                         guild_id,
                         channel_id,
@@ -465,6 +473,8 @@ class PgStore:
                         reminder_interval,
                         reminder_limit,
                         idle_cancel_after,
+                        language,
+                        ai_level,
                     )
                 )
                 await conn.execute(
