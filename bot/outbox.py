@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from bot.i18n import t
 from bot.service import Post
 from bot.storage import GameStore
 
@@ -245,6 +246,11 @@ def replay_post(after: Post) -> Post:
     return Post(
         channel_id=after.channel_id,
         game_id=after.game_id,
-        text=f"Game #{after.game_id} from the first knight to the last turn: `replay.gif`.",
+        text=t(
+            after.language,
+            "Game #{game} from the first knight to the last turn: `replay.gif`.",
+            game=after.game_id,
+        ),
         animation=True,
+        language=after.language,
     )

@@ -222,3 +222,11 @@ def test_core_catalog_is_complete_and_keeps_placeholders(lang: str):
         assert all(strs) and not m.fuzzy, m.id
         for s in strs:
             assert _fields(s) == _fields(ids[-1]), (m.id, s)
+
+
+def test_the_replay_message_speaks_the_games_language():
+    from bot.outbox import replay_post
+
+    post = replay_post(Post(1, 7, "…", replay=True, language="de"))
+    assert post.language == "de" and post.animation
+    assert post.text == "Spiel #7 vom ersten Ritter bis zum letzten Zug: `replay.gif`."
