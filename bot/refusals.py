@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
+from functools import cache
 
 from engine.messages import TEMPLATES, template
+from renderer.i18n import card_name
 
 from .i18n import N_, t, tn
 
@@ -25,16 +27,15 @@ def _levels(lang: str, d: int) -> str:
     return t(lang, word) if word else tn(lang, "{n} level", "{n} levels", d)
 
 
-def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+@cache
+def _fields(text: str) -> frozenset[str]:
+    return frozenset({name for _, name, _, _ in string.Formatter().parse(text) if name})
 
 
 def _values(lang: str, text: str, params: Mapping[str, object]) -> dict[str, object]:
-    from renderer.i18n import card_name
-
     values = dict(params)
     if "{levels}" in text:
-        values["levels"] = _levels(lang, int(str(params["levels"])))
+        values["levels"] = _levels(lang, int(params["levels"]))
     if "{card_name}" in text:
         values["card_name"] = card_name(lang, str(params["card"]))
     return values
@@ -54,7 +55,7 @@ def refusal(lang: str, exc: Exception) -> str:
             return str(exc)
         if isinstance(entry, tuple):
             singular, plural, count = entry
-            return tn(lang, singular, plural, int(str(params[count])), **values)
+            return tn(lang, singular, plural, int(params[count]), **values)
         return t(lang, msgid, **values)
     except (KeyError, IndexError, ValueError, TypeError):  # params not as the template needs
         return str(exc)
