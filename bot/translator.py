@@ -11,8 +11,8 @@ quote them: ``/torres play actions:``), as do the choices' values.
 The texts live in ``bot/locales/<lang>/LC_MESSAGES/commands.po`` with the message
 context ``command`` (Discord allows at most 100 characters; the same English word may
 need a shorter translation here than in a reply). They are taken from the command
-tree itself, not from marks in the source: ``pybabel extract -F babel.cfg`` runs
-:func:`extract_commands` for this file (docs/bot.md, "Adding a language").
+tree itself, not from marks in the source: ``pybabel extract -F babel.cfg`` finds
+them with ``bot.babel_extract`` (docs/bot.md, "Adding a language").
 """
 
 from __future__ import annotations
@@ -120,21 +120,3 @@ def command_messages(group: app_commands.Group) -> Iterator[tuple[str, str]]:
                     choice.name,
                     f"{where}: option {param.name}, a choice (value {choice.value!r})",
                 )
-
-
-def extract_commands(
-    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str, tuple[Any, ...], list[str]]]:
-    """A Babel extraction method (babel.cfg): the command tree's texts, context ``command``.
-
-    Babel keeps what it extracts through a keyword: ``tp`` (``-k tp:2c,3``, as for
-    the rest of the bot) or else gettext's own ``pgettext``.
-    """
-    if "tp" in keywords:
-        keyword, args = "tp", (None, CONTEXT)
-    elif "pgettext" in keywords:
-        keyword, args = "pgettext", (CONTEXT,)
-    else:
-        raise ValueError("extract the command texts with the keyword tp:2c,3 (docs/bot.md)")
-    for text, where in command_messages(command_group()):
-        yield 1, keyword, (*args, text), [f"{where} (at most {LIMIT} characters)"]

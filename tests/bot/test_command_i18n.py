@@ -14,12 +14,13 @@ from discord import app_commands
 
 from bot.app import TorresBot
 from bot.config import BotConfig
-from bot.i18n import tp
+from bot.i18n import DEFAULT, language, tp
 from bot.translator import CONTEXT, CommandTranslator, command_group, command_messages
 from tests.bot.conftest import Env
 from tests.fakediscord._validate import check_commands
 
-LOCALES = ("de", "nl")
+# The Discord locales of the languages we speak besides English: ("de", "nl").
+LOCALES = tuple(loc.value for loc in discord.Locale if language(loc) != DEFAULT)
 
 
 def unlocalized(payload: list[dict[str, Any]], locales: tuple[str, ...] = LOCALES) -> list[str]:
@@ -119,6 +120,6 @@ async def test_the_translator_answers_only_for_our_languages() -> None:
 
 def test_every_command_text_fits_discord_in_every_language() -> None:
     for text, where in command_messages(command_group()):
-        for lang in ("en", *LOCALES):
-            translated = tp(lang, CONTEXT, text) if lang != "en" else text
+        for lang in {language(locale) for locale in LOCALES} | {DEFAULT}:
+            translated = tp(lang, CONTEXT, text)
             assert 1 <= len(translated) <= 100, f"{where} in {lang}: {translated!r}"
