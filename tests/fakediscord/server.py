@@ -530,16 +530,21 @@ class FakeDiscord:
         """The user's Discord client now speaks *locale*: their next interactions carry it."""
         self.user(who).locale = _locale(locale)
 
-    def set_guild_locale(self, locale: str, guild_id: int | None = None) -> None:
-        """The guild's ``preferred_locale`` (the first guild's by default).
+    async def set_guild_locale(self, locale: str, guild_id: int | None = None) -> None:
+        """A server admin changes the guild's ``preferred_locale`` (the first guild's by default).
 
-        Interactions carry it as ``guild_locale`` at once; the bot's cached guild
-        learns it from the next GUILD_CREATE (a reconnect), as no GUILD_UPDATE is sent.
+        Interactions carry it as ``guild_locale`` from now on, and a connected bot
+        gets a GUILD_UPDATE, as from Discord, so its cached guild knows it too.
         """
         gid = self.guild_id if guild_id is None else guild_id
         if gid not in self.guild_locales:
             raise KeyError(f"no guild {gid}")
         self.guild_locales[gid] = _locale(locale)
+        conn = self._conn_for(gid)
+        if conn is not None and conn.identified and not conn.ws.closed:
+            await self._dispatch(
+                "GUILD_UPDATE", self._guild_payload(full=False, guild_id=gid), conn
+            )
 
     def channel(self, where: FakeChannel | str) -> FakeChannel:
         return where if isinstance(where, FakeChannel) else self.channels[where]

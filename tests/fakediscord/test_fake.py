@@ -161,7 +161,7 @@ async def test_users_and_guild_have_their_locales(fake: FakeDiscord) -> None:
     assert fake._guild_payload(full=False)["preferred_locale"] == "en-US"
     fake.set_locale("alice", "de")
     fake.set_locale("bob", "nl")
-    fake.set_guild_locale("nl")
+    await fake.set_guild_locale("nl")  # GUILD_UPDATE: the bot's cached guild follows
     try:
         seen = {}
         for who in ("alice", "bob", "carol"):
@@ -171,13 +171,14 @@ async def test_users_and_guild_have_their_locales(fake: FakeDiscord) -> None:
     finally:
         fake.set_locale("alice", "en-US")
         fake.set_locale("bob", "en-US")
-        fake.set_guild_locale("en-US")
-    # The bot's cached guild keeps the locale of its GUILD_CREATE until the next one.
+        await fake.set_guild_locale("en-US")
     assert seen == {
-        "alice": "locale=de guild_locale=nl preferred_locale=en-US",
-        "bob": "locale=nl guild_locale=nl preferred_locale=en-US",
-        "carol": "locale=en-US guild_locale=nl preferred_locale=en-US",
+        "alice": "locale=de guild_locale=nl preferred_locale=nl",
+        "bob": "locale=nl guild_locale=nl preferred_locale=nl",
+        "carol": "locale=en-US guild_locale=nl preferred_locale=nl",
     }
+    ix = await fake.slash("alice", "games", "probe", "locale")
+    assert (await ix.reply()).content == "locale=en-US guild_locale=en-US preferred_locale=en-US"
     with pytest.raises(ValueError, match="not a Discord locale"):
         fake.set_locale("alice", "german")
     assert not fake.take_errors()
