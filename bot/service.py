@@ -1450,7 +1450,7 @@ class GameService:
             game.position(),
             game.to_move,
             highlight,
-            note="changed this turn so far",
+            note=t(lang, "changed this turn so far"),
             labels=picture_labels(await self._store.seats(row.id)),
         )
 

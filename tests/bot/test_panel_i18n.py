@@ -339,6 +339,7 @@ async def test_end_turn_with_ap_left_asks_in_the_users_language(env: Env) -> Non
     assert "Je hebt nog **5 AP**. Beurt toch beëindigen?" in asked.model.text
     assert "fase 1, ronde 1)" in asked.model.text
     shown = await env.service.panel_press(game_id=1, turn=row.turn_no, user=ann_nl, op="back")
+    assert shown.note == "tot nu toe veranderd in deze beurt"  # the picture's legend
     assert "nog **5 AP**" in shown.model.text and "Kies wat je wilt doen, dan waar." in (
         shown.model.text
     )
