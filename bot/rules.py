@@ -37,7 +37,8 @@ of 3 in every phase)."""
     ),
     "turn": N_(
         """**A turn: 5 action points**
-• `knight SQ` (2 AP): a new knight next to one of yours, on a square no higher than that knight.
+• `knight SQ` (2 AP): a new knight next to one of yours, on a square no higher than that knight \
+(6 knights at most).
 • `move A B` (1 AP): one step to a free neighbour at most one level up; or a passage through \
 a castle's doors.
 • `build SQ` (1 AP): a block from this turn's stack (choose it with `stack K`, free).
@@ -53,7 +54,8 @@ number lower).
 • Doors: standing at level L next to a castle square higher than L, a knight may enter that \
 castle and leave it anywhere through another door — onto a free square no higher than L that \
 lies beside a higher square of the castle. It costs 1 AP and never ends higher than it started.
-• Knights and the king block squares; blocks can never be put under them."""
+• Knights and the king block squares; blocks can never be put under them (only the `lift` card \
+puts one under your own knight)."""
     ),
     "building": N_(
         """**Building**
@@ -90,7 +92,7 @@ jumps to the next free space."""
         """**The king**
 After phases 1 and 2 the player with the fewest points (on a tie, the first in turn order) may \
 move the king to any free castle square (`king SQ`) or leave it (`king pass`), and starts the \
-next phase."""
+next phase (in the master version the leader on points starts it)."""
     ),
     "master": N_(
         """**Master version**
@@ -102,7 +104,8 @@ phase 3: `levels` all on different levels (40) · `same-level` all on one level 
 file, no diagonals (50) · `square`: four on the corners of any square, tilted too (50) · \
 `neighbors`: one orthogonally connected group (40). After every phase: `border`, `diagonal` \
 (per knight on the edge / a main diagonal) and `castles` (exactly 4 / 5 / 6 castles).
-• From round 2 on, each round starts with the leader on points."""
+• From round 2 on, each round starts with the leader on points (while all scores are 0, the \
+previous round's starter)."""
     ),
     "notation": N_(
         """**Typing actions**
