@@ -311,6 +311,7 @@ class FakeDiscord:
             self.guild_ids.append(gid)
         self.guild_id = self.guild_ids[0]
         self.guild_locales: dict[int, str] = {g: _locale(guild_locale) for g in self.guild_ids}
+        self._guild_updates: list[asyncio.Task[None]] = []  # GUILD_UPDATEs not yet sent
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.everyone_role = FakeRole(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)
@@ -442,6 +443,8 @@ class FakeDiscord:
         return conn is not None and conn.identified and not conn.ws.closed
 
     async def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._flush_guild_updates()
         for conn in list(self._conns.values()):
             if not conn.ws.closed:
                 await conn.ws.close()
@@ -530,21 +533,26 @@ class FakeDiscord:
         """The user's Discord client now speaks *locale*: their next interactions carry it."""
         self.user(who).locale = _locale(locale)
 
-    async def set_guild_locale(self, locale: str, guild_id: int | None = None) -> None:
+    def set_guild_locale(self, locale: str, guild_id: int | None = None) -> None:
         """A server admin changes the guild's ``preferred_locale`` (the first guild's by default).
 
         Interactions carry it as ``guild_locale`` from now on, and a connected bot
-        gets a GUILD_UPDATE, as from Discord, so its cached guild knows it too.
+        gets a GUILD_UPDATE, as from Discord, so its cached guild knows it too
+        (sent before the next interaction).
         """
         gid = self.guild_id if guild_id is None else guild_id
         if gid not in self.guild_locales:
             raise KeyError(f"no guild {gid}")
         self.guild_locales[gid] = _locale(locale)
         conn = self._conn_for(gid)
-        if conn is not None and conn.identified and not conn.ws.closed:
-            await self._dispatch(
-                "GUILD_UPDATE", self._guild_payload(full=False, guild_id=gid), conn
-            )
+        if conn is None or not conn.identified or conn.ws.closed:
+            return  # the next GUILD_CREATE carries it
+        update = self._dispatch("GUILD_UPDATE", self._guild_payload(full=False, guild_id=gid), conn)
+        self._guild_updates.append(asyncio.get_running_loop().create_task(update))
+
+    async def _flush_guild_updates(self) -> None:
+        while self._guild_updates:
+            await self._guild_updates.pop(0)
 
     def channel(self, where: FakeChannel | str) -> FakeChannel:
         return where if isinstance(where, FakeChannel) else self.channels[where]
@@ -908,6 +916,7 @@ class FakeDiscord:
         message: FakeMessage | None = None,
         timeout: float = 20.0,
     ) -> FakeInteraction:
+        await self._flush_guild_updates()
         shard = self.shard_of(channel.guild_id)
         await self.wait_until(
             lambda: self.shard_connected(shard), timeout, f"shard {shard} to connect"

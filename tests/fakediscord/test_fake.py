@@ -161,7 +161,7 @@ async def test_users_and_guild_have_their_locales(fake: FakeDiscord) -> None:
     assert fake._guild_payload(full=False)["preferred_locale"] == "en-US"
     fake.set_locale("alice", "de")
     fake.set_locale("bob", "nl")
-    await fake.set_guild_locale("nl")  # GUILD_UPDATE: the bot's cached guild follows
+    fake.set_guild_locale("nl")  # GUILD_UPDATE: the bot's cached guild follows
     try:
         seen = {}
         for who in ("alice", "bob", "carol"):
@@ -171,7 +171,7 @@ async def test_users_and_guild_have_their_locales(fake: FakeDiscord) -> None:
     finally:
         fake.set_locale("alice", "en-US")
         fake.set_locale("bob", "en-US")
-        await fake.set_guild_locale("en-US")
+        fake.set_guild_locale("en-US")
     assert seen == {
         "alice": "locale=de guild_locale=nl preferred_locale=nl",
         "bob": "locale=nl guild_locale=nl preferred_locale=nl",

@@ -207,3 +207,15 @@ def test_select_menus_break_discords_limits(components: list, needle: str) -> No
     with pytest.raises(FormError) as err:
         check_components(components, "c")
     assert needle in str(err.value)
+
+
+def test_members_and_guilds_get_their_locales_at_creation() -> None:
+    from tests.fakediscord import FakeDiscord
+
+    fake = FakeDiscord(locales={"alice": "de", "bob": "nl"}, guild_locale="nl", guilds=2)
+    assert [fake.users[n].locale for n in ("alice", "bob", "carol")] == ["de", "nl", "en-US"]
+    for gid in fake.guild_ids:
+        assert fake._guild_payload(full=True, guild_id=gid)["preferred_locale"] == "nl"
+    assert FakeDiscord()._guild_payload(full=False)["preferred_locale"] == "en-US"
+    with pytest.raises(ValueError, match="not a Discord locale"):
+        FakeDiscord(locales={"alice": "de-DE"})

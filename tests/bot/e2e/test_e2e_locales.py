@@ -31,7 +31,7 @@ async def test_each_user_is_answered_in_their_own_language(runner: BotRunner):
     fake = runner.fake
     fake.set_locale("alice", "de")
     fake.set_locale("bob", "nl")
-    await fake.set_guild_locale("nl")  # the server's language does not change private replies
+    fake.set_guild_locale("nl")  # the server's language does not change private replies
     for who, locale in (("alice", "de"), ("bob", "nl"), ("carol", "en-US")):
         lang = language(locale)
         assert lang == {"de": "de", "nl": "nl", "en-US": "en"}[locale]
