@@ -38,10 +38,12 @@ def _extracted() -> dict[str, dict[Key, list[str]]]:
         method_map, options_map = parse_mapping_cfg(f, str(ROOT / "babel.cfg"))
     found: dict[str, dict[Key, list[str]]] = {name: defaultdict(list) for name in PACKAGES}
     for name in PACKAGES:
-        for path, lineno, message, _comments, context in extract_from_dir(
+        for path, lineno, message, comments, context in extract_from_dir(
             str(ROOT / name), method_map, options_map, keywords=KEYWORDS
         ):
-            found[name][(context, message)].append(f"{name}/{path}:{lineno}")
+            # Texts not marked in the source say where they come from (babel_extract).
+            note = f" ({comments[0]})" if comments else ""
+            found[name][(context, message)].append(f"{name}/{path}:{lineno}{note}")
     # Taken from tables at run time (babel.cfg finds them too; test_the_sources_are_found).
     for msgid in renderer.i18n.dynamic_msgids():
         found["renderer"][(None, msgid)].append("renderer.i18n.dynamic_msgids()")
