@@ -63,7 +63,7 @@ async def _seed(env: Env) -> dict[str, int]:
                 "stats": "**Ann** auf diesem Server: 3 Partien, ",
                 "rating": "(Spielstärke ",
                 "board": "Entscheidung 0 von ",
-                "export": " Entscheidungen). Spiel es mit `python -m engine replay FILE` nach.",
+                "export": " Entscheidungen). Spiel sie mit `python -m engine replay FILE` nach.",
                 "leaderboard": "**Torres-Bestenliste**",
                 "settings": "**Deine Torres-Einstellungen**",
                 "none": "Du hast keine laufenden oder offenen Torres-Partien.",
@@ -72,16 +72,16 @@ async def _seed(env: Env) -> dict[str, int]:
         (
             "nl",
             {
-                "games": "**Jouw Torres-partijen** (1 niet afgelopen, in 1 ben jij aan de beurt)",
+                "games": "**Jouw Torres-spellen** (1 niet afgelopen, in 1 ben jij aan de beurt)",
                 "turn": "**jij bent aan de beurt** (begonnen <t:",
-                "history": "**Afgelopen Torres-partijen op deze server** (nieuwste eerst)",
-                "stats": "**Ann** op deze server: 3 partijen, ",
+                "history": "**Afgelopen Torres-spellen op deze server** (nieuwste eerst)",
+                "stats": "**Ann** op deze server: 3 spellen, ",
                 "rating": "(vaardigheid ",
                 "board": "beslissing 0 van ",
                 "export": " beslissingen). Speel het na met `python -m engine replay FILE`.",
                 "leaderboard": "**Torres-ranglijst**",
                 "settings": "**Jouw Torres-instellingen**",
-                "none": "Je hebt geen lopende of open Torres-partijen.",
+                "none": "Je hebt geen lopende of open Torres-spellen.",
             },
         ),
     ],
@@ -175,9 +175,7 @@ async def test_a_clock_timeout_speaks_the_games_language_and_the_asker_their_own
 
     dutch = User(BOB.id, BOB.display, "nl")
     games = await h.my_games(user_id=dutch.id, guild_id=GUILD, lang=dutch.lang)
-    assert games.startswith(
-        "**Jouw Torres-partijen** (1 niet afgelopen, in 1 ben jij aan de beurt)"
-    )
+    assert games.startswith("**Jouw Torres-spellen** (1 niet afgelopen, in 1 ben jij aan de beurt)")
 
     # Bob plays his turn; Ann's time runs out again: the computer takes her seat (German)
     row = await env.store.game(game_id)
@@ -198,7 +196,7 @@ async def test_a_clock_timeout_speaks_the_games_language_and_the_asker_their_own
     ann = User(ANN.id, ANN.display, "nl")
     back = await h.rejoin(channel_id=CHANNEL, user=ann)
     assert back is not None
-    assert back.reply == f"Je bent terug op je plaats (red) in partij #{game_id}."
+    assert back.reply == f"Je bent terug op je plaats (red) in spel #{game_id}."
     (post,) = back.posts
     assert post.language == "de"
     assert post.text == f"Ann ist zurück in Partie #{game_id} und spielt wieder red."
@@ -221,7 +219,7 @@ async def test_away_replies_in_the_users_language_and_posts_in_each_games(env: E
     ann = User(ANN.id, ANN.display, "nl")
     out = await h.away(user=ann, days=2)
     assert out.reply.startswith("Je bent afwezig tot <t:")
-    assert "staan stil in 2 lopende partijen." in out.reply
+    assert "staan stil in 2 lopende spellen." in out.reply
     by_game = {p.game_id: p for p in out.posts}
     assert by_game[german].language == "de" and by_game[english].language == "en"
     assert by_game[german].text.startswith("Ann ist bis <t:")
@@ -237,7 +235,7 @@ async def test_away_replies_in_the_users_language_and_posts_in_each_games(env: E
 async def test_dm_notices_in_the_games_language_the_refusal_in_the_users(env: Env):
     h = home(env)
     assert turn_notice("nl", game_id=4, channel_id=77, jump_url="https://x/y") == (
-        "Jij bent aan de beurt in Torres-partij #4 in <#77>: https://x/y"
+        "Jij bent aan de beurt in Torres-spel #4 in <#77>: https://x/y"
     )
     assert turn_notice("en", game_id=4, channel_id=77, jump_url="https://x/y") == (
         "Your turn in Torres game #4 in <#77>: https://x/y"
@@ -292,7 +290,7 @@ def _interaction(locale: str) -> Any:
             {
                 "games": "**Deine Torres-Partien**",
                 "history": "**Beendete Torres-Partien in diesem Kanal**",
-                "export": "Das Protokoll von Partie #",
+                "export": "Die Aufzeichnung von Partie #",
                 "stats": "**Ann** auf diesem Server: 3 Partien",
                 "leaderboard": "**Torres-Bestenliste**",
                 "settings": "**Deine Torres-Einstellungen**",
@@ -301,10 +299,10 @@ def _interaction(locale: str) -> Any:
         (
             "nl",
             {
-                "games": "**Jouw Torres-partijen**",
-                "history": "**Afgelopen Torres-partijen in dit kanaal**",
-                "export": "Het verslag van partij #",
-                "stats": "**Ann** op deze server: 3 partijen",
+                "games": "**Jouw Torres-spellen**",
+                "history": "**Afgelopen Torres-spellen in dit kanaal**",
+                "export": "Het verslag van spel #",
+                "stats": "**Ann** op deze server: 3 spellen",
                 "leaderboard": "**Torres-ranglijst**",
                 "settings": "**Jouw Torres-instellingen**",
             },
