@@ -401,12 +401,19 @@ class _Painter:
         info: list[_Para] = []
         if v.common_deck is not None and v.variant != "master":
             text = tn(lang, "Deck: {n} card left", "Deck: {n} cards left", v.common_deck)
-            info.append(_Para(text, BODY))
+            info.append(self._one_line(_Para(text, BODY), w))
         if v.king_castle is not None:
             height = max(v.heights[s] for s in v.king_castle)
             area = len(v.king_castle)
-            text = t(lang, "King's castle: area {area}, height {height}", area=area, height=height)
-            info.append(_Para(text, BODY, swatch="king"))
+            text = tn(
+                lang,
+                # The same in English; other languages say "1 square", "2 squares".
+                "King's castle: area {n}, height {height}",
+                "King's castle: area {n}, height {height}",
+                area,
+                height=height,
+            )
+            info.append(self._one_line(_Para(text, BODY, swatch="king"), w))
         master_head: list[_Para] = []
         master_help: list[_Para] = []
         if v.master_card:
@@ -447,6 +454,15 @@ class _Painter:
         options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
         blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
         return blocks
+
+    def _one_line(self, p: _Para, width: float) -> _Para:
+        """A short fact (the deck, the king's castle) a little smaller rather
+        than on two lines, when a translation runs just too long for one."""
+        width -= SWATCH_INDENT if p.swatch else 0
+        for size in range(p.size, round(p.size * ONE_LINE_SHRINK) - 1, -1):
+            if _length(p.text, size, p.bold) <= width:
+                return replace(p, size=size)
+        return p
 
     def _grown(self, p: _Para, k: float, width: float) -> int:
         """The largest size up to ``p.size * k`` at which the paragraph wraps to
@@ -728,6 +744,8 @@ PANEL_GAP = 12
 
 #: The most the panel's body text grows when there is room (the rows: 1.5).
 BODY_GROWTH = 1.3
+#: How much smaller a short fact may be drawn to stay on one line.
+ONE_LINE_SHRINK = 0.85
 #: Room left of a line for its legend sample.
 SWATCH_INDENT = 40
 
@@ -835,8 +853,9 @@ class _Glyph:
 
 #: About 150 texts per picture, mostly recurring (digits, labels, unchanged panel
 #: lines); masks average ~1.5 KB and reach ~40 KB for a full-width line, so
-#: 1024 entries keep memory to a few MB while hot glyphs stay cached.
-@functools.lru_cache(maxsize=1024)
+#: 2048 entries keep memory to a few MB while the hot glyphs of all three
+#: languages stay cached (the stored test pictures in three languages need ~900).
+@functools.lru_cache(maxsize=2048)
 def _glyph(
     text: str, size: int, bold: bool, anchor: str, stroke: int, fx: float, fy: float
 ) -> _Glyph:
