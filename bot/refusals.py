@@ -61,11 +61,11 @@ def refusal(lang: str, exc: Exception) -> str:
         return str(exc)
 
 
-def msgids() -> list[str]:
-    """Every message id a refusal may use: the engine's templates (a plural
-    message by its singular) and the words of ``{levels}``."""
-    out: list[str] = []
+def msgids() -> list[str | tuple[str, str]]:
+    """Every message id a refusal may use, a plural message as (singular, plural):
+    the engine's templates and the words of ``{levels}`` (babel.cfg extracts them)."""
+    out: list[str | tuple[str, str]] = []
     for entry in TEMPLATES.values():
-        out.append(entry if isinstance(entry, str) else entry[0])
-    out += [*_LEVEL_WORDS.values(), "{n} level"]
+        out.append(entry if isinstance(entry, str) else (entry[0], entry[1]))
+    out += [*_LEVEL_WORDS.values(), ("{n} level", "{n} levels")]
     return out
