@@ -17,7 +17,8 @@ from discord import app_commands
 
 from bot.errors import NoGame, ServiceError
 from bot.home import CLOCK_NAMES
-from bot.rules import TOPICS, rules_text
+from bot.i18n import language
+from bot.rules import TOPICS, topic_text
 from bot.service import GameService, Outcome, User
 from bot.store import committed_here
 from bot.texts import shorten
@@ -289,7 +290,9 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     @app_commands.describe(topic="What to explain (default: an overview)")
     @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in TOPICS])
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
-        await interaction.response.send_message(rules_text(topic), ephemeral=True)
+        await interaction.response.send_message(
+            topic_text(language(interaction.locale), topic), ephemeral=True
+        )
 
     @app_commands.command(
         description="Leave a running game (the computer takes your seat, if it plays one)"
