@@ -40,9 +40,9 @@ async def open_game(env: Env, *users: User, language: str = "en", bots: int = 0)
 
 async def test_the_same_requests_answer_each_user_in_their_language(env: Env):
     opened, joined, started = await open_game(env, ANNA, BOOR)
-    assert opened.reply == "Du hast Spiel #1 eröffnet und den ersten Platz genommen."
+    assert opened.reply == "Du hast Partie #1 eröffnet und den ersten Platz genommen."
     assert joined[0].reply == "Je doet mee aan spel #1 (plaats 2)."
-    assert started.reply == "Spiel #1 hat begonnen."
+    assert started.reply == "Partie #1 hat begonnen."
     # the game speaks English: its posts do, whoever asked
     assert opened.posts[0].text.startswith(f"<@{ANN.id}> opened Torres game #1: 2 players")
     assert all(p.language == "en" for p in (*opened.posts, *joined[0].posts, *started.posts))
@@ -52,7 +52,7 @@ async def test_the_same_requests_answer_each_user_in_their_language(env: Env):
     assert de.value.message.startswith("Je bent niet aan de beurt: ")
     with pytest.raises(NotSeated) as no:
         await env.service.play(channel_id=CHANNEL, user=EVA, text="end")
-    assert no.value.message == "Du spielst in diesem Spiel nicht mit."
+    assert no.value.message == "Du spielst in dieser Partie nicht mit."
     with pytest.raises(NotAllowed) as again:
         await env.service.join(channel_id=CHANNEL, user=BOOR)
     assert again.value.message == "Dit spel is al begonnen; wacht op het volgende."
@@ -80,7 +80,7 @@ async def test_the_same_requests_answer_each_user_in_their_language(env: Env):
     view = await env.service.board(channel_id=CHANNEL, user=BOOR)
     assert view.language == "nl" and view.text.startswith("Spel #1, fase ")
     assert view.highlight_note in (
-        "deze beurt tot nu toe veranderd",
+        "tot nu toe veranderd in deze beurt",
         "in de vorige beurt veranderd",
     )
 
@@ -94,7 +94,7 @@ async def test_autocomplete_explains_in_the_users_language(env: Env):
     [(label, _)] = await env.service.suggest(
         channel_id=CHANNEL, user_id=EVE.id, typed="", lang="de"
     )
-    assert label == "⚠ Du spielst in diesem Spiel nicht mit."
+    assert label == "⚠ Du spielst in dieser Partie nicht mit."
     [(label, value)] = await env.service.suggest(
         channel_id=CHANNEL, user_id=ANN.id, typed="place c3; ", lang="de"
     )
@@ -109,7 +109,7 @@ async def test_a_dutch_game_posts_in_dutch_while_a_german_player_reads_german(en
         f"<@{ANN.id}> heeft Torres-spel #1 geopend: 2 spelers, gemeenschappelijke stapel. "
         f"Nog 1 speler kan meedoen met `/torres join`; <@{ANN.id}> start het met `/torres start`."
     )
-    assert opened.reply.startswith("Du hast Spiel #1 eröffnet")
+    assert opened.reply.startswith("Du hast Partie #1 eröffnet")
     assert joined[0].reply == "You joined game #1 (seat 2)."  # Bob's Discord speaks English
     assert joined[0].posts[0].text.startswith("Bob doet mee aan spel #1 (2/2 spelers).")
     post = started.posts[0]
@@ -129,7 +129,7 @@ async def test_a_dutch_game_posts_in_dutch_while_a_german_player_reads_german(en
     assert refused.value.message == f"Du bist nicht am Zug: <@{BOB.id}> (blue) ist am Zug."
 
     resigned = await env.service.resign(channel_id=CHANNEL, user=ANNA)
-    assert resigned.reply == "Du hast aufgegeben; das Spiel ist zu Ende."
+    assert resigned.reply == "Du hast aufgegeben; die Partie ist zu Ende."
     assert resigned.posts[0].language == "nl"
     assert resigned.posts[0].text.startswith("Ann (red) heeft opgegeven, dus spel #1 eindigt hier")
     assert "\nStand:\n" in resigned.posts[0].text
@@ -143,7 +143,7 @@ async def test_computer_seats_and_reminders_speak_the_games_language(env: Env):
     env.clock.now += 3600.0
     [reminder] = await env.service.due_reminders()
     assert reminder.language == "de"
-    assert reminder.text.startswith(f"<@{ANN.id}>, du bist in Torres-Spiel #1 am Zug (red)")
+    assert reminder.text.startswith(f"<@{ANN.id}>, du bist in der Torres-Partie #1 am Zug (red)")
     assert "Nächste Erinnerung <t:" in reminder.text
 
 
@@ -229,4 +229,4 @@ def test_the_replay_message_speaks_the_games_language():
 
     post = replay_post(Post(1, 7, "…", replay=True, language="de"))
     assert post.language == "de" and post.animation
-    assert post.text == "Spiel #7 vom ersten Ritter bis zum letzten Zug: `replay.gif`."
+    assert post.text == "Partie #7 vom ersten Ritter bis zum letzten Zug: `replay.gif`."
