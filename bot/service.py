@@ -157,9 +157,6 @@ class Outcome:
     reply: str
     posts: list[Post] = field(default_factory=list)
     ai_game: int | None = None  # a game whose computer players should now move
-    # The request ended the player's decision (their turn, or the game, is over):
-    # the reply's words depend on the user's language, so test this, not the text.
-    ended: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -644,7 +641,7 @@ class GameService:
         reply = t(lang, "Your turn is over.") if seat.user_id is not None else ""
         if over is not None:
             reply = t(lang, "The game is over.")
-        return Outcome(reply=reply, posts=posts, ai_game=self._ai_pending(work, seats), ended=True)
+        return Outcome(reply=reply, posts=posts, ai_game=self._ai_pending(work, seats))
 
     async def ai_step(self, game_id: int) -> Outcome | None:
         """Let the computer make one decision if a computer seat is to move.
