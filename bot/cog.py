@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.errors import NoGame, ServiceError
 from bot.home import CLOCK_NAMES
 from bot.i18n import N_, game_language, language, t
-from bot.rules import TOPICS, rules_text
+from bot.rules import TOPICS, topic_text
 from bot.service import GameService, Outcome, User
 from bot.store import committed_here
 from bot.texts import shorten
@@ -326,9 +326,11 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
 
     @app_commands.command(description="The rules in brief")
     @app_commands.describe(topic="What to explain (default: an overview)")
-    @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in TOPICS])
+    @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in TOPICS])
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
-        await interaction.response.send_message(rules_text(topic), ephemeral=True)
+        await interaction.response.send_message(
+            topic_text(lang_of(interaction), topic), ephemeral=True
+        )
 
     @app_commands.command(
         description="Leave a running game (the computer takes your seat, if it plays one)"
