@@ -30,6 +30,7 @@ from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
+from bot.translator import CommandTranslator
 from bot.views import TurnButton, turn_view
 from bot.workers import WorkerPool
 from engine import changed_squares
@@ -209,6 +210,7 @@ class TorresBot(discord.Client):
         await self.renderer.start()
         if self.workers is not None:
             await self.workers.start()
+        await self.tree.set_translator(CommandTranslator())  # German and Dutch descriptions
         if self.config.shard_ids is None or 0 in self.config.shard_ids:
             await self.sync_commands()  # one process syncs: the one running shard 0
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
@@ -240,10 +242,18 @@ class TorresBot(discord.Client):
     def command_payload(self) -> list[dict[str, Any]]:
         return [command.to_dict(self.tree) for command in self.tree.get_commands()]
 
+    async def localized_payload(self) -> list[dict[str, Any]]:
+        """The payload as synced: with the translator's localizations, once it is set."""
+        translator = self.tree.translator
+        if translator is None:
+            return self.command_payload()
+        commands = self.tree.get_commands()
+        return [await command.get_translated_payload(self.tree, translator) for command in commands]
+
     async def sync_commands(self) -> bool:
         """Sync the command tree if its payload changed since the last sync; True if synced."""
         guild = self.config.sync_guild
-        payload = json.dumps(self.command_payload(), sort_keys=True)
+        payload = json.dumps(await self.localized_payload(), sort_keys=True)
         key = f"{self.application_id}:{guild or 'global'}:{payload}"
         digest = hashlib.sha256(key.encode()).hexdigest()
         if await self.store.get_meta(_SYNC_KEY) == digest:

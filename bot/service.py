@@ -26,7 +26,7 @@ from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
-from bot.i18n import language
+from bot.i18n import language, t
 from bot.storage import GameStore
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.workers import WorkerPool
@@ -1227,7 +1227,7 @@ class GameService:
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        return await self._panel_state(row, game, None, "")
+        return await self._panel_state(row, game, None, "", user.lang)
 
     async def panel_press(
         self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
@@ -1238,10 +1238,11 @@ class GameService:
         A refused action leaves the game unchanged and shows why on the panel;
         a panel of a finished turn comes back closed.
         """
+        lang = user.lang
         self._check_ids(game_id, turn)
         row = await self._fresh(game_id)
         if row.status != "running" or row.turn_no != turn:
-            return self._closed_panel(row, turn)
+            return self._closed_panel(row, turn, lang)
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
@@ -1255,89 +1256,117 @@ class GameService:
             action = await self._hint(row, "", game)
             if action is None:
                 return await self._panel_state(
-                    row, game, None, "No suggestion right now: choose yourself."
+                    row, game, None, t(lang, "No suggestion right now: choose yourself."), lang
                 )
         elif op == "undo":
             try:
                 outcome = await self.undo(game_id=game_id, turn=turn, user=user)
             except StaleButton:
-                return self._closed_panel(await self._fresh(game_id), turn)
+                return self._closed_panel(await self._fresh(game_id), turn, lang)
             except NotAllowed as exc:
-                return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+                return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
             row = await self._fresh(game_id)
-            return await self._panel_state(row, await self._load(row), None, outcome.reply)
+            return await self._panel_state(row, await self._load(row), None, outcome.reply, lang)
         elif op in ("end", "endok"):
             action = "end"
         elif op != "back":
-            return await self._panel_state(row, game, None, "")
+            return await self._panel_state(row, game, None, "", lang)
         if action is None:
-            return await self._panel_state(row, game, group, "")
+            return await self._panel_state(row, game, group, "", lang)
         if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
             return PanelState(
-                panels.confirm_end_model(self._panel_header(row, game), game.ap or 0),
+                panels.confirm_end_model(self._panel_header(row, game, lang), game.ap or 0, lang),
                 position=None,
             )
         before_actions = await self.turn_actions(game_id)
         try:
             outcome = await self._play(game_id, user, action, turn=turn)
         except StaleButton:
-            return self._closed_panel(await self._fresh(game_id), turn)
+            return self._closed_panel(await self._fresh(game_id), turn, lang)
         except IllegalMove as exc:
-            return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
+        row = await self._fresh(game_id)
         if (
             outcome.posts
             or outcome.ai_game is not None
-            or outcome.reply.startswith(("Your turn", "The game"))
+            or row.status != "running"
+            or row.turn_no != turn
         ):
             played = "; ".join([*before_actions, *split_actions(action)])
-            text = (
-                f"**{outcome.reply or 'Done.'}** You played `{texts.shorten(played, 1500)}`; "
-                "the turn message is in the channel."
+            text = t(
+                lang,
+                "**{reply}** You played `{actions}`; the turn message is in the channel.",
+                reply=outcome.reply or t(lang, "Done."),
+                actions=texts.shorten(played, 1500),
             )
             return PanelState(panels.closed_model(text), outcome=outcome)
-        row = await self._fresh(game_id)
         after = await self._load(row)
-        words = panels.done_words(action, game, after, end_hint="press End turn")
+        words = panels.done_words(action, game, after, panel=True, lang=lang)
         groups = panels.grouped(after) if after.to_move == game.to_move else {}
         nxt = panels.follow_group(action, groups)
-        return await self._panel_state(row, after, nxt, f"Done: {words}")
+        return await self._panel_state(row, after, nxt, t(lang, "Done: {words}", words=words), lang)
 
     async def confirmable(
         self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
     ) -> Confirmable:
-        """Check a resign or cancel request before asking the player to confirm it."""
+        """Check a resign or cancel request before asking the player to confirm it.
+
+        The question and the Confirm button's label are in the user's language.
+        """
+        lang = user.lang
         row = await self._active(channel_id)
         if what == "resign":
             if row.status != "running":
                 raise NotAllowed(
-                    "The game hasn't started; use `/torres leave` to give up your seat."
+                    t(lang, "The game hasn't started; use `/torres leave` to give up your seat.")
                 )
             seats = await self._store.seats(row.id)
             seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
             if seat is None or seat.name is None:
-                raise NotSeated("You're not playing in this game.")
+                raise NotSeated(t(lang, "You're not playing in this game."))
             humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
             if any(s.is_ai for s in seats) and humans_left:
-                then = "the computer plays your seat from then on"
+                question = t(
+                    lang,
+                    "Resign from game #{game}? You can't come back: the computer plays your "
+                    "seat from then on.",
+                    game=row.id,
+                )
             else:
-                then = "the game ends for everyone"
-            return Confirmable(
-                row.id, f"Resign from game #{row.id}? You can't come back: {then}.", "Resign"
-            )
+                question = t(
+                    lang,
+                    "Resign from game #{game}? You can't come back: the game ends for everyone.",
+                    game=row.id,
+                )
+            return Confirmable(row.id, question, t(lang, "Resign"))
         if user.id != row.author_id:
             if not can_manage_channel:
-                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+                raise NotAllowed(
+                    t(
+                        lang,
+                        "Only the game's author, <@{author}>, can cancel it.",
+                        author=row.author_id,
+                    )
+                )
             if self._clock() - row.last_activity < row.idle_cancel_after:
                 when = int(row.last_activity + row.idle_cancel_after)
                 raise NotAllowed(
-                    "Only the author can cancel an active game; as a channel manager you can "
-                    f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
-                    f" (<t:{when}:R>)."
+                    t(
+                        lang,
+                        "Only the author can cancel an active game; as a channel manager you "
+                        "can cancel it once it has been idle for {duration} (<t:{when}:R>).",
+                        duration=texts.duration(row.idle_cancel_after),
+                        when=when,
+                    )
                 )
         return Confirmable(
             row.id,
-            f"Cancel game #{row.id} for everyone? It ends now, without a winner.",
-            "Cancel the game",
+            t(
+                lang,
+                "Cancel game #{game} for everyone? It ends now, without a winner.",
+                game=row.id,
+            ),
+            t(lang, "Cancel the game"),
         )
 
     async def active_game_id(self, channel_id: int) -> int | None:
@@ -1365,36 +1394,52 @@ class GameService:
                 actions.pop()
         return actions
 
-    def _panel_header(self, row: GameRow, game: Game) -> str:
+    def _panel_header(self, row: GameRow, game: Game, lang: str = "en") -> str:
         me = game.to_move or ""
+        seat = f"{texts.colour_dot(me)} {me}"
         if game.stage in ("play", "draw-keep"):
-            where = f"phase {game.phase}, round {game.round}"
-        elif game.stage == "king" and game.position().get("king") is not None:
-            where = f"the king's move after phase {game.phase}"
-        else:
-            where = "setup"
-        return f"**Your turn** in game #{row.id} ({texts.colour_dot(me)} {me}, {where})"
+            return t(
+                lang,
+                "**Your turn** in game #{game} ({seat}, phase {phase}, round {round})",
+                game=row.id,
+                seat=seat,
+                phase=game.phase,
+                round=game.round,
+            )
+        if game.stage == "king" and game.position().get("king") is not None:
+            return t(
+                lang,
+                "**Your turn** in game #{game} ({seat}, the king's move after phase {phase})",
+                game=row.id,
+                seat=seat,
+                phase=game.phase,
+            )
+        return t(lang, "**Your turn** in game #{game} ({seat}, setup)", game=row.id, seat=seat)
 
-    def _closed_panel(self, row: GameRow, turn: int) -> PanelState:
+    def _closed_panel(self, row: GameRow, turn: int, lang: str = "en") -> PanelState:
         if row.status != "running":
-            text = f"Game #{row.id} is over; this panel no longer does anything."
+            text = t(lang, "Game #{game} is over; this panel no longer does anything.", game=row.id)
         else:
-            text = (
-                f"This turn is over (the game is at turn {row.turn_no}, this panel was for "
-                f"turn {turn}). Press **Play** on the latest turn message."
+            text = t(
+                lang,
+                "This turn is over (the game is at turn {now}, this panel was for turn {turn}). "
+                "Press **Play** on the latest turn message.",
+                now=row.turn_no,
+                turn=turn,
             )
         return PanelState(panels.closed_model(text))
 
     async def _panel_state(
-        self, row: GameRow, game: Game, group: str | None, note: str
+        self, row: GameRow, game: Game, group: str | None, note: str, lang: str = "en"
     ) -> PanelState:
         done = await self.turn_actions(row.id)
         model = panels.build_panel(
             game,
-            header=self._panel_header(row, game),
+            header=self._panel_header(row, game, lang),
             group=group,
             note=note,
             stack_text=texts.shorten("; ".join(done), 300) if done else "",
+            lang=lang,
         )
         assert row.position is not None
         highlight = frozenset(
@@ -1405,7 +1450,7 @@ class GameService:
             game.position(),
             game.to_move,
             highlight,
-            note="changed this turn so far",
+            note=t(lang, "changed this turn so far"),
             labels=picture_labels(await self._store.seats(row.id)),
         )
 
