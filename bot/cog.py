@@ -16,11 +16,12 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
 
 import discord
+from babel import Locale
 from discord import app_commands
 
 from bot.errors import NoGame, ServiceError
 from bot.home import CLOCK_NAMES
-from bot.i18n import N_, game_language, language, t
+from bot.i18n import LANGUAGES, N_, game_language, language, t
 from bot.rules import TOPICS, topic_text
 from bot.service import GameService, Outcome, User
 from bot.store import committed_here
@@ -44,8 +45,15 @@ APOLOGY_AFTER_COMMIT = N_(
     "The error has been logged for the bot's operator."
 )
 
-# /torres new's language option: each language under its own name.
-LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}
+
+def _own_name(code: str) -> str:
+    """A language's name in itself, as Babel knows it: ``Deutsch``, ``Nederlands``."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+# /torres new's language option: each language we speak, under its own name.
+LANGUAGE_NAMES = {code: _own_name(code) for code in LANGUAGES}
 
 
 def _user(interaction: discord.Interaction) -> User:
