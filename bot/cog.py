@@ -93,7 +93,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(error, ServiceError):
         # The service words its refusals in the user's language already; a
         # message it could not word so (the store's Busy) is an English msgid.
-        text = t(lang, error.message)
+        # (An empty msgid would fetch the catalog's header: never look that up.)
+        text = t(lang, error.message) if error.message else t(lang, APOLOGY)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t(lang, "Torres games live in server channels and threads, not in direct messages.")
     elif isinstance(error, app_commands.CheckFailure):

@@ -147,6 +147,9 @@ async def test_a_refusal_worded_by_the_service_passes_unchanged():
     ix = FakeInteraction("de", deferred=False)
     await report_error(ix, NotYourTurn("Du bist nicht am Zug."))  # type: ignore[arg-type]
     assert ix.said == ["Du bist nicht am Zug."]
+    ix = FakeInteraction("nl", deferred=False)
+    await report_error(ix, NotYourTurn(""))  # type: ignore[arg-type]
+    assert ix.said == [t("nl", APOLOGY)] and "Content-Type" not in ix.said[0]
 
 
 def test_delivery_notes_in_the_users_language():
