@@ -548,7 +548,7 @@ class TorresBot(discord.Client):
     ) -> None:
         """After any command: what the user must hear once (a DM Discord refused)."""
         try:
-            notice = await self.home.pending_notice(interaction.user.id)
+            notice = await self.home.pending_notice(interaction.user.id, lang_of(interaction))
             if notice is not None:
                 await interaction.followup.send(notice, ephemeral=True)
         except Exception:

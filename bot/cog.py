@@ -316,6 +316,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 user_id=interaction.user.id,
                 game_id=game,
                 decision=decision,
+                lang=lang_of(interaction),
             )
         file = await self.bot.board_file(
             view.position,
