@@ -296,8 +296,8 @@ class _Deferring(FakeInteraction):
 @pytest.mark.parametrize(
     ("locale", "guild", "chosen", "spoken", "note"),
     [
-        ("de", "en-US", None, "de", "Öffentliche Nachrichten dieses Spiels: Deutsch."),
-        ("de", "nl", None, "nl", "Öffentliche Nachrichten dieses Spiels: Nederlands."),
+        ("de", "en-US", None, "de", "Öffentliche Nachrichten dieser Partie: Deutsch."),
+        ("de", "nl", None, "nl", "Öffentliche Nachrichten dieser Partie: Nederlands."),
         ("nl", "de", "en", "en", None),
         ("fr", "en-US", None, "en", "The game's public messages are in English."),
     ],

@@ -30,7 +30,7 @@ async def test_public_in_the_games_language_private_in_each_users(runner: BotRun
     table = Table(runner)
 
     _, reply = await table.slash("alice", "new")
-    assert reply.content.endswith("\nÖffentliche Nachrichten dieses Spiels: Deutsch."), reply
+    assert reply.content.endswith("\nÖffentliche Nachrichten dieser Partie: Deutsch."), reply
     game_id = int(re.search(r"#(\d+)", reply.content).group(1))  # type: ignore[union-attr]
     assert runner.db_row("SELECT language FROM games WHERE id = ?", game_id) == ("de",)
     await table.slash("bob", "join")
