@@ -242,7 +242,10 @@ def _members(post: Post) -> list[int]:
 
 
 def replay_post(after: Post) -> Post:
-    """The message carrying ``replay.gif``, drawn from the log when it is sent."""
+    """The message carrying ``replay.gif``, drawn from the log when it is sent.
+
+    It speaks the game's language, like the game-over message it follows.
+    """
     return Post(
         channel_id=after.channel_id,
         game_id=after.game_id,
