@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from babel.dates import format_skeleton, format_timedelta
+from babel.dates import format_datetime, format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
@@ -257,7 +257,7 @@ class HomeService:
         mine = next((s for s in seats if s.user_id == user_id and not s.resigned), None)
         # A player of a running game sees their own cards; an ended game shows nobody's.
         viewer = mine.name if mine and row.status == "running" else None
-        text = texts.status_line(row.id, game, seats)
+        text = texts.status_line(row.id, game, seats, lang)
         if upto < total or row.status != "running":
             if upto == 0:
                 text = (
@@ -296,7 +296,8 @@ class HomeService:
             position=game.position(),
             viewer=viewer,
             highlight=highlight,
-            labels=picture_labels(seats),
+            labels=picture_labels(seats, lang),
+            language=lang,
         )
 
     # -- /torres export --------------------------------------------------------------
@@ -913,7 +914,7 @@ def _date(ts: float) -> str:
 def _local_date(lang: str, ts: float) -> str:
     """A date and time for a reader of *lang*, in UTC (``14.11.2023, 22:13 UTC``)."""
     when = datetime.fromtimestamp(ts, UTC)
-    return format_skeleton("yMdHm", when, tzinfo=UTC, locale=lang) + " UTC"
+    return format_datetime(when, "short", tzinfo=UTC, locale=lang) + " UTC"
 
 
 def _decimal(lang: str, value: float) -> str:

@@ -167,7 +167,12 @@ async def _message_kwargs(
         try:
             kwargs["attachments"] = [
                 await bot.board_file(
-                    state.position, state.viewer, state.highlight, state.note, state.labels
+                    state.position,
+                    state.viewer,
+                    state.highlight,
+                    state.note,
+                    state.labels,
+                    language=lang,
                 )
             ]
         except Exception:  # the panel works without its picture

@@ -861,7 +861,7 @@ class GameService:
                 label = t(lang, "{actions} (ends your turn)", actions=done_text)
                 return [(_fit(label), _fit(done_text))]
         hint = await self._hint(row, done_text, work)
-        return complete(work, done_text, partial, hint)
+        return complete(work, done_text, partial, hint, lang=lang)
 
     async def _hint(self, row: GameRow, done_text: str, game: Game) -> str | None:
         """The next action the quick computer player would choose here, offered first.
@@ -1404,8 +1404,8 @@ class GameService:
 
     async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
         """The Play button of a turn message: the mover's panel; anyone else is refused."""
-        await self._check_button(game_id, turn)
-        row = await self._fresh(game_id)
+        await self._check_button(game_id, turn, lang=user.lang)
+        row = await self._fresh(game_id, lang=user.lang)
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
@@ -1421,8 +1421,8 @@ class GameService:
         a panel of a finished turn comes back closed.
         """
         lang = user.lang
-        self._check_ids(game_id, turn)
-        row = await self._fresh(game_id)
+        self._check_ids(game_id, turn, lang=lang)
+        row = await self._fresh(game_id, lang=lang)
         if row.status != "running" or row.turn_no != turn:
             return self._closed_panel(row, turn, lang)
         seats = await self._store.seats(game_id)
@@ -1444,10 +1444,10 @@ class GameService:
             try:
                 outcome = await self.undo(game_id=game_id, turn=turn, user=user)
             except StaleButton:
-                return self._closed_panel(await self._fresh(game_id), turn, lang)
+                return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
             except NotAllowed as exc:
                 return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
-            row = await self._fresh(game_id)
+            row = await self._fresh(game_id, lang=lang)
             return await self._panel_state(row, await self._load(row), None, outcome.reply, lang)
         elif op in ("end", "endok"):
             action = "end"
@@ -1464,10 +1464,10 @@ class GameService:
         try:
             outcome = await self._play(game_id, user, action, turn=turn)
         except StaleButton:
-            return self._closed_panel(await self._fresh(game_id), turn, lang)
+            return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
         except IllegalMove as exc:
             return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
-        row = await self._fresh(game_id)
+        row = await self._fresh(game_id, lang=lang)
         if (
             outcome.posts
             or outcome.ai_game is not None
@@ -1496,7 +1496,7 @@ class GameService:
         The question and the Confirm button's label are in the user's language.
         """
         lang = user.lang
-        row = await self._active(channel_id)
+        row = await self._active(channel_id, lang=lang)
         if what == "resign":
             if row.status != "running":
                 raise NotAllowed(
@@ -1537,7 +1537,7 @@ class GameService:
                         lang,
                         "Only the author can cancel an active game; as a channel manager you "
                         "can cancel it once it has been idle for {duration} (<t:{when}:R>).",
-                        duration=texts.duration(row.idle_cancel_after),
+                        duration=texts.duration(row.idle_cancel_after, lang),
                         when=when,
                     )
                 )
@@ -1558,8 +1558,8 @@ class GameService:
 
     async def end_needs_confirm(self, *, game_id: int, turn: int, user: User) -> int:
         """AP the player would give up by ending now (0: no confirmation needed)."""
-        await self._check_button(game_id, turn)
-        row = await self._fresh(game_id)
+        await self._check_button(game_id, turn, lang=user.lang)
+        row = await self._fresh(game_id, lang=user.lang)
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
@@ -1633,7 +1633,7 @@ class GameService:
             game.to_move,
             highlight,
             note=t(lang, "changed this turn so far"),
-            labels=picture_labels(await self._store.seats(row.id)),
+            labels=picture_labels(await self._store.seats(row.id), lang),
         )
 
 

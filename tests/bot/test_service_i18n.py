@@ -114,7 +114,7 @@ async def test_a_dutch_game_posts_in_dutch_while_a_german_player_reads_german(en
     assert joined[0].posts[0].text.startswith("Bob doet mee aan spel #1 (2/2 spelers).")
     post = started.posts[0]
     assert post.language == "nl" and post.text.startswith("**Spel #1 begint** (")
-    assert "Volgende: " in post.text and "druk op **Play**" in post.text
+    assert "Volgende: " in post.text and "druk op **Spelen**" in post.text
 
     out = await env.service.play(channel_id=CHANNEL, user=ANNA, text="place c3")
     assert out.reply == "Dein Zug ist beendet."
