@@ -107,3 +107,30 @@ async def test_a_chosen_language_wins(runner: BotRunner) -> None:
     turn = await _turn_message(table, seq)
     labels = {b.label for b in turn.buttons}
     assert labels <= {"Spelen", "Beurt beëindigen", "Ongedaan maken", "Mijn hand"}, labels
+
+
+async def test_a_dutch_server_gets_dutch_games_and_english_users_english_replies(
+    runner: BotRunner,
+) -> None:
+    fake = runner.fake
+    fake.set_guild_locale("nl")  # the server's preferred locale; carol's Discord is en-US
+    table = Table(runner)
+    seq = fake.last_seq
+    _, reply = await table.slash("carol", "new", bots=1)
+    assert reply.content.startswith("You opened game #"), reply.content
+    assert reply.content.endswith("\nThe game's public messages are in Nederlands."), reply
+    game_id = int(re.search(r"#(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    assert runner.db_row("SELECT language FROM games WHERE id = ?", game_id) == ("nl",)
+    lobby = await fake.wait_until(
+        lambda: next((m for m in table.public_since(seq) if f"#{game_id}" in m.content), None),
+        TIMEOUT,
+        "the lobby post",
+    )
+    assert "Torres-spel" in lobby.content and "game" not in lobby.content, lobby.content
+    seq = fake.last_seq
+    _, reply = await table.slash("carol", "start")
+    turn = await _turn_message(table, seq)
+    assert {b.label for b in turn.buttons} <= {"Spelen", "Beurt beëindigen", "Mijn hand"}
+    assert "spelbord" in (turn.attachments[0].description or ""), turn.attachments
+    _, reply = await table.slash("carol", "hand")
+    assert reply.ephemeral and reply.content.startswith("Your hand"), reply.content
