@@ -64,6 +64,7 @@ class Poster:
         # Posted, but marking the row sent failed (e.g. the database was busy): never
         # post these again; mark them when the database lets us.
         self._unmarked: dict[int, Post] = {}
+        self._marking = False  # a mark_pending pass is running
 
     def submit(self, post: Post) -> asyncio.Future[str]:
         """Queue *post*; the future ends with POSTED, FORBIDDEN or REJECTED (never RETRY)."""
@@ -121,14 +122,27 @@ class Poster:
                 self.kick(game_id)
 
     async def mark_pending(self) -> None:
-        """Mark sent the rows that were posted while the database refused the mark."""
-        for outbox_id, post in list(self._unmarked.items()):
-            try:
-                await self._mark(post)
-            except Exception as exc:  # noqa: BLE001 - logged; tried again later
-                log.warning("post %s is still not marked sent (%s)", outbox_id, exc)
-                return
-            del self._unmarked[outbox_id]
+        """Mark sent the rows that were posted while the database refused the mark.
+
+        One pass at a time: every game's worker calls this, and under load many at
+        once; the others go on with their own posts meanwhile (a row left
+        unmarked is never posted again, see ``_next``).
+        """
+        if self._marking:
+            return
+        self._marking = True
+        try:
+            for outbox_id, post in list(self._unmarked.items()):
+                if outbox_id not in self._unmarked:
+                    continue
+                try:
+                    await self._mark(post)
+                except Exception as exc:  # noqa: BLE001 - logged; tried again later
+                    log.warning("post %s is still not marked sent (%s)", outbox_id, exc)
+                    return
+                self._unmarked.pop(outbox_id, None)
+        finally:
+            self._marking = False
 
     async def close(self) -> None:
         tasks = list(self._workers.values())
