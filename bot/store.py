@@ -22,15 +22,17 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.errors import Busy
+
+T = TypeVar("T")
 
 # How long a write waits for the database's write lock (held by another write of
 # this bot or by another process) before the command is refused as busy. The
@@ -296,6 +298,39 @@ async def _queue(
     return ids
 
 
+def _queue_now(
+    conn: sqlite3.Connection, game_id: int, payloads: Sequence[dict[str, Any]], now: float
+) -> list[int]:
+    """``_queue`` for a write that runs whole in the writer's thread (see ``Store._write``)."""
+    ids = []
+    for payload in payloads:
+        cur = conn.execute(
+            "INSERT INTO outbox (game_id, created_at, payload) VALUES (?, ?, ?)",
+            (game_id, now, _dump(payload)),
+        )
+        ids.append(int(cur.lastrowid or 0))
+    return ids
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``BEGIN IMMEDIATE``, *work*, ``COMMIT`` (``ROLLBACK`` if anything fails), in the
+    calling thread: the writer's, so that a write is one trip there and back."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise Busy() from None
+        raise
+    try:
+        result = work(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
 def committed_here() -> bool:
     """Whether the current task has committed a write (so its request changed something)."""
     task = asyncio.current_task()
@@ -490,6 +525,26 @@ class Store:
         finally:
             self._write_lock.release()
 
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run *work* in one transaction, all of it in the writer's thread: one trip.
+
+        What ``transaction()`` does, for the writes of every command (a move, a
+        post marked sent): a transaction of several statements made as many trips
+        between the event loop and aiosqlite's thread, each waiting its turn on a
+        busy loop while the write lock was held, which made every other write
+        wait longer. The write lock is held until the work is queued on the
+        writer's thread, whose queue runs it before any later transaction.
+
+        :raises Busy: as ``transaction()`` does; nothing was written then.
+        """
+        await self._acquire()
+        try:
+            result = await self._conn._execute(_in_transaction, self._conn._conn, work)
+        finally:
+            self._write_lock.release()
+        _committed_by.set(asyncio.current_task())
+        return result
+
     async def _acquire(self) -> None:
         """Take the in-process write lock, or raise :class:`Busy` after ``WRITE_BUSY_SECONDS``."""
         if not self._write_lock.locked():
@@ -522,12 +577,14 @@ class Store:
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+        await self._write(work)
 
     # -- reads ------------------------------------------------------------------
 
@@ -718,10 +775,12 @@ class Store:
         """
         seq = expected_seq + 1
         snapshot = _dump(position)
-        # Few statements on purpose: each is a round trip to aiosqlite's thread
-        # while the write lock is held. The guarded UPDATE doubles as the check.
-        async with self.transaction() as conn:
-            cur = await conn.execute(
+        result_json = _dump(result)
+
+        # Few statements on purpose, and all in one trip to the writer's thread
+        # (``_write``). The guarded UPDATE doubles as the check.
+        def work(conn: sqlite3.Connection) -> tuple[int, list[int]]:
+            cur = conn.execute(
                 "UPDATE games SET position = ?, last_seq = ?, updated_at = ?, last_activity = ?,"
                 " reminders_sent = 0,"
                 " turn_no = turn_no + ?,"
@@ -741,25 +800,26 @@ class Store:
                     int(turn_ended),
                     snapshot,
                     int(result is not None),
-                    _dump(result),
+                    result_json,
                     game_id,
                     expected_seq,
                 ),
             )
             if cur.rowcount != 1:
                 return -1, []
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO actions (game_id, seq, player, user_id, kind, action, time)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, seq, player, user_id, kind, action, now),
             )
             if seat_to_ai is not None:
-                await conn.execute(
+                conn.execute(
                     "UPDATE seats SET is_ai = 1, resigned = 1 WHERE game_id = ? AND name = ?",
                     (game_id, seat_to_ai),
                 )
-            ids = await _queue(conn, game_id, outbox, now)
-        return seq, ids
+            return seq, _queue_now(conn, game_id, outbox, now)
+
+        return await self._write(work)
 
     async def finish(
         self,
@@ -775,15 +835,21 @@ class Store:
 
         *outbox* posts are queued in the same commit; their ids go to *queued*.
         """
-        async with self.transaction() as conn:
-            cur = await conn.execute(
+        result_json = _dump(result)
+
+        def work(conn: sqlite3.Connection) -> list[int] | None:
+            cur = conn.execute(
                 "UPDATE games SET status = ?, result = ?, updated_at = ?"
                 " WHERE id = ? AND status IN ('open', 'running')",
-                (status, _dump(result), now, game_id),
+                (status, result_json, now, game_id),
             )
             if cur.rowcount != 1:
-                return False
-            ids = await _queue(conn, game_id, outbox, now)
+                return None
+            return _queue_now(conn, game_id, outbox, now)
+
+        ids = await self._write(work)
+        if ids is None:
+            return False
         if queued is not None:
             queued.extend(ids)
         return True
@@ -828,17 +894,17 @@ class Store:
 
         Returns the outbox ids of *then*; nothing is queued if the post was already marked.
         """
-        async with self.transaction() as conn:
-            cur = await conn.execute(
+
+        def work(conn: sqlite3.Connection) -> list[int]:
+            cur = conn.execute(
                 "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
             )
             if cur.rowcount != 1 or not then:
                 return []
-            async with conn.execute(
-                "SELECT game_id FROM outbox WHERE id = ?", (outbox_id,)
-            ) as rows:
-                row = await rows.fetchone()
-            return await _queue(conn, int(row[0]), then, now)
+            row = conn.execute("SELECT game_id FROM outbox WHERE id = ?", (outbox_id,)).fetchone()
+            return _queue_now(conn, int(row[0]), then, now)
+
+        return await self._write(work)
 
     async def note_reminder(
         self,
@@ -850,15 +916,20 @@ class Store:
         queued: list[int] | None = None,
     ) -> bool:
         """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
-        async with self.transaction() as conn:
-            cur = await conn.execute(
+
+        def work(conn: sqlite3.Connection) -> list[int] | None:
+            cur = conn.execute(
                 "UPDATE games SET reminders_sent = reminders_sent + 1"
                 " WHERE id = ? AND reminders_sent = ? AND last_seq = ? AND status = 'running'",
                 (game_id, expected_sent, expected_seq),
             )
             if cur.rowcount != 1:
-                return False
-            ids = await _queue(conn, game_id, outbox, time.time())
+                return None
+            return _queue_now(conn, game_id, outbox, time.time())
+
+        ids = await self._write(work)
+        if ids is None:
+            return False
         if queued is not None:
             queued.extend(ids)
         return True
