@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -529,21 +530,33 @@ class Store:
         """Run *work* in one transaction, all of it in the writer's thread: one trip.
 
         What ``transaction()`` does, for the writes of every command (a move, a
-        post marked sent): a transaction of several statements made as many trips
-        between the event loop and aiosqlite's thread, each waiting its turn on a
-        busy loop while the write lock was held, which made every other write
-        wait longer. The write lock is held until the work is queued on the
-        writer's thread, whose queue runs it before any later transaction.
+        post marked sent). A transaction of several statements makes as many
+        trips between the event loop and aiosqlite's thread while it holds the
+        write lock, each waiting for its turn on a busy loop, and every other
+        write waits for all of them. Here the write lock is held only while the
+        work is put on the writer thread's queue, which runs it whole, in order,
+        before anything queued later (a ``transaction()`` included), so writes
+        follow each other at the pace of the disk rather than of the loop.
 
         :raises Busy: as ``transaction()`` does; nothing was written then.
         """
         await self._acquire()
         try:
-            result = await self._conn._execute(_in_transaction, self._conn._conn, work)
+            done = self._submit(partial(_in_transaction, self._conn._conn, work))
         finally:
             self._write_lock.release()
+        result = await done
         _committed_by.set(asyncio.current_task())
         return result
+
+    def _submit(self, function: Callable[[], T]) -> asyncio.Future[T]:
+        """Queue *function* on the writer's thread now (what aiosqlite's ``_execute`` does
+        when its coroutine first runs, which may be after the write lock is released)."""
+        if not self._conn._running:
+            raise ValueError("Connection closed")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._conn._tx.put_nowait((future, function))
+        return future
 
     async def _acquire(self) -> None:
         """Take the in-process write lock, or raise :class:`Busy` after ``WRITE_BUSY_SECONDS``."""
