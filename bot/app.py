@@ -10,6 +10,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -41,6 +42,7 @@ _SYNC_KEY = "commands_hash"
 _REPLY_WAIT = 8.0  # seconds a reply waits for its public posts before saying they are late
 _TOKEN_LIFETIME = 14 * 60.0  # an interaction's token lasts 15 minutes; stop retrying before
 _LATER = "later"  # a post still being retried when the reply goes out
+_TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
@@ -203,6 +205,8 @@ class TorresBot(discord.Client):
         self.poster = Poster(store, self.send_post, started=self._started)
         self._next_prune = self._started
         self._nonce_salt = "00000000"
+        # Each game's latest turn message as posted (see _retire_turn_message).
+        self._turn_messages: OrderedDict[int, discord.Message] = OrderedDict()
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TurnButton, PanelSelect, PanelButton, ConfirmButton)
@@ -468,18 +472,31 @@ class TorresBot(discord.Client):
         )
 
     async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
-        """Disable the buttons of the game's previous turn message: only the latest one plays."""
+        """Disable the buttons of the game's previous turn message: only the latest one plays.
+
+        The previous message is the one this process posted last for the game, as
+        Discord returned it, when it is still in memory (only the process owning a
+        game's shard posts for it, and nothing else edits a turn message); after a
+        restart it is found through the database and fetched.
+        """
         key = f"turn_message:{post.game_id}"
-        previous = await self.store.get_meta(key)
+        known = self._turn_messages.pop(post.game_id, None)
+        previous = None if known is not None else await self.store.get_meta(key)
         await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
-        if not previous:
+        self._turn_messages[post.game_id] = message
+        while len(self._turn_messages) > _TURN_MESSAGES:
+            self._turn_messages.popitem(last=False)
+        if known is not None:
+            channel_id, message_id = known.channel.id, known.id
+        elif previous:
+            channel_id, message_id = (int(x) for x in previous.split(":"))
+        else:
             return
-        channel_id, message_id = (int(x) for x in previous.split(":"))
         if message_id == message.id:
             return
         old = self.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            fetched = await old.fetch()
+            fetched = known if known is not None else await old.fetch()
             if not fetched.components:
                 return
             view = discord.ui.View.from_message(fetched, timeout=None)
