@@ -185,7 +185,9 @@ _MIGRATIONS: list[list[str]] = [
 SCHEMA_VERSION = len(_MIGRATIONS)
 
 # Like bot.store.WRITE_BUSY_SECONDS: a write waits this long for a row lock, then is Busy.
-_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '2500ms'"
+# A setting of every query connection (reads never wait for row locks), so that a
+# write of one statement needs no transaction block around it: one round trip.
+_LOCK_TIMEOUT = {"lock_timeout": "2500ms"}
 
 # Advisory lock keys: (class, id) pairs, so that the game and shard spaces never meet.
 _LOCK_MIGRATE = 7301
@@ -276,7 +278,11 @@ class PgStore:
         :raises StoreError: if the database was written by a newer schema.
         """
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=pool_size, connection_class=_QueryConnection
+            url,
+            min_size=1,
+            max_size=pool_size,
+            connection_class=_QueryConnection,
+            server_settings=_LOCK_TIMEOUT,
         )
         try:
             lock_pool = await asyncpg.create_pool(
@@ -344,11 +350,26 @@ class PgStore:
         """
         try:
             async with self._pool.acquire() as conn, conn.transaction():
-                await conn.execute(_LOCK_TIMEOUT)
                 yield conn
         except asyncpg.LockNotAvailableError:
             raise Busy() from None
         _committed_by.set(asyncio.current_task())
+
+    async def _write(self, method: str, query: str, *args: Any) -> Any:
+        """One statement that writes, as its own transaction: one round trip.
+
+        A statement is atomic by itself, and the row-lock timeout is the
+        connection's; so a write that fits in one statement (data-modifying
+        ``WITH`` clauses) needs no ``BEGIN`` … ``COMMIT`` around it.
+
+        :raises Busy: as ``transaction()`` does; nothing was written then.
+        """
+        try:
+            result = await getattr(self._pool, method)(query, *args)
+        except asyncpg.LockNotAvailableError:
+            raise Busy() from None
+        _committed_by.set(asyncio.current_task())
+        return result
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -385,13 +406,13 @@ class PgStore:
         return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES ($1, $2)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                key,
-                value,
-            )
+        await self._write(
+            "execute",
+            "INSERT INTO meta (key, value) VALUES ($1, $2)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
+            value,
+        )
 
     # -- reads ------------------------------------------------------------------
 
@@ -587,47 +608,47 @@ class PgStore:
         writer waits and then finds the version moved on.
         """
         seq = expected_seq + 1
-        snapshot = _dump(position)
-        async with self.transaction() as conn:
-            status = await conn.execute(
-                "UPDATE games SET position = $1, last_seq = $2, updated_at = $3,"
-                " last_activity = $3, reminders_sent = 0,"
-                " turn_no = turn_no + (CASE WHEN $4 THEN 1 ELSE 0 END),"
-                " turn_start_seq = CASE WHEN $4 THEN $2 ELSE turn_start_seq END,"
-                " turn_start_position = CASE WHEN $4 THEN $1 ELSE turn_start_position END,"
-                " status = CASE WHEN $5::text IS NOT NULL THEN 'over' ELSE status END,"
-                " result = COALESCE($5::text, result)"
-                " WHERE id = $6 AND last_seq = $7 AND status = 'running'",
-                snapshot,
-                seq,
-                now,
-                turn_ended,
-                _dump(result),
-                game_id,
-                expected_seq,
-            )
-            if _count(status) != 1:
-                return -1, []
-            await conn.execute(
-                "INSERT INTO actions (game_id, seq, player, user_id, kind, action, time)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                game_id,
-                seq,
-                player,
-                user_id,
-                kind,
-                action,
-                now,
-            )
-            if seat_to_ai is not None:
-                await conn.execute(
-                    "UPDATE seats SET is_ai = TRUE, resigned = TRUE"
-                    " WHERE game_id = $1 AND name = $2",
-                    game_id,
-                    seat_to_ai,
-                )
-            ids = await _queue(conn, game_id, outbox, now)
-        return seq, ids
+        # One statement, one round trip: every part but the UPDATE reads its
+        # RETURNING, so nothing is written unless the version matched.
+        row = await self._write(
+            "fetchrow",
+            "WITH g AS ("
+            " UPDATE games SET position = $1, last_seq = $2, updated_at = $3,"
+            " last_activity = $3, reminders_sent = 0,"
+            " turn_no = turn_no + (CASE WHEN $4 THEN 1 ELSE 0 END),"
+            " turn_start_seq = CASE WHEN $4 THEN $2 ELSE turn_start_seq END,"
+            " turn_start_position = CASE WHEN $4 THEN $1 ELSE turn_start_position END,"
+            " status = CASE WHEN $5::text IS NOT NULL THEN 'over' ELSE status END,"
+            " result = COALESCE($5::text, result)"
+            " WHERE id = $6 AND last_seq = $7 AND status = 'running' RETURNING id"
+            "), a AS ("
+            " INSERT INTO actions (game_id, seq, player, user_id, kind, action, time)"
+            " SELECT id, $2, $8, $9, $10, $11, $3 FROM g"
+            "), s AS ("
+            " UPDATE seats SET is_ai = TRUE, resigned = TRUE"
+            " WHERE $12::text IS NOT NULL AND game_id = (SELECT id FROM g) AND name = $12::text"
+            "), o AS ("
+            " INSERT INTO outbox (game_id, created_at, payload)"
+            " SELECT g.id, $3, t.p FROM g, unnest($13::text[]) WITH ORDINALITY AS t(p, n)"
+            " ORDER BY t.n RETURNING id"
+            ") SELECT (SELECT count(*) FROM g) AS changed, ARRAY(SELECT id FROM o) AS ids",
+            _dump(position),
+            seq,
+            now,
+            turn_ended,
+            _dump(result),
+            game_id,
+            expected_seq,
+            player,
+            user_id,
+            kind,
+            action,
+            seat_to_ai,
+            [_dump(p) for p in outbox],
+        )
+        if row["changed"] != 1:
+            return -1, []
+        return seq, sorted(int(i) for i in row["ids"])
 
     async def finish(
         self,
@@ -699,15 +720,20 @@ class PgStore:
 
         Returns the outbox ids of *then*; nothing is queued if the post was already marked.
         """
-        async with self.transaction() as conn:
-            game_id = await conn.fetchval(
-                "UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL RETURNING game_id",
-                now,
-                outbox_id,
-            )
-            if game_id is None or not then:
-                return []
-            return await _queue(conn, int(game_id), then, now)
+        ids = await self._write(
+            "fetchval",
+            "WITH m AS ("
+            " UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL RETURNING game_id"
+            "), o AS ("
+            " INSERT INTO outbox (game_id, created_at, payload)"
+            " SELECT m.game_id, $1, t.p FROM m, unnest($3::text[]) WITH ORDINALITY AS t(p, n)"
+            " ORDER BY t.n RETURNING id"
+            ") SELECT ARRAY(SELECT id FROM o)",
+            now,
+            outbox_id,
+            [_dump(p) for p in then],
+        )
+        return sorted(int(i) for i in ids)
 
     async def note_reminder(
         self,
@@ -842,7 +868,8 @@ class PgStore:
         return UserSettings(user_id, bool(row[0]), bool(row[1]), row[2])
 
     async def set_user_settings(self, settings: UserSettings) -> None:
-        await self._pool.execute(
+        await self._write(
+            "execute",
             "INSERT INTO user_settings (user_id, dm, dm_refused, away_until)"
             " VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm,"
             " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
@@ -854,7 +881,8 @@ class PgStore:
 
     async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
         """Give a game a time per turn (and reminders that fit inside it)."""
-        await self._pool.execute(
+        await self._write(
+            "execute",
             "UPDATE games SET turn_seconds = $1, reminder_interval = $2 WHERE id = $3",
             seconds,
             reminder_interval,
@@ -881,8 +909,12 @@ class PgStore:
 
     async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
         """Hand a seat to the computer, or back to its player (who keeps the seat)."""
-        await self._pool.execute(
-            "UPDATE seats SET is_ai = $1 WHERE game_id = $2 AND name = $3", is_ai, game_id, name
+        await self._write(
+            "execute",
+            "UPDATE seats SET is_ai = $1 WHERE game_id = $2 AND name = $3",
+            is_ai,
+            game_id,
+            name,
         )
 
     async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
