@@ -800,7 +800,12 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(BOLD_FONT if bold else REGULAR_FONT), size)
 
 
-@functools.lru_cache(maxsize=8192)
+# Large: wrapping a paragraph measures each of its prefixes at several sizes, and
+# each game's texts (names, scores, hands) are new to the cache; a miss holds the
+# interpreter lock (~60 us), which the bot's event loop waits for. 65,536 entries
+# (~20 MB) keep about 200 games' texts: at 200 games a render missed ~90 times
+# with 8,192 entries, ~40 with these.
+@functools.lru_cache(maxsize=65536)
 def _length(text: str, size: int, bold: bool) -> float:
     return _font(size, bold).getlength(text)
 
