@@ -313,9 +313,18 @@ def _queue_now(
     return ids
 
 
-def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+def _in_transaction(
+    conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], queued: float
+) -> T:
     """``BEGIN IMMEDIATE``, *work*, ``COMMIT`` (``ROLLBACK`` if anything fails), in the
-    calling thread: the writer's, so that a write is one trip there and back."""
+    calling thread: the writer's, so that a write is one trip there and back.
+
+    A write that waited in the thread's queue (*queued*: ``time.monotonic()`` then)
+    longer than ``WRITE_BUSY_SECONDS`` is Busy without trying, as one waiting that
+    long for the write lock would be.
+    """
+    if time.monotonic() - queued > WRITE_BUSY_SECONDS:
+        raise Busy()
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
@@ -542,7 +551,8 @@ class Store:
         """
         await self._acquire()
         try:
-            done = self._submit(partial(_in_transaction, self._conn._conn, work))
+            queued = time.monotonic()
+            done = self._submit(partial(_in_transaction, self._conn._conn, work, queued))
         finally:
             self._write_lock.release()
         result = await done

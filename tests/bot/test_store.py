@@ -510,3 +510,54 @@ async def test_postgresql_a_game_locked_by_another_process_refuses_writes_as_bus
     await other.close()
     assert await store.add_seat(game_id, 2, "bob", 5.0) == 2
     await store.close()
+
+
+async def test_sqlite_writes_queued_at_once_commit_in_the_order_they_came(tmp_path):
+    """A write goes whole to the writer's thread (one trip), the write lock held only while
+    it is queued: many at once all commit, in order, and a transaction() still waits its turn."""
+    from bot.store import Store
+
+    store = await Store.open(str(tmp_path / "t.db"))
+    game_id = await _new_game(store)
+
+    async def in_transaction() -> None:
+        async with store.transaction() as conn:
+            await conn.execute("INSERT INTO meta (key, value) VALUES ('t', 'x')")
+
+    writes = [store.set_meta("k", str(i)) for i in range(40)]
+    writes.insert(20, in_transaction())
+    writes.append(store.finish(game_id, status="cancelled", result={"reason": "test"}, now=9.0))
+    await asyncio.gather(*writes)
+    assert await store.get_meta("k") == "39"
+    assert await store.get_meta("t") == "x"
+    row = await store.game(game_id)
+    assert row is not None and row.status == "cancelled" and row.result == {"reason": "test"}
+    await store.close()
+
+
+async def test_sqlite_a_write_stuck_behind_the_writer_thread_gives_up_as_busy(
+    tmp_path, monkeypatch
+):
+    """A write that waited in the writer thread's queue longer than WRITE_BUSY_SECONDS
+    is refused as Busy, nothing written, as one waiting for the write lock would be."""
+    import threading
+
+    import bot.store
+    from bot.errors import Busy
+    from bot.store import Store
+
+    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    store = await Store.open(str(tmp_path / "t.db"))
+    await store.set_meta("k", "before")
+    gate = threading.Event()
+    stuck = store._submit(gate.wait)  # the writer thread busy with something slow
+    late = asyncio.create_task(store.set_meta("k", "after"))
+    await asyncio.sleep(0.4)
+    gate.set()
+    await stuck
+    with pytest.raises(Busy):
+        await late
+    assert await store.get_meta("k") == "before"
+    await store.set_meta("k", "after")
+    assert await store.get_meta("k") == "after"
+    await store.close()
