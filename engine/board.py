@@ -214,6 +214,30 @@ class Castles:
         new.moveblock = None
         return new
 
+    def lowered(self, h: Sequence[int], s: int) -> Castles:
+        """The tables after one block was taken off s, which still has one (``h``
+        already counts it): the castles keep their squares, only castle c's height
+        and doors (and the reach next to it) may change."""
+        new = Castles.__new__(Castles)
+        comp = self.comp
+        c = comp[s]
+        height = self.height[:]
+        height[c] = max(map(h.__getitem__, self.members[c]))
+        doors = self._doors[:]
+        doors[c] = None
+        new.comp = comp
+        new.area = self.area
+        new.height = height
+        new.members = self.members
+        new.adj = self.adj
+        new.frontier = self.frontier
+        new._doors = doors
+        new.build = None
+        adj = self.adj
+        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
+        new.moveblock = None
+        return new
+
 
 def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:
     """The castles of a board given as square -> height: orthogonally connected squares of height >= 1."""
