@@ -108,6 +108,7 @@ class Castles:
         "adj",
         "frontier",
         "_doors",
+        "_low",
         "build",
         "reach",
         "moveblock",
@@ -127,6 +128,7 @@ class Castles:
         self.adj = adj
         self.frontier = frontier
         self._doors: list[frozenset[int] | None] = [None] * len(area)
+        self._low: dict[tuple[int, int], list[int]] = {}  # (castle, level) -> its doors so low
         self.build: list[int] | None = None  # filled by the rules on first use
         self.reach: dict[int, tuple[int, ...]] = {}  # knight moves by start, ditto
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
@@ -143,6 +145,15 @@ class Castles:
             found = self._doors[c] = frozenset(
                 [v for m in self.members[c] for v in ORTH[m] if h[v] < h[m]]
             )
+        return found
+
+    def doors_up_to(self, h: Sequence[int], c: int, level: int) -> list[int]:
+        """The doors of castle c no higher than ``level`` (knights at one level near one
+        castle share them)."""
+        key = (c, level)
+        found = self._low.get(key)
+        if found is None:
+            found = self._low[key] = [v for v in self.doors(h, c) if h[v] <= level]
         return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
@@ -208,6 +219,7 @@ class Castles:
         new.adj = adj
         new.frontier = frontier
         new._doors = doors
+        new._low = {k: v for k, v in self._low.items() if k[0] != c}
         new.build = None
         # A knight's reach changes only next to the castle that grew (its doors did).
         new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
@@ -232,6 +244,7 @@ class Castles:
         new.adj = self.adj
         new.frontier = self.frontier
         new._doors = doors
+        new._low = {k: v for k, v in self._low.items() if k[0] != c}
         new.build = None
         adj = self.adj
         new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}

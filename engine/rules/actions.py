@@ -11,7 +11,7 @@ from ..state import EMPTY, State, TurnSnapshot
 from . import setup, turn
 from .cards import card_plays, do_card
 from .common import block_squares, castles, illegal
-from .tables import MAX_KNIGHTS
+from .tables import MAX_DRAWS, MAX_KNIGHTS
 
 _N = SQUARE_NAMES
 _MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
@@ -120,7 +120,12 @@ def _legal_play(st: State) -> list[str]:
         ts = st.turn_stack
         if ts or (ts is None and any(st.stacks[p])):  # turn.can_build
             out += [_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY]
-        if turn.can_draw(st):
+        if (  # turn.can_draw
+            st.variant == "common"
+            and len(st.drawn) < MAX_DRAWS
+            and st.decks.get("common")
+            or turn.can_draw(st)
+        ):
             out.append("draw")
     out.append("end")
     if ap >= 1:
@@ -131,7 +136,7 @@ def _legal_play(st: State) -> list[str]:
                 level = h[k]
                 new.update([t for t in ORTH[k] if occ[t] == EMPTY and h[t] <= level])
             out += sorted([_KNIGHT[t] for t in new])
-        reach = castles(st).reach
+        reach = (st.castles or castles(st)).reach
         for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
             to = reach.get(a)
             if to is None:
