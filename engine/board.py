@@ -71,12 +71,16 @@ def _flood(
         c = len(area)
         comp[start] = c
         squares = [start]
+        top = h[start]
         for s in squares:  # grows while it is read: a breadth-first search
             for t in ORTH[s]:
-                if h[t] > 0:
+                ht = h[t]
+                if ht > 0:
                     if comp[t] < 0:
                         comp[t] = c
                         squares.append(t)
+                        if ht > top:
+                            top = ht
                 else:
                     a = adj[t]
                     if not a:
@@ -85,7 +89,7 @@ def _flood(
                     elif a[-1] != c:  # castles are numbered in order: a stays sorted
                         adj[t] = (*a, c)
         area.append(len(squares))
-        height.append(max(map(h.__getitem__, squares)))
+        height.append(top)
         members.append(squares)
     return comp, area, height, members, adj, bare
 

@@ -122,8 +122,12 @@ def block_squares(st: State) -> list[int]:
         return cached
     h = st.heights
     res: list[int] = []
-    for c in range(len(cc.area)):
-        res.extend(_castle_blocks(cc, h, c))
+    for c, a in enumerate(cc.area):  # as _castle_blocks, inline
+        hc = cc.height[c]
+        if hc <= a:
+            res.extend([s for s in cc.members[c] if h[s] < a])
+        if hc <= a + 1:
+            res.extend(cc.frontier[c])
     res.sort(key=_RANK)  # in the order of the legal-action list
     cc.build = res
     return res
