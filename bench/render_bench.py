@@ -1,6 +1,6 @@
 """How long a board picture takes, how big it is, and how many a second fit.
 
-    .venv/bin/python bench/render_bench.py [--runs 30] [--wall] [--seconds 3]
+    .venv/bin/python bench/render_bench.py [--runs 30] [--wall] [--seconds 3] [--languages-only]
 
 Renders the stored late-game 4-player position (tests/renderer/positions/late.json,
 phase 3, round 3) and prints:
@@ -13,7 +13,10 @@ phase 3, round 3) and prints:
   picture as RGB with default settings, of a blank RGB canvas, and of a blank
   palette image with the renderer's settings);
 - throughput: renders per second (wall clock) over all stored positions and
-  viewers with 1 and with 2 worker threads, as the bot runs them.
+  viewers with 1 and with 2 worker threads, as the bot runs them;
+- languages: English, German and Dutch side by side, the median render time and
+  PNG size of the late-game position and of all stored positions and viewers
+  (issue 11: German and Dutch pictures render within the time of English ones).
 
 Figures before the speed-up (commit 58922d9, same machine): total 50.0 ms,
 draw 23.8 ms, encode 25.9 ms, 61.8 KB. The landscape layout (issue 8,
@@ -40,6 +43,7 @@ from PIL import Image  # noqa: E402
 import renderer  # noqa: E402
 from renderer._draw import paint, palette_image  # noqa: E402
 from renderer._model import build_view  # noqa: E402
+from renderer.i18n import LANGUAGES  # noqa: E402
 
 WALL = False
 POSITIONS = ROOT / "tests" / "renderer" / "positions"
@@ -74,6 +78,45 @@ def throughput(jobs: list[tuple], threads: int, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
+def languages(pos, viewer, highlight, jobs: list[tuple], runs: int) -> None:
+    """English, German and Dutch side by side: the late-game picture, and the sum
+    over every stored position and viewer (warm caches, as a running bot has them).
+    The languages take turns run by run, so a busy machine slows each alike."""
+    for lang in LANGUAGES:  # warm the caches of every language first
+        for job in jobs:
+            renderer.render_board(*job, language=lang)
+    clock = time.perf_counter if WALL else time.process_time
+    late: dict[str, list[float]] = {lang: [] for lang in LANGUAGES}
+    every: dict[str, list[float]] = {lang: [] for lang in LANGUAGES}
+    for _ in range(runs):
+        for lang in LANGUAGES:
+            t = clock()
+            renderer.render_board(pos, viewer, highlight, language=lang)
+            late[lang].append(clock() - t)
+        for lang in LANGUAGES:
+            t = clock()
+            for job in jobs:
+                renderer.render_board(*job, language=lang)
+            every[lang].append(clock() - t)
+    unit = "wall" if WALL else "CPU"
+    print(f"languages (median {unit} time of {runs} runs, languages taking turns):")
+    print(
+        f"  {'':4} {'late ms':>8} {'vs en':>6} {'late KB':>8} "
+        f"{'all ' + str(len(jobs)) + ' ms':>10} {'vs en':>6} {'all KB':>8}"
+    )
+    base_late = statistics.median(late["en"])
+    base_every = statistics.median(every["en"])
+    for lang in LANGUAGES:
+        one = statistics.median(late[lang])
+        many = statistics.median(every[lang])
+        size = len(renderer.render_board(pos, viewer, highlight, language=lang)) / 1024
+        sizes = sum(len(renderer.render_board(*job, language=lang)) for job in jobs) / 1024
+        print(
+            f"  {lang:4} {one * 1000:8.1f} {one / base_late:6.2f} {size:8.1f} "
+            f"{many * 1000:10.1f} {many / base_every:6.2f} {sizes:8.0f}"
+        )
+
+
 def png_bytes(img: Image.Image, **params) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG", **params)
@@ -85,6 +128,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--wall", action="store_true", help="measure wall time, not CPU time")
     parser.add_argument("--seconds", type=float, default=3.0, help="per throughput figure")
+    parser.add_argument(
+        "--languages-only",
+        action="store_true",
+        help="only the English / German / Dutch comparison",
+    )
     args = parser.parse_args()
     global WALL
     WALL = args.wall
@@ -92,6 +140,14 @@ def main() -> None:
     data = json.loads(POSITION.read_text())
     pos, highlight = data["position"], data["highlight"]
     viewer = pos["to_move"]
+    jobs = []
+    for path in sorted(POSITIONS.glob("*.json")):
+        d = json.loads(path.read_text())
+        for who in [None, *d["position"]["players"]]:
+            jobs.append((d["position"], who, d["highlight"]))
+    if args.languages_only:
+        languages(pos, viewer, highlight, jobs, args.runs)
+        return
     t = time.process_time()
     png = renderer.render_board(pos, viewer=viewer, highlight=highlight)
     cold = (time.process_time() - t) * 1000
@@ -113,11 +169,6 @@ def main() -> None:
     blank_p = blank.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     floor_blank_p = median_ms(lambda: png_bytes(blank_p, compress_level=3), args.runs)
 
-    jobs = []
-    for path in sorted(POSITIONS.glob("*.json")):
-        d = json.loads(path.read_text())
-        for who in [None, *d["position"]["players"]]:
-            jobs.append((d["position"], who, d["highlight"]))
     for job in jobs:
         renderer.render_board(*job)  # warm the caches, as a running bot has them
     one = throughput(jobs, 1, args.seconds)
@@ -146,6 +197,7 @@ def main() -> None:
         f"throughput (wall, {len(jobs)} stored positions x viewers): "
         f"{one:.0f} renders/s with 1 thread, {two:.0f} renders/s with 2 threads"
     )
+    languages(pos, viewer, highlight, jobs, args.runs)
 
 
 if __name__ == "__main__":

@@ -19,16 +19,18 @@ import discord
 from discord import app_commands
 
 from bot.batch import merge_posts
-from bot.cog import TorresGroup, report_error, send_private
+from bot.cog import TorresGroup, lang_of, report_error, send_private
 from bot.config import BotConfig
 from bot.errors import Busy
 from bot.home import HomeService
 from bot.home_cog import add_home_commands
+from bot.i18n import DEFAULT, language, t
 from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
+from bot.translator import CommandTranslator
 from bot.views import TurnButton, turn_view
 from bot.workers import WorkerPool
 from engine import changed_squares
@@ -48,10 +50,13 @@ def _render_png(
     highlight: list[str],
     note: str | None = None,
     labels: dict[str, str] | None = None,
+    language: str = DEFAULT,
 ) -> bytes:
     from renderer import render_board
 
-    return render_board(position, viewer, highlight, highlight_note=note, labels=labels)
+    return render_board(
+        position, viewer, highlight, highlight_note=note, labels=labels, language=language
+    )
 
 
 def alt_text(
@@ -60,6 +65,7 @@ def alt_text(
     highlight: Iterable[str] = (),
     note: str | None = None,
     labels: dict[str, str] | None = None,
+    language: str = DEFAULT,
 ) -> str:
     """The picture's description for screen readers (Discord allows 1024 characters)."""
     from renderer import describe
@@ -70,15 +76,16 @@ def alt_text(
         highlight=sorted(highlight),
         highlight_note=note,
         labels=labels,
+        language=language,
     )
     return text if len(text) <= 1024 else text[:1023] + "…"
 
 
-def _animate_gif(positions: list[dict[str, Any]]) -> bytes:
+def _animate_gif(positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
     from renderer.replay import animate
 
     highlights = [[]] + [changed_squares(a, b) for a, b in itertools.pairwise(positions)]
-    return animate(positions, highlights)
+    return animate(positions, highlights, language=language)
 
 
 class Renderer:
@@ -116,19 +123,20 @@ class Renderer:
         highlight: Iterable[str],
         note: str | None = None,
         labels: dict[str, str] | None = None,
+        language: str = DEFAULT,
     ) -> bytes:
-        args = (position, viewer, sorted(highlight), note, labels)
+        args = (position, viewer, sorted(highlight), note, labels, language)
         if self._processes is not None:
             return await self._processes.run(_render_png, *args)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _render_png, *args)
 
-    async def animate(self, positions: list[dict[str, Any]]) -> bytes:
+    async def animate(self, positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
         if self._workers is not None:
-            return await self._workers.run(_animate_gif, positions)
+            return await self._workers.run(_animate_gif, positions, language)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._replays, _animate_gif, positions)
+        return await loop.run_in_executor(self._replays, _animate_gif, positions, language)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -202,6 +210,7 @@ class TorresBot(discord.Client):
         await self.renderer.start()
         if self.workers is not None:
             await self.workers.start()
+        await self.tree.set_translator(CommandTranslator())  # German and Dutch descriptions
         if self.config.shard_ids is None or 0 in self.config.shard_ids:
             await self.sync_commands()  # one process syncs: the one running shard 0
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
@@ -233,10 +242,18 @@ class TorresBot(discord.Client):
     def command_payload(self) -> list[dict[str, Any]]:
         return [command.to_dict(self.tree) for command in self.tree.get_commands()]
 
+    async def localized_payload(self) -> list[dict[str, Any]]:
+        """The payload as synced: with the translator's localizations, once it is set."""
+        translator = self.tree.translator
+        if translator is None:
+            return self.command_payload()
+        commands = self.tree.get_commands()
+        return [await command.get_translated_payload(self.tree, translator) for command in commands]
+
     async def sync_commands(self) -> bool:
         """Sync the command tree if its payload changed since the last sync; True if synced."""
         guild = self.config.sync_guild
-        payload = json.dumps(self.command_payload(), sort_keys=True)
+        payload = json.dumps(await self.localized_payload(), sort_keys=True)
         key = f"{self.application_id}:{guild or 'global'}:{payload}"
         digest = hashlib.sha256(key.encode()).hexdigest()
         if await self.store.get_meta(_SYNC_KEY) == digest:
@@ -269,9 +286,12 @@ class TorresBot(discord.Client):
         highlight: Iterable[str],
         note: str | None = None,
         labels: dict[str, str] | None = None,
+        language: str = DEFAULT,
     ) -> io.BytesIO:
         """The board picture as a file-like object, drawn off the event loop."""
-        return io.BytesIO(await self.renderer.render(position, viewer, highlight, note, labels))
+        return io.BytesIO(
+            await self.renderer.render(position, viewer, highlight, note, labels, language)
+        )
 
     async def board_file(
         self,
@@ -280,13 +300,16 @@ class TorresBot(discord.Client):
         highlight: Iterable[str],
         note: str | None = None,
         labels: dict[str, str] | None = None,
+        *,
+        language: str = DEFAULT,
     ) -> discord.File:
         """The board picture as an attachment, its description the position in words;
-        *labels* name the seats as the players know each other (display names)."""
+        *labels* name the seats as the players know each other (display names).
+        *language* is the game's for a public picture, the asker's for a private one."""
         highlight = sorted(highlight)
-        png = await self.render(position, viewer, highlight, note, labels)
+        png = await self.render(position, viewer, highlight, note, labels, language)
         try:
-            alt: str | None = alt_text(position, viewer, highlight, note, labels)
+            alt: str | None = alt_text(position, viewer, highlight, note, labels, language)
         except Exception:  # the picture is worth sending without its description
             log.exception("could not describe the board picture")
             alt = None
@@ -319,12 +342,16 @@ class TorresBot(discord.Client):
         slow to take is retried (and the reply says it is on its way), and a
         reply Discord is slow to take is retried too.
         """
+        lang = lang_of(interaction)
+        done = outcome.reply or t(lang, "Done.")
         try:
-            reply = (outcome.reply or "Done.") + _delivery_note(await self._hand_over(outcome))
+            reply = done + _delivery_note(await self._hand_over(outcome), lang)
         except Exception:  # the change is committed: report only what is true
             log.exception("could not hand over the posts of a command")
-            reply = (outcome.reply or "Done.") + (
-                "\nThe public message may be late; the bot's operator has been told."
+            reply = (
+                done
+                + "\n"
+                + t(lang, "The public message may be late; the bot's operator has been told.")
             )
         await self.reply_private(interaction, reply)
 
@@ -372,32 +399,31 @@ class TorresBot(discord.Client):
                 users=[discord.Object(id=u) for u in post.mentions if u not in by_dm],
             )
         }
+        lang = language(post.language)  # a public post speaks the game's language
         text = post.text
         if late:
-            text = "*(Posted late after a restart.)*\n" + text
+            text = t(lang, "*(Posted late after a restart.)*") + "\n" + text
         files: list[discord.File] = []
         if post.animation:
             try:
                 frames = await self.service.replay_frames(post.game_id)
-                gif = await self.renderer.animate(frames)
+                gif = await self.renderer.animate(frames, lang)
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             except Exception:  # the game is over all the same; only the animation is missing
                 log.exception("could not draw the replay of game %s", post.game_id)
-                text += "\n(The animation could not be drawn.)"
+                text += "\n" + t(lang, "(The animation could not be drawn.)")
         elif post.position is not None:
             try:
-                files.append(
-                    await self.board_file(
-                        post.position, None, post.highlight, post.highlight_note, post.labels
-                    )
-                )
+                files.append(await self._post_picture(post))
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
-                text += "\n(The board picture could not be drawn; `/torres board` may show it.)"
+                text += "\n" + t(
+                    lang, "(The board picture could not be drawn; `/torres board` may show it.)"
+                )
         if files:
             kwargs["files"] = files
         if post.buttons and post.turn is not None:
-            kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons)
+            kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons, lang)
         if post.outbox_id is not None:
             # The same nonce on a repeat (after a crash, or a 5xx that Discord acted
             # on) makes Discord return the message it already has instead of
@@ -428,6 +454,18 @@ class TorresBot(discord.Client):
         if post.replay:  # the game-over message: its result counts from now on
             await self._record_results()
         return POSTED
+
+    async def _post_picture(self, post: Post) -> discord.File:
+        """A public post's picture, as everyone may see it, in the game's language."""
+        assert post.position is not None
+        return await self.board_file(
+            post.position,
+            None,
+            post.highlight,
+            post.highlight_note,
+            post.labels,
+            language=language(post.language),
+        )
 
     async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
         """Disable the buttons of the game's previous turn message: only the latest one plays."""
@@ -470,19 +508,22 @@ class TorresBot(discord.Client):
         message: discord.Message,
     ) -> None:
         """Tell a player by DM that it is their turn; if Discord refuses, ping them in the
-        channel instead and tell them why at their next command."""
-        text = (
-            f"Your turn in Torres game #{post.game_id} in <#{post.channel_id}>: {message.jump_url}"
+        channel instead and tell them why at their next command. Both speak the game's
+        language, like the turn message they point to."""
+        lang = language(post.language)
+        text = t(
+            lang,
+            "Your turn in Torres game #{game} in {channel}: {link}",
+            game=post.game_id,
+            channel=f"<#{post.channel_id}>",
+            link=message.jump_url,
         )
         try:
             dm = await self.create_dm(discord.Object(id=user_id))
             if post.position is None:
                 await dm.send(text)
             else:
-                picture = await self.board_file(
-                    post.position, None, post.highlight, post.highlight_note, post.labels
-                )
-                await dm.send(text, file=picture)
+                await dm.send(text, file=await self._post_picture(post))
             return
         except discord.HTTPException as exc:
             if exc.code != 50007:  # 50007: the user accepts no DMs from the bot
@@ -490,8 +531,13 @@ class TorresBot(discord.Client):
         try:
             await self.home.dm_refused(user_id)
             await channel.send(
-                f"<@{user_id}>, it's your turn in game #{post.game_id} "
-                "(I could not send you a direct message).",
+                t(
+                    lang,
+                    "{player}, it's your turn in game #{game} "
+                    "(I could not send you a direct message).",
+                    player=f"<@{user_id}>",
+                    game=post.game_id,
+                ),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
             )
         except Exception:
@@ -502,7 +548,7 @@ class TorresBot(discord.Client):
     ) -> None:
         """After any command: what the user must hear once (a DM Discord refused)."""
         try:
-            notice = await self.home.pending_notice(interaction.user.id)
+            notice = await self.home.pending_notice(interaction.user.id, lang_of(interaction))
             if notice is not None:
                 await interaction.followup.send(notice, ephemeral=True)
         except Exception:
@@ -592,22 +638,26 @@ def _transient(status: int) -> bool:
     return status in (408, 429) or status >= 500
 
 
-def _delivery_note(results: set[str]) -> str:
-    """What the reply adds about public posts that are not (yet) in the channel."""
+def _delivery_note(results: set[str], lang: str = DEFAULT) -> str:
+    """What the reply adds about public posts that are not (yet) in the channel, in *lang*."""
     if FORBIDDEN in results:
-        return (
-            "\nYour command was carried out, but I could not post in this channel: "
-            "I need the Send Messages, Attach Files and Embed Links permissions here."
+        # Translations name the permissions as Discord's own client does in that language.
+        return "\n" + t(
+            lang,
+            "Your command was carried out, but I could not post in this channel: "
+            "I need the Send Messages, Attach Files and Embed Links permissions here.",
         )
     if REJECTED in results:
-        return (
-            "\nYour command was carried out, but Discord refused the public message; "
-            "the bot's operator has been told. `/torres board` shows the game."
+        return "\n" + t(
+            lang,
+            "Your command was carried out, but Discord refused the public message; "
+            "the bot's operator has been told. `/torres board` shows the game.",
         )
     if _LATER in results:
-        return (
-            "\nDiscord is slow to take the public message right now; it will appear in "
-            "the channel as soon as Discord accepts it."
+        return "\n" + t(
+            lang,
+            "Discord is slow to take the public message right now; it will appear in "
+            "the channel as soon as Discord accepts it.",
         )
     return ""
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.i18n import t
 from bot.service import Post
+from bot.texts import next_label, scores_label
 
 
 def merge_posts(posts: list[Post]) -> Post:
@@ -19,11 +21,8 @@ def merge_posts(posts: list[Post]) -> Post:
     lines: list[str] = []
     highlight: set[str] = set()
     for post in posts[:-1]:
-        lines.extend(
-            line
-            for line in post.text.splitlines()
-            if line and not line.startswith(("Scores:", "Next:"))
-        )
+        skip = (scores_label(post.language), next_label(post.language))
+        lines.extend(line for line in post.text.splitlines() if line and not line.startswith(skip))
         highlight |= post.highlight
     last = posts[-1]
     lines.extend(last.text.splitlines())
@@ -34,5 +33,5 @@ def merge_posts(posts: list[Post]) -> Post:
         text="\n".join(lines),
         highlight=frozenset(highlight),
         merged=[*earlier, *last.merged],
-        highlight_note="changed by the turns listed above",
+        highlight_note=t(last.language, "changed by the turns listed above"),
     )

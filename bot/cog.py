@@ -3,6 +3,9 @@
 Every handler defers first (privately), calls the service, then sends the
 private reply as a follow-up and the public posts to the channel. Refusals
 and unexpected errors go through :func:`report_error`.
+
+Private texts speak the language of the user who asked (``interaction.locale``);
+public posts and their buttons speak the game's (chosen at ``/torres new``).
 """
 
 from __future__ import annotations
@@ -13,35 +16,53 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
 
 import discord
+from babel import Locale
 from discord import app_commands
 
 from bot.errors import NoGame, ServiceError
 from bot.home import CLOCK_NAMES
-from bot.i18n import language
+from bot.i18n import LANGUAGES, N_, game_language, language, t
 from bot.rules import TOPICS, topic_text
 from bot.service import GameService, Outcome, User
 from bot.store import committed_here
 from bot.texts import shorten
+from bot.views import label
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
 
 log = logging.getLogger(__name__)
 
-APOLOGY = (
+# English msgids; shown as t(lang, APOLOGY) in the user's language.
+APOLOGY = N_(
     "Sorry, something went wrong on my side; nothing was changed. "
     "The error has been logged for the bot's operator."
 )
 # When the request had already committed its change, "nothing was changed" would be false.
-APOLOGY_AFTER_COMMIT = (
+APOLOGY_AFTER_COMMIT = N_(
     "Sorry, something went wrong on my side after your command was carried out; "
     "`/torres board` shows the game as it is now. "
     "The error has been logged for the bot's operator."
 )
 
 
+def _own_name(code: str) -> str:
+    """A language's name in itself, as Babel knows it: ``Deutsch``, ``Nederlands``."""
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+# /torres new's language option: each language we speak, under its own name.
+LANGUAGE_NAMES = {code: _own_name(code) for code in LANGUAGES}
+
+
 def _user(interaction: discord.Interaction) -> User:
-    return User(interaction.user.id, interaction.user.display_name)
+    return User(interaction.user.id, interaction.user.display_name, locale=str(interaction.locale))
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    """The language of the user who interacted: private texts speak it."""
+    return language(getattr(interaction, "locale", None))
 
 
 def _sent_at(interaction: discord.Interaction) -> float:
@@ -59,18 +80,25 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Refusals: their message, privately. Anything else: logged, and a short apology."""
+    """Refusals: their message, privately. Anything else: logged, and a short apology.
+
+    Every text is in the user's language; no traceback ever reaches the user.
+    """
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if interaction.type is discord.InteractionType.autocomplete:
         log.exception("autocomplete failed", exc_info=error)
         return
+    lang = lang_of(interaction)
     if isinstance(error, ServiceError):
-        text = error.message
+        # The service words its refusals in the user's language already; a
+        # message it could not word so (the store's Busy) is an English msgid.
+        # (An empty msgid would fetch the catalog's header: never look that up.)
+        text = t(lang, error.message) if error.message else t(lang, APOLOGY)
     elif isinstance(error, app_commands.NoPrivateMessage):
-        text = "Torres games live in server channels and threads, not in direct messages."
+        text = t(lang, "Torres games live in server channels and threads, not in direct messages.")
     elif isinstance(error, app_commands.CheckFailure):
-        text = "You can't use this command here."
+        text = t(lang, "You can't use this command here.")
     else:
         command = interaction.command.qualified_name if interaction.command else "a button"
         log.error(
@@ -80,7 +108,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             interaction.channel_id,
             exc_info=error,
         )
-        text = APOLOGY_AFTER_COMMIT if committed_here() else APOLOGY
+        text = t(lang, APOLOGY_AFTER_COMMIT) if committed_here() else t(lang, APOLOGY)
     # The bot's own reply retries while Discord answers 429 or 5xx.
     reply = getattr(interaction.client, "reply_private", None)
     try:
@@ -111,10 +139,13 @@ async def handle_button(
             if ap:
                 from bot.panel_views import ask
 
-                question = (
-                    f"You still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)"
+                lang = user.lang
+                question = t(
+                    lang,
+                    "You still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)",
+                    ap=ap,
                 )
-                await ask(interaction, question, "end", game_id, turn, "End turn")
+                await ask(interaction, question, "end", game_id, turn, label("end", lang))
                 return
         if action == "hand":
             text = await service.hand(game_id=game_id, turn=turn, user=user)
@@ -151,9 +182,11 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         variant="common deck (default), personal decks, or the master version",
         bots="How many of the seats the computer plays (0-3, default 0)",
         clock="Time per turn; when it runs out the computer plays the turn (default: none)",
+        language="The language of the game's public messages (default: the server's or yours)",
     )
     @app_commands.choices(
-        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()]
+        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()],
+        language=[app_commands.Choice(name=n, value=v) for v, n in LANGUAGE_NAMES.items()],
     )
     async def new(
         self,
@@ -162,16 +195,22 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         variant: Literal["common", "personal", "master"] = "common",
         bots: app_commands.Range[int, 0, 3] = 0,
         clock: int | None = None,
+        language: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        user = _user(interaction)
+        spoken = game_language(language, interaction.guild_locale, interaction.locale)
         outcome = await self.service.new(
             guild_id=interaction.guild_id,
             channel_id=_channel(interaction),
-            user=_user(interaction),
+            user=user,
             players=players,
             variant=variant,
             bots=bots,
+            language=spoken,
         )
+        if language is None:  # say which one was taken: the author may not expect it
+            outcome.reply = (outcome.reply or "") + "\n" + _language_note(user.lang, spoken)
         if clock is not None:  # bot.home: the clock is set before anyone can start the game
             outcome.posts[0].text += "\n" + await self.bot.home.set_clock(
                 outcome.posts[0].game_id, clock
@@ -227,7 +266,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     ) -> list[app_commands.Choice[str]]:
         try:
             pairs = await self.service.suggest(
-                channel_id=_channel(interaction), user_id=interaction.user.id, typed=current
+                channel_id=_channel(interaction),
+                user_id=interaction.user.id,
+                typed=current,
+                lang=lang_of(interaction),
             )
         except Exception:  # autocomplete must answer; an empty list is the safe answer
             log.exception("autocomplete for %r failed", current)
@@ -274,9 +316,15 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 user_id=interaction.user.id,
                 game_id=game,
                 decision=decision,
+                lang=lang_of(interaction),
             )
         file = await self.bot.board_file(
-            view.position, view.viewer, view.highlight, view.highlight_note, view.labels
+            view.position,
+            view.viewer,
+            view.highlight,
+            view.highlight_note,
+            view.labels,
+            language=lang_of(interaction),  # a private picture: the asker's language
         )
         await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
 
@@ -288,10 +336,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
 
     @app_commands.command(description="The rules in brief")
     @app_commands.describe(topic="What to explain (default: an overview)")
-    @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in TOPICS])
+    @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in TOPICS])
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         await interaction.response.send_message(
-            topic_text(language(interaction.locale), topic), ephemeral=True
+            topic_text(lang_of(interaction), topic), ephemeral=True
         )
 
     @app_commands.command(
@@ -318,6 +366,11 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             can_manage_channel=interaction.permissions.manage_channels,
         )
         await ask(interaction, c.question, what, c.game_id, 0, c.confirm_label)
+
+
+def _language_note(lang: str, spoken: str) -> str:
+    """The reply's line naming the game's language when the author did not choose it."""
+    return t(lang, "The game's public messages are in {language}.", language=LANGUAGE_NAMES[spoken])
 
 
 def _channel(interaction: discord.Interaction) -> int:

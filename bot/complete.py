@@ -4,7 +4,8 @@ Discord shows at most 25 choices. What the player typed before the last ``;``
 is kept as a prefix; the choices continue it. ``end`` is always among them when
 legal, the 💡 hint (if any) comes first, and a typed square matches wherever it
 appears in an action (``e5`` lists every action involving e5). When nothing
-matches, a single entry says why.
+matches, a single entry says why. Labels speak the user's language (*lang*);
+values stay in the notation, whatever the language.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import difflib
 import re
 
 from bot.actions import normalize
+from bot.i18n import DEFAULT, t
 from bot.panel import describe
 from engine import Game
 
@@ -53,7 +55,7 @@ def matches(action: str, typed: str) -> bool:
     return all(_SQUARE.fullmatch(t) for t in tokens) and all(t in words for t in tokens)
 
 
-def unknown_word(typed: str) -> str | None:
+def unknown_word(typed: str, lang: str = DEFAULT) -> str | None:
     """The first word, if it is no action's name; with a guess at what was meant."""
     first = typed.split(" ", 1)[0]
     if not first or any(k.startswith(first) for k in KINDS):
@@ -63,12 +65,18 @@ def unknown_word(typed: str) -> str | None:
     if len(first) <= 2 and first[0] in "abcdefgh" and (len(first) == 1 or first[1].isdigit()):
         return None  # the start of a square
     guess = difflib.get_close_matches(first, KINDS, n=1)
-    hint = f" Did you mean `{guess[0]}`?" if guess else ""
-    return f"Unknown word `{first[:20]}`.{hint}"
+    if guess:
+        return t(
+            lang, "Unknown word `{word}`. Did you mean `{guess}`?", word=first[:20], guess=guess[0]
+        )
+    return t(lang, "Unknown word `{word}`.", word=first[:20])
 
 
-def complete(game: Game, done_text: str, partial: str, hint: str | None) -> list[tuple[str, str]]:
-    """Up to 25 ``(label, value)`` choices continuing *done_text* with one action."""
+def complete(
+    game: Game, done_text: str, partial: str, hint: str | None, *, lang: str = DEFAULT
+) -> list[tuple[str, str]]:
+    """Up to 25 ``(label, value)`` choices continuing *done_text* with one action;
+    the labels in *lang* (the user's)."""
     from bot.service import rank_actions
 
     prefix = f"{done_text}; " if done_text else ""
@@ -76,10 +84,16 @@ def complete(game: Game, done_text: str, partial: str, hint: str | None) -> list
     legal = game.legal()
     fitting = [a for a in legal if matches(a, typed)]
     if not fitting:
-        problem = unknown_word(typed)
-        if problem is None:
-            ap = f" ({game.ap} AP left)" if game.ap is not None and game.stage == "play" else ""
-            problem = f"No legal action matches `{typed[:40]}`{ap}."
+        problem = unknown_word(typed, lang)
+        if problem is None and game.ap is not None and game.stage == "play":
+            problem = t(
+                lang,
+                "No legal action matches `{typed}` ({ap} AP left).",
+                typed=typed[:40],
+                ap=game.ap,
+            )
+        elif problem is None:
+            problem = t(lang, "No legal action matches `{typed}`.", typed=typed[:40])
         return why(problem, prefix + partial)
     ranked = rank_actions(fitting, LIMIT)
     if hint is not None and hint in fitting:
@@ -92,7 +106,7 @@ def complete(game: Game, done_text: str, partial: str, hint: str | None) -> list
         value = prefix + action
         if len(value) > MAX:
             continue
-        words = describe(action, game)
+        words = describe(action, game, lang=lang)
         if action == hint:
             words = "💡 " + words
         out.append((_label(words, value), value))

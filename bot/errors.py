@@ -1,6 +1,17 @@
-"""Errors the game service raises; each carries a message fit to show the player as is."""
+"""Errors the game service raises; each carries a message fit to show the player as is.
+
+The service words each message in the language of the user it refuses
+(``t(user.lang, ...)`` at the raise site). :class:`Busy` comes from the store,
+which knows no user: its message is the English text of :data:`BUSY`, and the
+Discord layer shows ``t(lang, exc.message)`` (a message already translated
+passes through ``t`` unchanged).
+"""
 
 from __future__ import annotations
+
+from bot.i18n import N_
+
+BUSY = N_("The game database is busy right now, so nothing was changed. Try again in a moment.")
 
 
 class ServiceError(Exception):
@@ -39,7 +50,4 @@ class Busy(ServiceError):
     """The database's write lock stayed taken (by another write or another program)."""
 
     def __init__(self, message: str = "") -> None:
-        super().__init__(
-            message
-            or "The game database is busy right now, so nothing was changed. Try again in a moment."
-        )
+        super().__init__(message or BUSY)

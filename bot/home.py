@@ -6,6 +6,11 @@ was played out, written once the game is over. Ratings are not stored: they are
 recomputed from the results (openskill's Plackett–Luce model, per server), so the
 model can change without touching the database; a per-server cache keeps the
 answer quick and is brought up to date when results are added.
+
+Languages (bot.i18n): a command's answer speaks the asking user's language
+(``lang``, from ``interaction.locale``); what is posted in a game's channel or
+sent as its turn notice speaks the game's language (``GameRow.language``). Game
+records stay in English: they are a file format, read by ``engine replay``.
 """
 
 from __future__ import annotations
@@ -16,10 +21,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
+
+from babel.dates import format_datetime, format_timedelta
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
 
 from bot import texts
 from bot.errors import NoGame, NotAllowed
+from bot.i18n import DEFAULT, N_, t, tn
 from bot.service import (
     BoardView,
     GameService,
@@ -37,8 +48,8 @@ from engine.record import Record, RecordError, format_record, record_from_log, r
 LEADERBOARD_SIZE = 10
 LEADERBOARD_MIN_GAMES = 3
 _LIST_LIMIT = 15  # games shown by /torres games and /torres history
-CLOCK_NAMES = {1: "1 hour", 24: "1 day", 72: "3 days", 168: "7 days"}
-"""The times per turn ``/torres new clock:`` offers, in hours."""
+CLOCK_NAMES = {1: N_("1 hour"), 24: N_("1 day"), 72: N_("3 days"), 168: N_("7 days")}
+"""The times per turn ``/torres new clock:`` offers, in hours (English: ``t(lang, name)``)."""
 
 PlayerKey = tuple[str, int | str]
 """``("user", id)`` for a person, ``("ai", level)`` for the computer at a level."""
@@ -105,7 +116,7 @@ class HomeService:
 
     # -- /torres games ---------------------------------------------------------------
 
-    async def my_games(self, *, user_id: int, guild_id: int | None) -> str:
+    async def my_games(self, *, user_id: int, guild_id: int | None, lang: str = DEFAULT) -> str:
         """The caller's unfinished games: this server's first, those waiting for them first.
 
         Games on other servers the bot shares with the caller are listed by channel
@@ -114,9 +125,10 @@ class HomeService:
         """
         found = await self._store.user_games(user_id)
         if not found:
-            return (
+            return t(
+                lang,
                 "You have no unfinished Torres games. Open one with `/torres new`, "
-                "or join an open one with `/torres join` in its channel."
+                "or join an open one with `/torres join` in its channel.",
             )
         entries = []
         for row, since in found:
@@ -132,11 +144,18 @@ class HomeService:
 
         lines = []
         my_turn = sum(1 for e in entries if e[3] is not None and e[3].user_id == user_id)
-        head = f"**Your Torres games** ({len(entries)} unfinished"
-        head += f", your turn in {my_turn})" if my_turn else ")"
+        if my_turn:
+            head = t(
+                lang,
+                "**Your Torres games** ({count} unfinished, your turn in {mine})",
+                count=len(entries),
+                mine=my_turn,
+            )
+        else:
+            head = t(lang, "**Your Torres games** ({count} unfinished)", count=len(entries))
         lines.append(head)
         shown = 0
-        for group, title in ((here, None), (elsewhere, "On other servers:")):
+        for group, title in ((here, None), (elsewhere, t(lang, "On other servers:"))):
             if not group:
                 continue
             if title and here:
@@ -145,14 +164,15 @@ class HomeService:
                 if shown >= _LIST_LIMIT:
                     break
                 lines.append(
-                    _game_line(row, since, seats, mover, user_id) + await self._extras(row, since)
+                    _game_line(lang, row, since, seats, mover, user_id)
+                    + await self._extras(lang, row, since)
                 )
                 shown += 1
         if shown < len(entries):
-            lines.append(f"…and {len(entries) - shown} more.")
+            lines.append(t(lang, "…and {count} more.", count=len(entries) - shown))
         return "\n".join(lines)
 
-    async def _extras(self, row: GameRow, since: float) -> str:
+    async def _extras(self, lang: str, row: GameRow, since: float) -> str:
         """A running game's clock deadline and a jump link to its latest turn message."""
         if row.status != "running":
             return ""
@@ -165,27 +185,30 @@ class HomeService:
         if latest and row.guild_id is not None:
             channel_id, _, message_id = latest.partition(":")
             url = f"https://discord.com/channels/{row.guild_id}/{channel_id}/{message_id}"
-            out += f" — [latest turn]({url})"
+            out += " — " + t(lang, "[latest turn]({url})", url=url)
         return out
 
     # -- /torres history -------------------------------------------------------------
 
-    async def history(self, *, channel_id: int, guild_id: int | None) -> str:
+    async def history(self, *, channel_id: int, guild_id: int | None, lang: str = DEFAULT) -> str:
         """This channel's ended games, or the server's if the channel has none."""
         rows = await self._store.past_games(channel_id=channel_id, limit=_LIST_LIMIT)
-        where = "in this channel"
+        head = t(lang, "**Finished Torres games in this channel** (newest first)")
         if not rows:
             rows = await self._store.past_games(guild_id=guild_id, limit=_LIST_LIMIT)
-            where = "on this server"
+            head = t(lang, "**Finished Torres games on this server** (newest first)")
         if not rows:
-            return "No Torres game has ended on this server yet."
-        lines = [f"**Finished Torres games {where}** (newest first)"]
+            return t(lang, "No Torres game has ended on this server yet.")
+        lines = [head]
         for row in rows:
             seats = await self._store.seats(row.id)
-            lines.append(_history_line(row, seats))
+            lines.append(_history_line(lang, row, seats))
         lines.append(
-            "See one with `/torres board game:N` (add `decision:K` for an earlier position) "
-            "or get its record with `/torres export game:N`."
+            t(
+                lang,
+                "See one with `/torres board game:N` (add `decision:K` for an earlier position) "
+                "or get its record with `/torres export game:N`.",
+            )
         )
         return "\n".join(lines)
 
@@ -199,22 +222,31 @@ class HomeService:
         user_id: int,
         game_id: int | None,
         decision: int | None,
+        lang: str = DEFAULT,
     ) -> BoardView:
         """Any position of a game of this server, as the asking player may see it.
 
         Without a game number: the channel's running game, else its last ended one.
         Decisions are numbered as in the game's record (0 is the start).
         """
-        row = await self._pick(channel_id, guild_id, game_id)
+        row = await self._pick(lang, channel_id, guild_id, game_id)
         if row.initial is None:
-            raise NotAllowed(f"Game #{row.id} hasn't started yet: there is no board to show.")
+            raise NotAllowed(
+                t(lang, "Game #{game} hasn't started yet: there is no board to show.", game=row.id)
+            )
         seats = await self._store.seats(row.id)
         record = await self._record(row, seats)
         total = len(record.decisions)
         if decision is not None and not 0 <= decision <= total:
             raise NotAllowed(
-                f"Game #{row.id} has decisions 0 (the start) to {total}; "
-                f"there is no decision {decision}."
+                t(
+                    lang,
+                    "Game #{game} has decisions 0 (the start) to {total}; "
+                    "there is no decision {decision}.",
+                    game=row.id,
+                    total=total,
+                    decision=decision,
+                )
             )
         upto = total if decision is None else decision
         try:
@@ -225,30 +257,59 @@ class HomeService:
         mine = next((s for s in seats if s.user_id == user_id and not s.resigned), None)
         # A player of a running game sees their own cards; an ended game shows nobody's.
         viewer = mine.name if mine and row.status == "running" else None
-        text = texts.status_line(row.id, game, seats)
+        text = texts.status_line(row.id, game, seats, lang)
         if upto < total or row.status != "running":
             if upto == 0:
-                text = f"Game #{row.id} at the start (decision 0 of {total}). {text}"
+                text = (
+                    t(
+                        lang,
+                        "Game #{game} at the start (decision 0 of {total}).",
+                        game=row.id,
+                        total=total,
+                    )
+                    + " "
+                    + text
+                )
             else:
                 d = record.decisions[upto - 1]
                 actions = "; ".join(public_action(a) for a in d.actions)
-                text = (
-                    f"Game #{row.id}, decision {upto} of {total}: {d.player} `{actions}`.\n" + text
+                said = t(
+                    lang,
+                    "Game #{game}, decision {decision} of {total}: {player} `{actions}`.",
+                    game=row.id,
+                    decision=upto,
+                    total=total,
+                    player=d.player,
+                    actions=actions,
                 )
+                text = said + "\n" + text
         if row.status == "cancelled":
-            text = f"Game #{row.id} was cancelled ({_date(row.updated_at)}).\n" + text
+            when = _local_date(lang, row.updated_at)
+            text = (
+                t(lang, "Game #{game} was cancelled ({date}).", game=row.id, date=when)
+                + "\n"
+                + text
+            )
         highlight = frozenset(changed_squares(before.position(), game.position()))
         return BoardView(
             text=text,
             position=game.position(),
             viewer=viewer,
             highlight=highlight,
-            labels=picture_labels(seats),
+            labels=picture_labels(seats, lang),
+            language=lang,
         )
 
     # -- /torres export --------------------------------------------------------------
 
-    async def export(self, *, channel_id: int, guild_id: int | None, game_id: int | None) -> Export:
+    async def export(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        game_id: int | None,
+        lang: str = DEFAULT,
+    ) -> Export:
         """The record of an ended game, as a text file (docs/notation.md, "Game records").
 
         A running game is refused: the record's seed gives away the order of the deck.
@@ -258,27 +319,41 @@ class HomeService:
             past = await self._store.past_games(channel_id=channel_id, limit=1)
             if not past:
                 if active is not None:
-                    raise NotAllowed(_RUNNING_EXPORT.format(id=active.id))
+                    raise NotAllowed(t(lang, _RUNNING_EXPORT, game=active.id))
                 raise NoGame(
-                    "No Torres game has ended in this channel. Name one with "
-                    "`/torres export game:N` (`/torres history` lists them)."
+                    t(
+                        lang,
+                        "No Torres game has ended in this channel. Name one with "
+                        "`/torres export game:N` (`/torres history` lists them).",
+                    )
                 )
             row = past[0]
         else:
-            row = await self._pick(channel_id, guild_id, game_id)
+            row = await self._pick(lang, channel_id, guild_id, game_id)
         if row.status in ("open", "running"):
-            raise NotAllowed(_RUNNING_EXPORT.format(id=row.id))
+            raise NotAllowed(t(lang, _RUNNING_EXPORT, game=row.id))
         if row.initial is None:
-            raise NotAllowed(f"Game #{row.id} was cancelled before it started: it has no record.")
+            raise NotAllowed(
+                t(
+                    lang,
+                    "Game #{game} was cancelled before it started: it has no record.",
+                    game=row.id,
+                )
+            )
         seats = await self._store.seats(row.id)
         record = await self._record(row, seats, headers=True)
         text = format_record(record)
         return Export(
             filename=f"torres-game-{row.id}.txt",
             text=text,
-            reply=(
-                f"The record of game #{row.id} ({len(record.decisions)} decisions). "
-                "Replay it with `python -m engine replay FILE`."
+            reply=tn(
+                lang,
+                "The record of game #{game} ({n} decision). "
+                "Replay it with `python -m engine replay FILE`.",
+                "The record of game #{game} ({n} decisions). "
+                "Replay it with `python -m engine replay FILE`.",
+                len(record.decisions),
+                game=row.id,
             ),
         )
 
@@ -337,41 +412,85 @@ class HomeService:
 
     # -- /torres stats and /torres leaderboard ------------------------------------------
 
-    async def stats(self, *, guild_id: int | None, user_id: int, name: str) -> str:
+    async def stats(
+        self, *, guild_id: int | None, user_id: int, name: str, lang: str = DEFAULT
+    ) -> str:
         """A player's games, wins, average score and rating on this server."""
         players = await self._players(guild_id)
         p = players.get(("user", user_id))
         if p is None or not p.games:
-            return f"{name} has no finished Torres games on this server yet."
+            return t(lang, "{player} has no finished Torres games on this server yet.", player=name)
         ranked = _ranked(players)
         place = next((i for i, q in enumerate(ranked, start=1) if q.key == p.key), None)
-        where = (
-            f", #{place} of {len(ranked)} on the leaderboard"
-            if place is not None
-            else f" (on the leaderboard after {LEADERBOARD_MIN_GAMES} games)"
+        numbers = {
+            "rating": _decimal(lang, p.rating),
+            "skill": _decimal(lang, p.mu),
+            "sigma": _decimal(lang, p.sigma),
+        }
+        if place is not None:
+            rating = t(
+                lang,
+                "Rating {rating} (skill {skill} ± {sigma}), #{place} of {count} on the leaderboard.",
+                place=place,
+                count=len(ranked),
+                **numbers,
+            )
+        else:
+            rating = tn(
+                lang,
+                "Rating {rating} (skill {skill} ± {sigma}) (on the leaderboard after {n} game).",
+                "Rating {rating} (skill {skill} ± {sigma}) (on the leaderboard after {n} games).",
+                LEADERBOARD_MIN_GAMES,
+                **numbers,
+            )
+        # Two counts, each with its own plural: they are filled into the sentence.
+        record = t(
+            lang,
+            "**{player}** on this server: {games}, {wins} ({share}), average score {average}.",
+            player=name,
+            games=tn(lang, "{n} game", "{n} games", p.games),
+            wins=tn(lang, "{n} win", "{n} wins", p.wins),
+            share=_percent(lang, p.wins / p.games),
+            average=_decimal(lang, p.average),
         )
-        return (
-            f"**{name}** on this server: {p.games} game{'s' if p.games != 1 else ''}, "
-            f"{p.wins} win{'s' if p.wins != 1 else ''} ({100 * p.wins / p.games:.0f}%), "
-            f"average score {p.average:.1f}.\n"
-            f"Rating {p.rating:.1f} (skill {p.mu:.1f} ± {p.sigma:.1f}){where}."
-        )
+        return record + "\n" + rating
 
-    async def leaderboard(self, *, guild_id: int | None) -> str:
+    async def leaderboard(self, *, guild_id: int | None, lang: str = DEFAULT) -> str:
         """The server's top players by rating, the computer's levels among them."""
         ranked = _ranked(await self._players(guild_id))
         if not ranked:
-            return (
-                f"Nobody has {LEADERBOARD_MIN_GAMES} finished games on this server yet; "
-                "the leaderboard fills as games end."
+            return tn(
+                lang,
+                "Nobody has {n} finished game on this server yet; "
+                "the leaderboard fills as games end.",
+                "Nobody has {n} finished games on this server yet; "
+                "the leaderboard fills as games end.",
+                LEADERBOARD_MIN_GAMES,
             )
-        lines = ["**Torres leaderboard** (rating = skill − 3 × uncertainty; Plackett–Luce)"]
+        lines = [
+            t(lang, "**Torres leaderboard** (rating = skill − 3 × uncertainty; Plackett–Luce)")
+        ]
         for i, p in enumerate(ranked[:LEADERBOARD_SIZE], start=1):
             lines.append(
-                f"{i}. {p.name} — rating {p.rating:.1f}, {p.games} games, {p.wins} wins, "
-                f"average {p.average:.1f}"
+                t(
+                    lang,
+                    "{place}. {player} — rating {rating}, {games}, {wins}, average {average}",
+                    place=i,
+                    player=_stat_name(lang, p.key),
+                    rating=_decimal(lang, p.rating),
+                    games=tn(lang, "{n} game", "{n} games", p.games),
+                    wins=tn(lang, "{n} win", "{n} wins", p.wins),
+                    average=_decimal(lang, p.average),
+                )
             )
-        lines.append(f"Players with at least {LEADERBOARD_MIN_GAMES} finished games.")
+        lines.append(
+            tn(
+                lang,
+                "Players with at least {n} finished game.",
+                "Players with at least {n} finished games.",
+                LEADERBOARD_MIN_GAMES,
+            )
+        )
         return "\n".join(lines)
 
     async def _players(self, guild_id: int | None) -> dict[PlayerKey, PlayerStats]:
@@ -395,27 +514,42 @@ class HomeService:
 
     # -- /torres settings and turn notices by DM ---------------------------------------
 
-    async def settings(self, *, user_id: int, dm: bool | None = None) -> str:
+    async def settings(self, *, user_id: int, dm: bool | None = None, lang: str = DEFAULT) -> str:
         """Change the settings given, and say what they all are now."""
         current = await self._store.user_settings(user_id)
         if dm is not None:
             # Turning DMs on (again) clears an old refusal: the next one is news.
             current = replace(current, dm=dm, dm_refused=False if dm else current.dm_refused)
             await self._store.set_user_settings(current)
-        lines = ["**Your Torres settings**" + (" (saved)" if dm is not None else "")]
+        if dm is not None:
+            lines = [t(lang, "**Your Torres settings** (saved)")]
+        else:
+            lines = [t(lang, "**Your Torres settings**")]
         if current.dm:
             lines.append(
-                "• `dm`: on — when it becomes your turn I send you a direct message with a "
-                "link to the game and its picture, instead of pinging you in the channel."
+                t(
+                    lang,
+                    "• `dm`: on — when it becomes your turn I send you a direct message with a "
+                    "link to the game and its picture, instead of pinging you in the channel.",
+                )
             )
         else:
             lines.append(
-                "• `dm`: off — I ping you in the game's channel when it is your turn "
-                "(`/torres settings dm:True` sends a direct message instead)."
+                t(
+                    lang,
+                    "• `dm`: off — I ping you in the game's channel when it is your turn "
+                    "(`/torres settings dm:True` sends a direct message instead).",
+                )
             )
         away = current.away_until
         if away is not None and away > self._clock():
-            lines.append(f"• away until <t:{int(away)}:f> (`/torres away days:0` ends it).")
+            lines.append(
+                t(
+                    lang,
+                    "• away until {time} (`/torres away days:0` ends it).",
+                    time=f"<t:{int(away)}:f>",
+                )
+            )
         return "\n".join(lines)
 
     async def wants_dm(self, user_id: int) -> bool:
@@ -427,30 +561,42 @@ class HomeService:
         if not current.dm_refused:
             await self._store.set_user_settings(replace(current, dm_refused=True))
 
-    async def pending_notice(self, user_id: int) -> str | None:
-        """What the user must hear once, privately, at their next command (then forgotten)."""
+    async def pending_notice(self, user_id: int, lang: str = DEFAULT) -> str | None:
+        """What the user must hear once, privately, at their next command (then forgotten).
+
+        *lang* is the user's (the command's ``interaction.locale``).
+        """
         current = await self._store.user_settings(user_id)
         if not current.dm_refused:
             return None
         await self._store.set_user_settings(replace(current, dm_refused=False))
-        return (
+        return t(
+            lang,
             "I could not send you a direct message about your turn: Discord refused it "
             "(your direct messages are closed to me). I pinged you in the game's channel "
             "instead. Allow direct messages from this server's members in its Privacy "
-            "Settings, or turn DM notices off with `/torres settings dm:False`."
+            "Settings, or turn DM notices off with `/torres settings dm:False`.",
         )
 
     # -- clocks and away periods -----------------------------------------------------------
 
     async def set_clock(self, game_id: int, hours: int) -> str:
-        """Give a new game a time per turn; the line that says so in the lobby message."""
+        """Give a new game a time per turn; the line that says so in the lobby message.
+
+        The line speaks the game's language, as the lobby message does.
+        """
         seconds = hours * 3600 * self._clock_scale
         # Three reminders inside the time, at a quarter, half and three quarters of it.
         await self._store.set_turn_clock(game_id, seconds, seconds / 4)
-        return (
-            f"Time per turn: {CLOCK_NAMES.get(hours, f'{hours} hours')}. When it runs out the "
-            "computer plays that turn; after two such turns in a row it takes the seat "
-            "(its player gets it back with `/torres join`)."
+        row = await self._store.game(game_id)
+        lang = row.language if row is not None else DEFAULT
+        name = CLOCK_NAMES.get(hours)
+        shown = t(lang, name) if name else tn(lang, "{n} hour", "{n} hours", hours)
+        return t(
+            lang,
+            "Time per turn: {time}. When it runs out the computer plays that turn; after two "
+            "such turns in a row it takes the seat (its player gets it back with `/torres join`).",
+            time=shown,
         )
 
     async def due_clocks(self, service: GameService) -> list[Outcome]:
@@ -467,14 +613,22 @@ class HomeService:
             if away > now or now < max(since, away) + seconds:
                 continue  # away: the clock waits; back: the turn's time starts again
             twice = await self._timed_out_before(row, mover.name)
-            note = (
-                f"⏰ <@{mover.user_id}>'s time for this turn ({texts.duration(seconds)}) ran out "
-                f"in game #{row.id}: the computer plays it for them."
+            # A public post: the game's language.
+            lang = row.language
+            note = t(
+                lang,
+                "⏰ {player}'s time for this turn ({time}) ran out in game #{game}: "
+                "the computer plays it for them.",
+                player=f"<@{mover.user_id}>",
+                time=_duration(lang, seconds),
+                game=row.id,
             )
             if twice:
-                note += (
-                    " That is twice in a row, so the computer takes over their seat; "
-                    f"<@{mover.user_id}> can come back with `/torres join` in this channel."
+                note += " " + t(
+                    lang,
+                    "That is twice in a row, so the computer takes over their seat; "
+                    "{player} can come back with `/torres join` in this channel.",
+                    player=f"<@{mover.user_id}>",
                 )
             outcome = await service.play_for(row.id, turn=row.turn_no, note=note)
             if outcome is None:
@@ -504,10 +658,21 @@ class HomeService:
         if seat is None or seat.name is None or not seat.is_ai or seat.resigned:
             return None
         await self._store.set_seat_ai(row.id, seat.name, False)
-        text = f"{user.display} is back in game #{row.id} and plays {seat.name} again."
+        text = t(
+            row.language,
+            "{player} is back in game #{game} and plays {seat} again.",
+            player=user.display,
+            game=row.id,
+            seat=seat.name,
+        )
         return Outcome(
-            reply=f"You're back in your seat ({seat.name}) in game #{row.id}.",
-            posts=[Post(row.channel_id, row.id, text)],
+            reply=t(
+                user.lang,
+                "You're back in your seat ({seat}) in game #{game}.",
+                seat=seat.name,
+                game=row.id,
+            ),
+            posts=[Post(row.channel_id, row.id, text, language=row.language)],
         )
 
     async def away(self, *, user: User, days: int) -> Outcome:
@@ -521,26 +686,41 @@ class HomeService:
             if row.status != "running":
                 continue
             if until is None:
-                text = f"{user.display} is back: their clock and reminders in game #{row.id} run again."
-            else:
-                text = (
-                    f"{user.display} is away until <t:{int(until)}:f>: their clock and "
-                    f"reminders in game #{row.id} are paused until then."
+                text = t(
+                    row.language,
+                    "{player} is back: their clock and reminders in game #{game} run again.",
+                    player=user.display,
+                    game=row.id,
                 )
-            posts.append(Post(row.channel_id, row.id, text))
+            else:
+                text = t(
+                    row.language,
+                    "{player} is away until {time}: their clock and reminders in game #{game} "
+                    "are paused until then.",
+                    player=user.display,
+                    time=f"<t:{int(until)}:f>",
+                    game=row.id,
+                )
+            posts.append(Post(row.channel_id, row.id, text, language=row.language))
         if until is None:
-            reply = "Welcome back: your clocks and reminders run again."
+            reply = t(user.lang, "Welcome back: your clocks and reminders run again.")
         else:
-            reply = (
-                f"You're away until <t:{int(until)}:f>: your clocks and reminders are paused in "
-                f"{len(posts)} running game{'s' if len(posts) != 1 else ''}. "
-                "`/torres away days:0` ends it sooner."
+            reply = tn(
+                user.lang,
+                "You're away until {time}: your clocks and reminders are paused in "
+                "{n} running game. `/torres away days:0` ends it sooner.",
+                "You're away until {time}: your clocks and reminders are paused in "
+                "{n} running games. `/torres away days:0` ends it sooner.",
+                len(posts),
+                time=f"<t:{int(until)}:f>",
             )
         return Outcome(reply=reply, posts=posts)
 
     # -- internals ---------------------------------------------------------------------
 
-    async def _pick(self, channel_id: int, guild_id: int | None, game_id: int | None) -> GameRow:
+    async def _pick(
+        self, lang: str, channel_id: int, guild_id: int | None, game_id: int | None
+    ) -> GameRow:
         """The game numbered *game_id* on this server; without a number, this channel's."""
         if game_id is None:
             row = await self._store.active_game(channel_id)
@@ -549,14 +729,21 @@ class HomeService:
                 row = past[0] if past else None
             if row is None:
                 raise NoGame(
-                    "There is no Torres game in this channel, running or finished. "
-                    "`/torres history` lists the server's games; pick one with `game:N`."
+                    t(
+                        lang,
+                        "There is no Torres game in this channel, running or finished. "
+                        "`/torres history` lists the server's games; pick one with `game:N`.",
+                    )
                 )
             return row
         row = await self._store.game(game_id)
         if row is None or row.guild_id != guild_id:
             raise NoGame(
-                f"There is no game #{game_id} on this server (`/torres history` lists them)."
+                t(
+                    lang,
+                    "There is no game #{game} on this server (`/torres history` lists them).",
+                    game=game_id,
+                )
             )
         return row
 
@@ -582,7 +769,7 @@ class HomeService:
             for s in seats:
                 if s.name is not None:
                     head[f"Name {s.name}"] = _record_name(s)
-            head["Result"] = _result_text(row, seats)
+            head["Result"] = _result_text(DEFAULT, row, seats)  # records stay in English
         try:
             return record_from_log(
                 variant=row.variant, seed=row.seed, players=players, log=log, headers=head
@@ -591,8 +778,8 @@ class HomeService:
             raise RuntimeError(f"game {row.id}: its log makes no record: {exc}") from exc
 
 
-_RUNNING_EXPORT = (
-    "Game #{id} is still going: a record is exported once the game is over, because its "
+_RUNNING_EXPORT = N_(
+    "Game #{game} is still going: a record is exported once the game is over, because its "
     "seed gives away the order of the cards. `/torres board decision:K` shows earlier positions."
 )
 
@@ -605,34 +792,71 @@ def _waiting_on(row: GameRow, seats: Sequence[SeatRow]) -> SeatRow | None:
 
 
 def _game_line(
-    row: GameRow, since: float, seats: Sequence[SeatRow], mover: SeatRow | None, user_id: int
+    lang: str,
+    row: GameRow,
+    since: float,
+    seats: Sequence[SeatRow],
+    mover: SeatRow | None,
+    user_id: int,
 ) -> str:
-    where = f"<#{row.channel_id}>"
+    channel = f"<#{row.channel_id}>"
+    began = f"<t:{int(since)}:R>"
     if row.status == "open":
-        return (
-            f"• #{row.id} in {where}: waiting to start ({len(seats)}/"
-            f"{row.seats_wanted - row.bots} players joined), opened <t:{int(since)}:R>"
+        return t(
+            lang,
+            "• #{game} in {channel}: waiting to start ({joined}/{wanted} players joined), "
+            "opened {since}",
+            game=row.id,
+            channel=channel,
+            joined=len(seats),
+            wanted=row.seats_wanted - row.bots,
+            since=began,
         )
     mine = next((s for s in seats if s.user_id == user_id), None)
     colour = f" ({texts.colour_dot(mine.name)} {mine.name})" if mine and mine.name else ""
+    where = f"#{row.id}{colour}"
     if mover is None:
-        whose = "?"
-    elif mover.user_id == user_id:
-        whose = "**your turn**"
-    elif mover.is_ai:
-        whose = "the computer is thinking"
-    else:
-        whose = f"{mover.display}'s turn"
-    return f"• #{row.id}{colour} in {where}: {whose}, since <t:{int(since)}:R>"
-
-
-def _history_line(row: GameRow, seats: Sequence[SeatRow]) -> str:
-    return f"• #{row.id} in <#{row.channel_id}>, <t:{int(row.updated_at)}:d>: " + _result_text(
-        row, seats
+        return t(
+            lang, "• {game} in {channel}, since {since}", game=where, channel=channel, since=began
+        )
+    if mover.user_id == user_id:
+        return t(
+            lang,
+            "• {game} in {channel}: **your turn**, since {since}",
+            game=where,
+            channel=channel,
+            since=began,
+        )
+    if mover.is_ai:
+        return t(
+            lang,
+            "• {game} in {channel}: the computer is thinking, since {since}",
+            game=where,
+            channel=channel,
+            since=began,
+        )
+    return t(
+        lang,
+        "• {game} in {channel}: {player}'s turn, since {since}",
+        game=where,
+        channel=channel,
+        player=mover.display,
+        since=began,
     )
 
 
-def _result_text(row: GameRow, seats: Sequence[SeatRow]) -> str:
+def _history_line(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
+    return t(
+        lang,
+        "• #{game} in {channel}, {date}: {result}",
+        game=row.id,
+        channel=f"<#{row.channel_id}>",
+        date=f"<t:{int(row.updated_at)}:d>",
+        result=_result_text(lang, row, seats),
+    )
+
+
+def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
     """How a game ended, with the scores, highest first."""
     result = row.result or {}
     scores = {str(k): int(v) for k, v in (result.get("scores") or {}).items()}
@@ -640,29 +864,41 @@ def _result_text(row: GameRow, seats: Sequence[SeatRow]) -> str:
     winners = [str(w) for w in result.get("winners") or ()]
     reason = result.get("reason")
     ordered = sorted(scores, key=lambda p: (p not in winners, -scores[p]))
-    table = ", ".join(f"{_plain(by_name.get(p), p)} {scores[p]}" for p in ordered)
+    table = ", ".join(f"{_plain(lang, by_name.get(p), p)} {scores[p]}" for p in ordered)
     if reason == "finished":
         if len(winners) == 1:
-            head = f"{_plain(by_name.get(winners[0]), winners[0])} won"
-        else:
-            head = "shared victory of " + " and ".join(_plain(by_name.get(w), w) for w in winners)
-        return f"{head} ({table})"
+            return t(
+                lang,
+                "{player} won ({scores})",
+                player=_plain(lang, by_name.get(winners[0]), winners[0]),
+                scores=table,
+            )
+        together = format_list([_plain(lang, by_name.get(w), w) for w in winners], locale=lang)
+        return t(lang, "shared victory of {players} ({scores})", players=together, scores=table)
     if reason == "resigned":
         by = str(result.get("by"))
-        return f"ended when {_plain(by_name.get(by), by)} resigned ({table})"
+        return t(
+            lang,
+            "ended when {player} resigned ({scores})",
+            player=_plain(lang, by_name.get(by), by),
+            scores=table,
+        )
     if reason == "cancelled":
-        return "cancelled" + (f" ({table})" if table else " before it started")
-    return table or "ended"
+        if table:
+            return t(lang, "cancelled ({scores})", scores=table)
+        return t(lang, "cancelled before it started")
+    return table or t(lang, "ended")
 
 
-def _plain(seat: SeatRow | None, name: str) -> str:
+def _plain(lang: str, seat: SeatRow | None, name: str) -> str:
     if seat is None:
         return name
-    who = "Computer" if seat.user_id is None else seat.display
+    who = t(lang, "Computer") if seat.user_id is None else seat.display
     return f"{who} ({name})"
 
 
 def _record_name(seat: SeatRow) -> str:
+    """A seat's name in a game record's headers (records stay in English)."""
     if seat.user_id is None:
         return "Computer"
     if seat.is_ai:
@@ -671,7 +907,53 @@ def _record_name(seat: SeatRow) -> str:
 
 
 def _date(ts: float) -> str:
+    """A game record's date header (always this format: records are read by programs)."""
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _local_date(lang: str, ts: float) -> str:
+    """A date and time for a reader of *lang*, in UTC (``14.11.2023, 22:13 UTC``)."""
+    when = datetime.fromtimestamp(ts, UTC)
+    return format_datetime(when, "short", tzinfo=UTC, locale=lang) + " UTC"
+
+
+def _decimal(lang: str, value: float) -> str:
+    """*value* with one decimal, as *lang* writes it (``2.5``, ``2,5``).
+
+    Rounded as ``f"{value:.1f}"`` rounds, so every language shows the same digits.
+    """
+    return format_decimal(Decimal(f"{value:.1f}"), format="0.0", locale=lang)
+
+
+def _percent(lang: str, share: float) -> str:
+    """A share as a whole percentage, as *lang* writes it (``67%``, ``67 %``)."""
+    return format_percent(Decimal(f"{100 * share:.0f}") / 100, locale=lang)
+
+
+def _duration(lang: str, seconds: float) -> str:
+    """A time per turn in words (``1 hour``, ``3 Tage``, ``7 dagen``), rounded to its unit."""
+    return format_timedelta(seconds, threshold=1, locale=lang)
+
+
+def turn_notice(lang: str, *, game_id: int, channel_id: int, jump_url: str) -> str:
+    """The direct message telling a player it is their turn (in the game's language)."""
+    return t(
+        lang,
+        "Your turn in Torres game #{game} in {channel}: {link}",
+        game=game_id,
+        channel=f"<#{channel_id}>",
+        link=jump_url,
+    )
+
+
+def turn_ping(lang: str, *, user_id: int, game_id: int) -> str:
+    """The channel ping instead of a turn DM that Discord refused (in the game's language)."""
+    return t(
+        lang,
+        "{player}, it's your turn in game #{game} (I could not send you a direct message).",
+        player=f"<@{user_id}>",
+        game=game_id,
+    )
 
 
 def _key(seat: ResultSeat) -> PlayerKey:
@@ -699,7 +981,7 @@ def _rate(players: dict[PlayerKey, PlayerStats], results: Sequence[ResultRow]) -
             p = players.get(k)
             if p is None:
                 p = players[k] = PlayerStats(k, "", mu=model.mu, sigma=model.sigma)
-            p.name = _stat_name(s)
+            p.name = _stat_name(DEFAULT, k)
             p.games += 1
             p.wins += s.rank == 1
             p.points += s.score
@@ -708,7 +990,7 @@ def _rate(players: dict[PlayerKey, PlayerStats], results: Sequence[ResultRow]) -
         teams = [[model.rating(mu=players[k].mu, sigma=players[k].sigma)] for k in keys]
         rated = model.rate(teams, ranks=[s.rank for s in result.seats])
         for k, group in itertools.groupby(
-            sorted(zip(keys, (t[0] for t in rated), strict=True), key=lambda x: str(x[0])),
+            sorted(zip(keys, (team[0] for team in rated), strict=True), key=lambda x: str(x[0])),
             key=lambda x: x[0],
         ):
             new = [r for _, r in group]
@@ -716,10 +998,12 @@ def _rate(players: dict[PlayerKey, PlayerStats], results: Sequence[ResultRow]) -
             players[k].sigma = sum(r.sigma for r in new) / len(new)
 
 
-def _stat_name(seat: ResultSeat) -> str:
-    if seat.user_id is None:
-        return f"Computer ({seat.ai_level or '?'})"
-    return f"<@{seat.user_id}>"
+def _stat_name(lang: str, key: PlayerKey) -> str:
+    """A player on the leaderboard: a mention, or the computer with its level."""
+    kind, who = key
+    if kind == "ai":
+        return t(lang, "Computer ({level})", level=who)
+    return f"<@{who}>"
 
 
 def _ranked(players: dict[PlayerKey, PlayerStats]) -> list[PlayerStats]:

@@ -1,7 +1,9 @@
 """The ``/torres`` commands for regular players (bot.home): games, history, export, stats,
 leaderboard. They are added to the existing ``/torres`` group by :func:`add_home_commands`.
 
-Every answer is private: these are a player's own lists and numbers.
+Every answer is private: these are a player's own lists and numbers, in the asking
+user's language (``interaction.locale``); what ``/torres away`` posts in a game's
+channel speaks that game's language (bot.home).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.cog import send_private
+from bot.i18n import language
 from bot.service import User
 
 if TYPE_CHECKING:
@@ -26,13 +29,21 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     @app_commands.command(description="Your unfinished games, those waiting for you first")
     async def games(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.my_games(user_id=interaction.user.id, guild_id=interaction.guild_id)
+        text = await home.my_games(
+            user_id=interaction.user.id,
+            guild_id=interaction.guild_id,
+            lang=language(interaction.locale),
+        )
         await send_private(interaction, text)
 
     @app_commands.command(description="Finished games of this channel (or of this server)")
     async def history(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.history(channel_id=_channel(interaction), guild_id=interaction.guild_id)
+        text = await home.history(
+            channel_id=_channel(interaction),
+            guild_id=interaction.guild_id,
+            lang=language(interaction.locale),
+        )
         await send_private(interaction, text)
 
     @app_commands.command(description="Download a finished game's record (a text file)")
@@ -42,7 +53,10 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         out = await home.export(
-            channel_id=_channel(interaction), guild_id=interaction.guild_id, game_id=game
+            channel_id=_channel(interaction),
+            guild_id=interaction.guild_id,
+            game_id=game,
+            lang=language(interaction.locale),
         )
         file = discord.File(io.BytesIO(out.text.encode()), filename=out.filename)
         await interaction.followup.send(out.reply, file=file, ephemeral=True)
@@ -53,26 +67,35 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = player or interaction.user
         text = await home.stats(
-            guild_id=interaction.guild_id, user_id=who.id, name=who.display_name
+            guild_id=interaction.guild_id,
+            user_id=who.id,
+            name=who.display_name,
+            lang=language(interaction.locale),
         )
         await send_private(interaction, text)
 
     @app_commands.command(description="This server's top 10 players, computer levels included")
     async def leaderboard(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send_private(interaction, await home.leaderboard(guild_id=interaction.guild_id))
+        text = await home.leaderboard(
+            guild_id=interaction.guild_id, lang=language(interaction.locale)
+        )
+        await send_private(interaction, text)
 
     @app_commands.command(description="Your settings (only you see them), e.g. turn notices by DM")
     @app_commands.describe(dm="Tell me it's my turn by direct message instead of a channel ping")
     async def settings(interaction: discord.Interaction, dm: bool | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send_private(interaction, await home.settings(user_id=interaction.user.id, dm=dm))
+        text = await home.settings(
+            user_id=interaction.user.id, dm=dm, lang=language(interaction.locale)
+        )
+        await send_private(interaction, text)
 
     @app_commands.command(description="Pause your clocks and reminders in all your games")
     @app_commands.describe(days="For how many days (1-14; 0 ends an away period now)")
     async def away(interaction: discord.Interaction, days: app_commands.Range[int, 0, 14]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        user = User(interaction.user.id, interaction.user.display_name)
+        user = User(interaction.user.id, interaction.user.display_name, str(interaction.locale))
         await bot.deliver(interaction, await home.away(user=user, days=days))
 
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.

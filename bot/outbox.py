@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from bot.i18n import t
 from bot.service import Post
 from bot.storage import GameStore
 
@@ -241,10 +242,18 @@ def _members(post: Post) -> list[int]:
 
 
 def replay_post(after: Post) -> Post:
-    """The message carrying ``replay.gif``, drawn from the log when it is sent."""
+    """The message carrying ``replay.gif``, drawn from the log when it is sent.
+
+    It speaks the game's language, like the game-over message it follows.
+    """
     return Post(
         channel_id=after.channel_id,
         game_id=after.game_id,
-        text=f"Game #{after.game_id} from the first knight to the last turn: `replay.gif`.",
+        text=t(
+            after.language,
+            "Game #{game} from the first knight to the last turn: `replay.gif`.",
+            game=after.game_id,
+        ),
         animation=True,
+        language=after.language,
     )

@@ -18,12 +18,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import engine
+from bot.i18n import DEFAULT, N_, t, tn
 from engine import Game
+from renderer.i18n import card_name as _card_name
 
 MAX_OPTIONS = 25  # Discord: options in one select menu
 MAX_WHERE = 3  # where selects: 5 rows minus the what select and the button row
 LIMIT = 100  # Discord: characters in an option's label, value and description
+PLACEHOLDER_LIMIT = 150  # Discord: characters in a select's placeholder
+BUTTON_LIMIT = 80  # Discord: characters in a button's label
 
 _SQUARE_WORDS = frozenset(f"{f}{r}" for f in "abcdefgh" for r in "12345678")
 
@@ -63,16 +66,13 @@ class PanelModel:
 # -- actions in words --------------------------------------------------------------
 
 
-def card_name(card: str) -> str:
-    return engine.CARDS.get(card, card)
+def card_name(card: str, lang: str = DEFAULT) -> str:
+    """An action card's name in *lang* (its id if it is no card)."""
+    return _card_name(lang, card)
 
 
-def _cost(n: int) -> str:
-    return f"{n} AP"
-
-
-def describe(action: str, game: Game | None = None) -> str:
-    """An action in words, as an option label or a reply names it.
+def describe(action: str, game: Game | None = None, *, lang: str = DEFAULT) -> str:
+    """An action in words, as an option label or a reply names it, in *lang*.
 
     >>> describe("move c3 d3")
     'Knight c3 → d3 (1 AP)'
@@ -82,64 +82,122 @@ def describe(action: str, game: Game | None = None) -> str:
         return action
     kind, args = words[0], words[1:]
     if kind == "move" and len(args) >= 2:
-        return f"Knight {' → '.join(args)} ({_cost(len(args) - 1)})"
+        return t(lang, "Knight {path} ({ap} AP)", path=" → ".join(args), ap=len(args) - 1)
     if kind == "knight" and args:
-        return f"Add a knight on {args[0]} (2 AP)"
+        return t(lang, "Add a knight on {square} (2 AP)", square=args[0])
     if kind == "build" and args:
         if game is not None and len(args) == 1:
-            return f"Build on {args[0]} (castle of {castle_after_build(game, args[0])})"
-        return f"Build on {', '.join(args)} ({_cost(len(args))})"
-    if kind == "stack" and args:
-        n = args[0]
-        return f"Use a stack of {n} block{'' if n == '1' else 's'} (0 AP)"
+            n = castle_after_build(game, args[0])
+            return tn(
+                lang,
+                "Build on {square} (castle of {n})",
+                "Build on {square} (castle of {n})",
+                n,
+                square=args[0],
+            )
+        return t(lang, "Build on {squares} ({ap} AP)", squares=", ".join(args), ap=len(args))
+    if kind == "stack" and args and args[0].isdigit():
+        return tn(
+            lang,
+            "Use a stack of {n} block (0 AP)",
+            "Use a stack of {n} blocks (0 AP)",
+            int(args[0]),
+        )
     if kind == "draw":
-        return "Draw a card (1 AP)"
+        return t(lang, "Draw a card (1 AP)")
     if kind == "score":
         n = int(args[0]) if args and args[0].isdigit() else 1
-        return f"Score {n} step{'' if n == 1 else 's'} ({_cost(n)})"
+        return tn(lang, "Score {n} step ({n} AP)", "Score {n} steps ({n} AP)", n)
     if kind == "keep" and len(args) == 2:
-        return _keep_words(args[0], args[1], game)
+        return _keep_words(args[0], args[1], game, lang)
     if kind == "play" and args:
-        return _card_words(args[0], args[1:])
+        return _card_words(args[0], args[1:], lang)
     if kind == "castle" and args:
-        return f"Starting block on {args[0]}"
+        return t(lang, "Starting block on {square}", square=args[0])
     if kind == "place" and args:
-        return f"First knight on {args[0]}"
+        return t(lang, "First knight on {square}", square=args[0])
     if kind == "king" and args:
-        return "Leave the king where it is" if args[0] == "pass" else f"King to {args[0]}"
+        if args[0] == "pass":
+            return t(lang, "Leave the king where it is")
+        return t(lang, "King to {square}", square=args[0])
     if kind == "end":
-        return "End turn"
+        return t(lang, "End turn")
     return action
 
 
-def _keep_words(card: str, where: str, game: Game | None) -> str:
+def _keep_words(card: str, where: str, game: Game | None, lang: str) -> str:
     others = 2
     if game is not None:
         revealed = (game.position().get("turn") or {}).get("revealed") or []
         others = max(0, len(revealed) - 1)
-    rest = {0: "nothing else", 1: "the other one", 2: "the other two"}.get(
-        others, f"the other {others}"
+    name = card_name(card, lang)
+    if where == "bottom":
+        if others == 0:
+            return t(lang, "Keep {card}, nothing else goes under your deck", card=name)
+        if others == 2:
+            return t(lang, "Keep {card}, the other two go under your deck", card=name)
+        return tn(
+            lang,
+            "Keep {card}, the other one goes under your deck",
+            "Keep {card}, the other {n} go under your deck",
+            others,
+            card=name,
+        )
+    if others == 0:
+        return t(lang, "Keep {card}, nothing else goes back on top of your deck", card=name)
+    if others == 2:
+        return t(lang, "Keep {card}, the other two go back on top of your deck", card=name)
+    return tn(
+        lang,
+        "Keep {card}, the other one goes back on top of your deck",
+        "Keep {card}, the other {n} go back on top of your deck",
+        others,
+        card=name,
     )
-    place = "under your deck" if where == "bottom" else "back on top of your deck"
-    verb = "goes" if others == 1 else "go"
-    return f"Keep {card_name(card)}, {rest} {verb} {place}"
 
 
-def _card_words(card: str, args: list[str]) -> str:
-    name = card_name(card)
+def _card_words(card: str, args: list[str], lang: str) -> str:
+    name = card_name(card, lang)
     if card in ("ap6", "ap7"):
-        return f"Play {name}"
+        return t(lang, "Play {card}", card=name)
     if card == "extra" and args:
-        return f"Play Extra block on {args[0]}"
+        return t(lang, "Play {card} on {square}", card=name, square=args[0])
     if card == "lift" and args:
         src = "" if len(args) < 2 else args[1]
-        source = "this turn's stack" if src == "turn" else f"a stack of {src}" if src else "a stack"
-        return f"Play {name}: under knight {args[0]}, from {source}"
+        if src == "turn":
+            return t(
+                lang,
+                "Play {card}: under knight {square}, from this turn's stack",
+                card=name,
+                square=args[0],
+            )
+        if src.isdigit():
+            return tn(
+                lang,
+                "Play {card}: under knight {square}, from a stack of {n}",
+                "Play {card}: under knight {square}, from a stack of {n}",
+                int(src),
+                card=name,
+                square=args[0],
+            )
+        return t(
+            lang, "Play {card}: under knight {square}, from a stack", card=name, square=args[0]
+        )
     if card == "moveblock" and len(args) == 2:
-        return f"Play Move a block: {args[0]} → {args[1]}"
+        return t(
+            lang, "Play {card}: {source} → {target}", card=name, source=args[0], target=args[1]
+        )
     if len(args) == 2:
-        return f"Play {name}: knight {args[0]} → {args[1]}"
-    return f"Play {name} {' '.join(args)}".strip()
+        return t(
+            lang,
+            "Play {card}: knight {source} → {target}",
+            card=name,
+            source=args[0],
+            target=args[1],
+        )
+    if args:
+        return t(lang, "Play {card} {args}", card=name, args=" ".join(args))
+    return t(lang, "Play {card}", card=name)
 
 
 def castle_after_build(game: Game, square: str) -> int:
@@ -159,16 +217,20 @@ def castle_after_build(game: Game, square: str) -> int:
     return len(seen)
 
 
-def _detail(action: str, game: Game) -> str | None:
+def _detail(action: str, game: Game, lang: str = DEFAULT) -> str | None:
     """A second line for an option: levels, mostly."""
     words = action.split()
     kind = words[0]
     if kind == "move" and len(words) == 3:
         a, b = game.height(words[1]), game.height(words[2])
-        return f"level {a} → {b}" if a != b else f"level {a}"
+        if a != b:
+            return t(lang, "level {before} → {after}", before=a, after=b)
+        return t(lang, "level {level}", level=a)
     if kind in ("build", "knight", "castle", "place") and len(words) == 2:
         h = game.height(words[1])
-        return f"level {h} → {h + 1}" if kind == "build" else f"level {h}"
+        if kind == "build":
+            return t(lang, "level {before} → {after}", before=h, after=h + 1)
+        return t(lang, "level {level}", level=h)
     return None
 
 
@@ -197,26 +259,29 @@ def _group_sort(key: str) -> tuple[int, str]:
     return rank, key
 
 
-def group_label(key: str, count: int) -> str:
+_GROUP_LABELS = {
+    "knight": N_("Add a knight (2 AP)"),
+    "build": N_("Build a block (1 AP)"),
+    "stack": N_("Choose this turn's stack (0 AP)"),
+    "score": N_("Score (1 AP a step)"),
+    "keep": N_("Keep one of the drawn cards"),
+    "castle": N_("Place a starting block"),
+    "place": N_("Place your first knight"),
+    "king": N_("The king"),
+    "draw": N_("Draw a card (1 AP)"),
+}
+
+
+def group_label(key: str, count: int, lang: str = DEFAULT) -> str:
     words = key.split()
     kind = words[0]
     if kind == "move" and len(words) == 2:
-        return f"Move knight {words[1]}"
-    if kind == "play" and len(words) >= 2:
-        extra = f" from {words[2]}" if len(words) > 2 else ""
-        return f"Play {card_name(words[1])}{extra}"
-    labels = {
-        "knight": "Add a knight (2 AP)",
-        "build": "Build a block (1 AP)",
-        "stack": "Choose this turn's stack (0 AP)",
-        "score": "Score (1 AP a step)",
-        "keep": "Keep one of the drawn cards",
-        "castle": "Place a starting block",
-        "place": "Place your first knight",
-        "king": "The king",
-        "draw": "Draw a card (1 AP)",
-    }
-    return labels.get(kind, key)
+        return t(lang, "Move knight {square}", square=words[1])
+    if kind == "play" and len(words) > 2:
+        return t(lang, "Play {card} from {square}", card=card_name(words[1], lang), square=words[2])
+    if kind == "play" and len(words) == 2:
+        return t(lang, "Play {card}", card=card_name(words[1], lang))
+    return t(lang, _GROUP_LABELS[kind]) if kind in _GROUP_LABELS else key
 
 
 def score_steps(game: Game) -> list[str]:
@@ -305,15 +370,17 @@ def split_options(options: Sequence[Option], actions: Sequence[str]) -> list[lis
     return chunks
 
 
-def _ranks(actions: Iterable[str]) -> str:
+def _ranks(actions: Iterable[str], lang: str = DEFAULT) -> str:
     ranks = sorted({int(sq[1]) for a in actions if (sq := _target(a))})
     if not ranks:
         return ""
-    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {ranks[0]}–{ranks[-1]}"
+    if len(ranks) == 1:
+        return t(lang, "rank {rank}", rank=ranks[0])
+    return t(lang, "ranks {first}–{last}", first=ranks[0], last=ranks[-1])
 
 
-def _fit(text: str) -> str:
-    return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
+def _fit(text: str, limit: int = LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # -- the panel --------------------------------------------------------------------
@@ -329,13 +396,17 @@ def build_panel(
     group: str | None = None,
     note: str = "",
     stack_text: str = "",
+    lang: str = DEFAULT,
 ) -> PanelModel:
-    """The panel for the player to move in *game*, showing *group*'s actions if given."""
+    """The panel for the player to move in *game*, showing *group*'s actions if given.
+
+    Every text is in *lang*; option values stay in the notation.
+    """
     me = game.to_move
     assert me is not None
     groups = grouped(game)
     lines = [header]
-    status = _status(game, me, stack_text)
+    status = _status(game, me, stack_text, lang)
     if status:
         lines.append(status)
     if note:
@@ -351,26 +422,31 @@ def build_panel(
     for key, actions in groups.items():
         if len(actions) == 1:
             a = actions[0]
-            what.append(Option(_fit(describe(a, game)), _fit(DO + a), _detail(a, game)))
+            what.append(
+                Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
+            )
         else:
             what.append(
                 Option(
-                    _fit(group_label(key, len(actions))),
+                    _fit(group_label(key, len(actions), lang)),
                     _fit(WHAT + key),
-                    f"{len(actions)} choices",
+                    _choices(len(actions), lang),
                     default=key == parent,
                 )
             )
     selects: list[Select] = []
     if what:
-        placeholder = "What do you want to do?" if group is None else "…or choose something else"
-        selects.append(Select("what", placeholder, tuple(what)))
+        if group is None:
+            placeholder = t(lang, "What do you want to do?")
+        else:
+            placeholder = t(lang, "…or choose something else")
+        selects.append(Select("what", _fit(placeholder, PLACEHOLDER_LIMIT), tuple(what)))
     if group is not None and parent is not None:
-        selects.extend(_where(game, group, parent, groups[parent]))
+        selects.extend(_where(game, group, parent, groups[parent], lang))
     if not what and not can_end:
-        lines.append("Nothing to choose here.")
+        lines.append(t(lang, "Nothing to choose here."))
     elif group is None and len(what) > 1:
-        lines.append("Choose what to do; then where.")
+        lines.append(t(lang, "Choose what to do; then where."))
     return PanelModel(
         text="\n".join(x for x in lines if x),
         selects=selects,
@@ -380,14 +456,20 @@ def build_panel(
     )
 
 
-def _where(game: Game, group: str, parent: str, all_actions: list[str]) -> list[Select]:
+def _choices(n: int, lang: str) -> str:
+    return _fit(tn(lang, "{n} choice", "{n} choices", n))
+
+
+def _where(
+    game: Game, group: str, parent: str, all_actions: list[str], lang: str = DEFAULT
+) -> list[Select]:
     """The selects below the what select: the group's actions, split by rank if need be.
 
     A group too big for three selects (a card with many sources) first asks for
     the source square: its options are refined groups, each small enough.
     """
     actions = [a for a in all_actions if a == group or a.startswith(group + " ")]
-    label = group_label(parent, len(all_actions))
+    label = group_label(parent, len(all_actions), lang)
     if group == parent and len(actions) > MAX_OPTIONS * MAX_WHERE:
         depth = len(parent.split())
         subs: dict[str, list[str]] = {}
@@ -395,77 +477,103 @@ def _where(game: Game, group: str, parent: str, all_actions: list[str]) -> list[
             subs.setdefault(" ".join(a.split()[: depth + 1]), []).append(a)
         keys = list(subs)
         options = [
-            Option(_fit(f"From {k.split()[-1]}"), _fit(WHAT + k), f"{len(subs[k])} choices")
+            Option(
+                _fit(t(lang, "From {square}", square=k.split()[-1])),
+                _fit(WHAT + k),
+                _choices(len(subs[k]), lang),
+            )
             for k in keys
         ]
-        return _chunked(options, keys, label + ", from which square?", "do")
-    options = [Option(_fit(describe(a, game)), _fit(DO + a), _detail(a, game)) for a in actions]
+        return _chunked(options, keys, t(lang, "{what}, from which square?", what=label), lang)
+    options = [
+        Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
+        for a in actions
+    ]
     if group != parent:
-        label += f" from {group.split()[-1]}"
-    return _chunked(options, actions, label + ": choose", "do")
+        text = t(lang, "{what} from {square}: choose", what=label, square=group.split()[-1])
+    else:
+        text = t(lang, "{what}: choose", what=label)
+    return _chunked(options, actions, text, lang)
 
 
-def _chunked(options: list[Option], keys: list[str], label: str, prefix: str) -> list[Select]:
+def _chunked(options: list[Option], keys: list[str], label: str, lang: str) -> list[Select]:
     chunks = split_options(options, keys)
     out = []
     for n, chunk in enumerate(chunks[:MAX_WHERE]):
         text = label
         if len(chunks) > 1:
-            text = f"{label} ({_ranks([keys[i] for i in chunk])})"
-        out.append(Select(f"{prefix}{n}", _fit(text), tuple(options[i] for i in chunk)))
+            text = f"{label} ({_ranks([keys[i] for i in chunk], lang)})"
+        out.append(
+            Select(f"do{n}", _fit(text, PLACEHOLDER_LIMIT), tuple(options[i] for i in chunk))
+        )
     return out
 
 
 _SETUP_HELP = {
-    "castles": "Setup: place a starting block.",
-    "place": "Setup: place your first knight on a starting castle.",
-    "king": "Setup: put the king on an empty castle.",
+    "castles": N_("Setup: place a starting block."),
+    "place": N_("Setup: place your first knight on a starting castle."),
+    "king": N_("Setup: put the king on an empty castle."),
 }
 
 
-def _status(game: Game, me: str, stack_text: str) -> str:
+def _status(game: Game, me: str, stack_text: str, lang: str = DEFAULT) -> str:
     view = game.position(viewer=me)
     turn = view.get("turn") or {}
+    if game.stage in ("castles", "place", "king"):
+        if game.stage == "king" and view.get("king") is not None:
+            return t(
+                lang,
+                "You have the fewest points: move the king to another castle, or leave him.",
+            )
+        return t(lang, _SETUP_HELP[game.stage]) if game.stage in _SETUP_HELP else ""
     parts: list[str] = []
     if game.stage in ("play", "draw-keep"):
-        parts.append(f"**{game.ap} AP** left")
+        parts.append(t(lang, "**{ap} AP** left", ap=game.ap))
         stack = turn.get("stack")
         if stack is not None:
-            parts.append(f"this turn's stack: {stack} block{'' if stack == 1 else 's'}")
+            parts.append(
+                tn(lang, "this turn's stack: {n} block", "this turn's stack: {n} blocks", stack)
+            )
         else:
             stacks = (view.get("stacks") or {}).get(me) or []
             if stacks:
-                parts.append("stacks left: " + ", ".join(str(s) for s in stacks))
-    if game.stage in ("castles", "place", "king"):
-        return (
-            _SETUP_HELP.get(game.stage, "")
-            if game.stage != "king" or view.get("king") is None
-            else ("You have the fewest points: move the king to another castle, or leave him.")
-        )
+                parts.append(
+                    t(lang, "stacks left: {stacks}", stacks=", ".join(str(s) for s in stacks))
+                )
     hand = list(game.hand(me))
     drawn = [c for c in turn.get("drawn") or [] if c != "hidden"]
     playable = list(hand)
     for c in drawn:
         if c in playable:
             playable.remove(c)
-    cards = ", ".join(card_name(c) for c in playable) or "no cards"
+    names = ", ".join(card_name(c, lang) for c in playable)
+    cards = t(lang, "hand: {cards}", cards=names) if names else t(lang, "hand: no cards")
     if drawn:
-        cards += " (drawn this turn, for later: " + ", ".join(card_name(c) for c in drawn) + ")"
-    parts.append(f"hand: {cards}")
+        later = ", ".join(card_name(c, lang) for c in drawn)
+        cards += " " + t(lang, "(drawn this turn, for later: {cards})", cards=later)
+    parts.append(cards)
     line = " · ".join(parts)
     if stack_text:
-        line += f"\nThis turn so far: `{stack_text}`"
+        line += "\n" + t(lang, "This turn so far: `{actions}`", actions=stack_text)
     revealed = [c for c in turn.get("revealed") or [] if c != "hidden"]
     if revealed:
-        line += "\nDrawn, keep one: " + ", ".join(card_name(c) for c in revealed)
+        names = ", ".join(card_name(c, lang) for c in revealed)
+        line += "\n" + t(lang, "Drawn, keep one: {cards}", cards=names)
     return line
 
 
-def confirm_end_model(header: str, ap: int) -> PanelModel:
-    return PanelModel(
-        text=(f"{header}\nYou still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)"),
-        confirm_end=True,
+def end_question(ap: int, lang: str = DEFAULT) -> str:
+    """The question before a turn ends with AP unused (the panel's and the End turn button's)."""
+    return tn(
+        lang,
+        "You still have **{n} AP**. End your turn anyway? (Unused AP are lost.)",
+        "You still have **{n} AP**. End your turn anyway? (Unused AP are lost.)",
+        ap,
     )
+
+
+def confirm_end_model(header: str, ap: int, lang: str = DEFAULT) -> PanelModel:
+    return PanelModel(text=f"{header}\n{end_question(ap, lang)}", confirm_end=True)
 
 
 def closed_model(text: str) -> PanelModel:
@@ -488,29 +596,37 @@ def option_payloads(select: Select) -> list[dict[str, Any]]:
 # -- replies ------------------------------------------------------------------------
 
 
-def ap_line(game: Game, *, end_hint: str = "press End turn or play `end`") -> str:
+def ap_line(game: Game, *, lang: str = DEFAULT) -> str:
     """AP and stack left, and what to do when nothing is left."""
     ap = game.ap
     if game.stage == "draw-keep":
-        return "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`."
+        return t(lang, "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`.")
     if ap is None:
         return ""
-    line = f"{ap} AP left."
+    if ap == 0 and game.stage == "play":
+        line = t(lang, "0 AP left: press End turn or play `end`.")
+    else:
+        line = t(lang, "{ap} AP left.", ap=ap)
     stack = (game.position().get("turn") or {}).get("stack")
     if stack is not None:
-        blocks = f"{stack} block{'' if stack == 1 else 's'}"
-        line = f"This turn's stack holds {blocks}. " + line
-    if ap == 0 and game.stage == "play":
-        line = line[: -len(" AP left.")] + f" AP left: {end_hint}."
+        held = tn(
+            lang, "This turn's stack holds {n} block.", "This turn's stack holds {n} blocks.", stack
+        )
+        line = f"{held} {line}"
     return line
 
 
-def done_words(text: str, before: Game, after: Game, *, end_hint: str | None = None) -> str:
-    """What a command did, in words, for the player's private reply (cards drawn included)."""
+def done_words(
+    text: str, before: Game, after: Game, *, panel: bool = False, lang: str = DEFAULT
+) -> str:
+    """What a command did, in words, for the player's private reply (cards drawn included).
+
+    On the *panel*, which shows AP and stack itself, only a spent turn is pointed out.
+    """
     from bot.actions import split_actions
 
     actions = split_actions(text)
-    words = describe_all(actions, before)
+    words = describe_all(actions, before, lang=lang)
     me = before.to_move
     parts = [f"{words}." if words else ""]
     if me is not None:
@@ -519,23 +635,24 @@ def done_words(text: str, before: Game, after: Game, *, end_hint: str | None = N
             if c in drawn:
                 drawn.remove(c)
         if drawn and not any(a.startswith("keep ") for a in actions):  # a kept card is named
-            parts.append("You drew " + ", ".join(f"**{card_name(c)}**" for c in drawn) + ".")
+            names = ", ".join(f"**{card_name(c, lang)}**" for c in drawn)
+            parts.append(t(lang, "You drew {cards}.", cards=names))
         revealed = [
             c
             for c in (after.position(viewer=me).get("turn") or {}).get("revealed") or []
             if c != "hidden"
         ]
         if revealed and after.stage == "draw-keep":
-            names = ", ".join(f"**{card_name(c)}**" for c in revealed)
-            parts.append(f"You drew {names}: keep one.")
-    if end_hint is None:
-        parts.append(ap_line(after))
-    elif after.stage == "play" and after.ap == 0:  # the panel shows AP and stack itself
-        parts.append(f"0 AP left: {end_hint}.")
+            names = ", ".join(f"**{card_name(c, lang)}**" for c in revealed)
+            parts.append(t(lang, "You drew {cards}: keep one.", cards=names))
+    if not panel:
+        parts.append(ap_line(after, lang=lang))
+    elif after.stage == "play" and after.ap == 0:
+        parts.append(t(lang, "0 AP left: press End turn."))
     return " ".join(p for p in parts if p)
 
 
-def describe_all(actions: Sequence[str], game: Game) -> str:
+def describe_all(actions: Sequence[str], game: Game, *, lang: str = DEFAULT) -> str:
     """Several actions in words, joined; scores and moves of one knight merged."""
     out: list[str] = []
     work = game.copy()
@@ -546,10 +663,10 @@ def describe_all(actions: Sequence[str], game: Game) -> str:
             n = 1
             while i + n < len(actions) and actions[i + n] == "score":
                 n += 1
-            out.append(describe(f"score {n}"))
+            out.append(describe(f"score {n}", lang=lang))
             i += n
             continue
-        out.append(describe(a, work))
+        out.append(describe(a, work, lang=lang))
         try:
             work.play(a)
         except Exception:  # words only: an illegal action is reported elsewhere

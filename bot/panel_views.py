@@ -15,7 +15,8 @@ import discord
 
 from bot.cog import APOLOGY, report_error, send_private
 from bot.errors import ServiceError
-from bot.panel import PanelModel, Select
+from bot.i18n import DEFAULT, N_, language, t
+from bot.panel import BUTTON_LIMIT, PanelModel, Select
 from bot.service import PanelState, User
 from bot.texts import shorten
 
@@ -31,16 +32,29 @@ CONFIRM_TEMPLATE = (
 )
 
 _BUTTONS = {
-    "undo": ("Undo", discord.ButtonStyle.secondary, None),
-    "hint": ("Suggest", discord.ButtonStyle.secondary, "💡"),
-    "end": ("End turn", discord.ButtonStyle.primary, None),
-    "endok": ("End turn", discord.ButtonStyle.danger, None),
-    "back": ("Keep playing", discord.ButtonStyle.secondary, None),
+    "undo": (N_("Undo"), discord.ButtonStyle.secondary, None),
+    "hint": (N_("Suggest"), discord.ButtonStyle.secondary, "💡"),
+    "end": (N_("End turn"), discord.ButtonStyle.primary, None),
+    "endok": (N_("End turn"), discord.ButtonStyle.danger, None),
+    "back": (N_("Keep playing"), discord.ButtonStyle.secondary, None),
 }
+CONFIRM = N_("Confirm")
+KEEP_PLAYING = N_("Keep playing")
+
+
+def button_label(text: str, lang: str) -> str:
+    """A button's label in *lang*, within Discord's 80 characters."""
+    label = t(lang, text)
+    return label if len(label) <= BUTTON_LIMIT else label[: BUTTON_LIMIT - 1] + "…"
 
 
 def _user(interaction: discord.Interaction) -> User:
-    return User(interaction.user.id, interaction.user.display_name)
+    locale = getattr(interaction.locale, "value", None) or str(interaction.locale or "en-US")
+    return User(interaction.user.id, interaction.user.display_name, locale)
+
+
+def _lang(interaction: discord.Interaction) -> str:
+    return language(interaction.locale)
 
 
 class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -86,12 +100,19 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
     """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
 
     def __init__(
-        self, game_id: int, turn: int, op: str, *, disabled: bool = False, row: int = 0
+        self,
+        game_id: int,
+        turn: int,
+        op: str,
+        *,
+        disabled: bool = False,
+        row: int = 0,
+        lang: str = DEFAULT,
     ) -> None:
         label, style, emoji = _BUTTONS[op]
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=button_label(label, lang),
                 style=style,
                 emoji=emoji,
                 custom_id=f"tp:{game_id}:{turn}:{op}",
@@ -113,39 +134,45 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         await press_panel(interaction, self.game_id, self.turn, self.op, "")
 
 
-def panel_view(game_id: int, turn: int, model: PanelModel) -> discord.ui.View:
+def panel_view(game_id: int, turn: int, model: PanelModel, lang: str = DEFAULT) -> discord.ui.View:
     """The panel's components: selects, then Undo / 💡 / End turn (or the confirmation)."""
     view = discord.ui.View(timeout=None)
     if model.confirm_end:
-        view.add_item(PanelButton(game_id, turn, "endok"))
-        view.add_item(PanelButton(game_id, turn, "back"))
+        view.add_item(PanelButton(game_id, turn, "endok", lang=lang))
+        view.add_item(PanelButton(game_id, turn, "back", lang=lang))
         return view
     for row, select in enumerate(model.selects):
         view.add_item(PanelSelect(game_id, turn, select.key, select, row=row))
     row = min(len(model.selects), 4)
     closed = model.closed
-    view.add_item(
-        PanelButton(game_id, turn, "undo", disabled=closed or not model.can_undo, row=row)
-    )
-    view.add_item(
-        PanelButton(game_id, turn, "hint", disabled=closed or not model.can_hint, row=row)
-    )
-    view.add_item(PanelButton(game_id, turn, "end", disabled=closed or not model.can_end, row=row))
+    for op, enabled in (
+        ("undo", model.can_undo),
+        ("hint", model.can_hint),
+        ("end", model.can_end),
+    ):
+        view.add_item(
+            PanelButton(game_id, turn, op, disabled=closed or not enabled, row=row, lang=lang)
+        )
     return view
 
 
 async def _message_kwargs(
-    bot: TorresBot, game_id: int, turn: int, state: PanelState
+    bot: TorresBot, game_id: int, turn: int, state: PanelState, lang: str
 ) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "content": shorten(state.model.text),
-        "view": panel_view(game_id, turn, state.model),
+        "view": panel_view(game_id, turn, state.model, lang),
     }
     if state.position is not None:
         try:
             kwargs["attachments"] = [
                 await bot.board_file(
-                    state.position, state.viewer, state.highlight, state.note, state.labels
+                    state.position,
+                    state.viewer,
+                    state.highlight,
+                    state.note,
+                    state.labels,
+                    language=lang,
                 )
             ]
         except Exception:  # the panel works without its picture
@@ -158,7 +185,7 @@ async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, 
     bot = interaction.client
     try:
         state = await bot.service.panel_open(game_id=game_id, turn=turn, user=_user(interaction))
-        kwargs = await _message_kwargs(bot, game_id, turn, state)
+        kwargs = await _message_kwargs(bot, game_id, turn, state, _lang(interaction))
         files = kwargs.pop("attachments", [])
         if files:
             kwargs["files"] = files
@@ -172,6 +199,7 @@ async def press_panel(
 ) -> None:
     """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts."""
     bot = interaction.client
+    lang = _lang(interaction)
     try:
         state = await bot.service.panel_press(
             game_id=game_id, turn=turn, user=_user(interaction), op=op, value=value
@@ -184,9 +212,9 @@ async def press_panel(
         log.error("unexpected error on the panel of game %s", game_id, exc_info=exc)
         from bot.panel import closed_model
 
-        state = PanelState(closed_model(APOLOGY))
+        state = PanelState(closed_model(t(lang, APOLOGY)))
     try:
-        kwargs = await _message_kwargs(bot, game_id, turn, state)
+        kwargs = await _message_kwargs(bot, game_id, turn, state, lang)
         await interaction.response.edit_message(**kwargs)
     except Exception as exc:  # noqa: BLE001
         await report_error(interaction, exc)
@@ -203,11 +231,22 @@ async def press_panel(
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE):
     """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
 
-    def __init__(self, what: str, game_id: int, turn: int, answer: str, label: str = "") -> None:
+    def __init__(
+        self,
+        what: str,
+        game_id: int,
+        turn: int,
+        answer: str,
+        label: str = "",
+        *,
+        lang: str = DEFAULT,
+    ) -> None:
         yes = answer == "yes"
+        if not label:
+            label = button_label(CONFIRM if yes else KEEP_PLAYING, lang)
         super().__init__(
             discord.ui.Button(
-                label=label or ("Confirm" if yes else "Keep playing"),
+                label=label[:BUTTON_LIMIT],
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                 custom_id=f"torres:ok:{what}:{game_id}:{turn}:{answer}",
             )
@@ -227,18 +266,24 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
         await confirmed(interaction, self.what, self.game_id, self.turn, self.answer == "yes")
 
 
-def confirm_view(what: str, game_id: int, turn: int, label: str) -> discord.ui.View:
+def confirm_view(
+    what: str, game_id: int, turn: int, label: str, lang: str = DEFAULT
+) -> discord.ui.View:
+    """Confirm (labelled *label*, already in *lang*) and Keep playing."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(what, game_id, turn, "yes", label))
-    view.add_item(ConfirmButton(what, game_id, turn, "no"))
+    view.add_item(ConfirmButton(what, game_id, turn, "yes", label, lang=lang))
+    view.add_item(ConfirmButton(what, game_id, turn, "no", lang=lang))
     return view
 
 
 async def ask(
     interaction: discord.Interaction, question: str, what: str, game_id: int, turn: int, label: str
 ) -> None:
-    """Ask privately; nothing happens until Confirm is pressed."""
-    view = confirm_view(what, game_id, turn, label)
+    """Ask privately; nothing happens until Confirm is pressed.
+
+    *question* and *label* come in the user's language; Keep playing is put in it here.
+    """
+    view = confirm_view(what, game_id, turn, label, _lang(interaction))
     if interaction.response.is_done():
         await interaction.followup.send(question, view=view, ephemeral=True)
     else:
@@ -251,10 +296,11 @@ async def confirmed(
     """An answer to a confirmation: do it (or not), and say so in the same message."""
     bot = interaction.client
     service = bot.service
+    lang = _lang(interaction)
     outcome = None
     try:
         if not yes:
-            text = "Nothing was changed; play on."
+            text = t(lang, "Nothing was changed; play on.")
         else:
             user = _user(interaction)
             channel_id = interaction.channel_id or 0
@@ -263,7 +309,13 @@ async def confirmed(
             else:
                 row = await service.active_game_id(channel_id)
                 if row != game_id:
-                    raise ServiceError(f"Game #{game_id} has already ended; nothing was changed.")
+                    raise ServiceError(
+                        t(
+                            lang,
+                            "Game #{game} has already ended; nothing was changed.",
+                            game=game_id,
+                        )
+                    )
                 if what == "resign":
                     outcome = await service.resign(channel_id=channel_id, user=user)
                 else:
@@ -271,12 +323,12 @@ async def confirmed(
                     outcome = await service.cancel(
                         channel_id=channel_id, user=user, can_manage_channel=manage
                     )
-            text = outcome.reply or "Done."
+            text = outcome.reply or t(lang, "Done.")
     except ServiceError as exc:
         text = exc.message
     except Exception as exc:  # noqa: BLE001
         log.error("unexpected error confirming %s in game %s", what, game_id, exc_info=exc)
-        text = APOLOGY
+        text = t(lang, APOLOGY)
     try:
         await interaction.response.edit_message(content=shorten(text), view=None)
     except Exception as exc:  # noqa: BLE001
@@ -286,6 +338,9 @@ async def confirmed(
         if failed:
             await send_private(
                 interaction,
-                "It was done, but I could not post in this channel: I need the Send Messages, "
-                "Attach Files and Embed Links permissions here.",
+                t(
+                    lang,
+                    "It was done, but I could not post in this channel: I need the Send "
+                    "Messages, Attach Files and Embed Links permissions here.",
+                ),
             )

@@ -26,7 +26,8 @@ from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions, split_with_clauses
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
-from bot.i18n import language
+from bot.i18n import DEFAULT, N_, language, t
+from bot.refusals import refusal
 from bot.storage import GameStore
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.workers import WorkerPool
@@ -168,6 +169,7 @@ class BoardView:
     highlight: frozenset[str]
     highlight_note: str | None = None
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
+    language: str = DEFAULT  # the asker's: the picture (and its alt text) speak it
 
 
 @dataclass(slots=True)
@@ -238,14 +240,26 @@ class GameService:
         *language* is the game's (its public posts and pictures): the Discord
         layer decides it with :func:`bot.i18n.game_language`.
         """
+        lang = user.lang
         if not 2 <= players <= 4:
-            raise NotAllowed("A game has 2 to 4 players.")
+            raise NotAllowed(t(lang, "A game has 2 to 4 players."))
         if variant not in VARIANTS:
-            raise NotAllowed(f"Unknown variant {variant!r}: choose common, personal or master.")
+            raise NotAllowed(
+                t(
+                    lang,
+                    "Unknown variant {variant}: choose common, personal or master.",
+                    variant=repr(variant),
+                )
+            )
         if not 0 <= bots <= players - 1:
             raise NotAllowed(
-                f"With {players} players there can be 0 to {players - 1} computer players "
-                "(you take one seat yourself)."
+                t(
+                    lang,
+                    "With {players} players there can be 0 to {most} computer players "
+                    "(you take one seat yourself).",
+                    players=players,
+                    most=players - 1,
+                )
             )
         cfg = self.config
         seed = cfg.seed if cfg.seed is not None else random.SystemRandom().randrange(2**31)
@@ -267,75 +281,118 @@ class GameService:
             )
         except ChannelBusy:
             row = await self._store.active_game(channel_id)
-            which = f"game #{row.id}, opened by <@{row.author_id}>" if row else "another game"
+            if row:
+                which = t(
+                    lang,
+                    "game #{game}, opened by {author}",
+                    game=row.id,
+                    author=f"<@{row.author_id}>",
+                )
+            else:
+                which = t(lang, "another game")
             raise NotAllowed(
-                f"This channel already has a Torres game ({which}). One game per channel: "
-                "start yours in a thread (or another channel), or finish that one first."
+                t(
+                    lang,
+                    "This channel already has a Torres game ({which}). One game per channel: "
+                    "start yours in a thread (or another channel), or finish that one first.",
+                    which=which,
+                )
             ) from None
         humans = players - bots
-        text = texts.lobby_opened(game_id, user.id, players, variant, bots, humans)
+        text = texts.lobby_opened(game_id, user.id, players, variant, bots, humans, language)
         return Outcome(
-            reply=f"You opened game #{game_id} and took the first seat.",
-            posts=[Post(channel_id, game_id, text)],
+            reply=t(lang, "You opened game #{game} and took the first seat.", game=game_id),
+            posts=[Post(channel_id, game_id, text, language=language)],
         )
 
     async def join(self, *, channel_id: int, user: User) -> Outcome:
         """Take a seat in the channel's open game."""
-        row = await self._active(channel_id)
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         async with self._lock(row.id):
-            row = await self._fresh(row.id)
+            row = await self._fresh(row.id, lang=lang)
             if row.status != "open":
-                raise NotAllowed("This game has already started; wait for the next one.")
+                raise NotAllowed(t(lang, "This game has already started; wait for the next one."))
             seats = await self._store.seats(row.id)
             if any(s.user_id == user.id for s in seats):
-                raise NotAllowed("You're already in this game.")
+                raise NotAllowed(t(lang, "You're already in this game."))
             human_seats = row.seats_wanted - row.bots
             if len(seats) >= human_seats:
-                raise NotAllowed(f"This game is full ({human_seats} players).")
+                raise NotAllowed(
+                    t(lang, "This game is full ({players} players).", players=human_seats)
+                )
             await self._store.add_seat(row.id, user.id, user.display, self._clock())
         joined = len(seats) + 1
-        text = f"{texts.shown_name(user.display)} joined game #{row.id} ({joined}/{human_seats} players)."
+        public = row.language
+        text = t(
+            public,
+            "{player} joined game #{game} ({joined}/{players} players).",
+            player=texts.shown_name(user.display),
+            game=row.id,
+            joined=joined,
+            players=human_seats,
+        )
         if joined >= 2 or row.bots:
-            text += f" <@{row.author_id}> can start it with `/torres start`."
+            text += " " + t(
+                public,
+                "{author} can start it with `/torres start`.",
+                author=f"<@{row.author_id}>",
+            )
         return Outcome(
-            reply=f"You joined game #{row.id} (seat {joined}).",
-            posts=[Post(channel_id, row.id, text)],
+            reply=t(lang, "You joined game #{game} (seat {seat}).", game=row.id, seat=joined),
+            posts=[Post(channel_id, row.id, text, language=public)],
         )
 
     async def leave(self, *, channel_id: int, user: User) -> Outcome:
         """Give up a seat in the channel's open game."""
-        row = await self._active(channel_id)
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         async with self._lock(row.id):
-            row = await self._fresh(row.id)
+            row = await self._fresh(row.id, lang=lang)
             if row.status != "open":
-                raise NotAllowed("The game has started; to stop playing use `/torres resign`.")
+                raise NotAllowed(
+                    t(lang, "The game has started; to stop playing use `/torres resign`.")
+                )
             seats = await self._store.seats(row.id)
             if not any(s.user_id == user.id for s in seats):
-                raise NotSeated("You're not in this game.")
+                raise NotSeated(t(lang, "You're not in this game."))
             if user.id == row.author_id:
-                raise NotAllowed("You opened this game; close it with `/torres cancel` instead.")
+                raise NotAllowed(
+                    t(lang, "You opened this game; close it with `/torres cancel` instead.")
+                )
             await self._store.remove_seat(row.id, user.id, self._clock())
+        text = t(
+            row.language,
+            "{player} left game #{game}.",
+            player=texts.shown_name(user.display),
+            game=row.id,
+        )
         return Outcome(
-            reply=f"You left game #{row.id}.",
-            posts=[
-                Post(channel_id, row.id, f"{texts.shown_name(user.display)} left game #{row.id}.")
-            ],
+            reply=t(lang, "You left game #{game}.", game=row.id),
+            posts=[Post(channel_id, row.id, text, language=row.language)],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
         """Start the open game: seats in join order, then the computer players."""
-        row = await self._active(channel_id)
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         async with self._lock(row.id):
-            row = await self._fresh(row.id)
+            row = await self._fresh(row.id, lang=lang)
             if row.status != "open":
-                raise NotAllowed("This game has already started.")
+                raise NotAllowed(t(lang, "This game has already started."))
             if user.id != row.author_id:
-                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can start it.")
+                raise NotAllowed(
+                    t(
+                        lang,
+                        "Only the game's author, {author}, can start it.",
+                        author=f"<@{row.author_id}>",
+                    )
+                )
             humans = await self._store.seats(row.id)
             total = len(humans) + row.bots
             if total < 2:
                 raise NotAllowed(
-                    "A game needs at least 2 players: wait for someone to `/torres join`."
+                    t(lang, "A game needs at least 2 players: wait for someone to `/torres join`.")
                 )
             names = list(COLOURS[:total])
             game = Game.new(players=total, names=names, variant=row.variant, seed=row.seed)
@@ -356,20 +413,33 @@ class GameService:
             )
             self._cache[row.id] = (row.last_seq, game.copy())
         return Outcome(
-            reply=f"Game #{row.id} started.", posts=[post], ai_game=self._ai_pending(game, seats)
+            reply=t(lang, "Game #{game} started.", game=row.id),
+            posts=[post],
+            ai_game=self._ai_pending(game, seats),
         )
 
     def _start_post(
         self, row: GameRow, game: Game, seats: list[SeatRow], initial: dict[str, Any]
     ) -> Post:
-        lines = [f"**Game #{row.id} starts** ({texts.variant_name(row.variant)})."]
-        lines += [f"{texts.colour_dot(s.name)} {s.name}: {_who(s)}" for s in seats]
-        master = texts.master_card_line(initial.get("master_card"))
+        lang = row.language
+        lines = [
+            t(
+                lang,
+                "**Game #{game} starts** ({variant}).",
+                game=row.id,
+                variant=texts.variant_name(row.variant, lang),
+            )
+        ]
+        lines += [f"{texts.colour_dot(s.name)} {s.name}: {_who(s, lang)}" for s in seats]
+        master = texts.master_card_line(initial.get("master_card"), lang)
         if master:
             lines.append(master)
         lines.append(
-            "On your turn press **Play** below: a panel only you see lets you play by taps. "
-            "`/torres play` does the same by text; `/torres rules` explains the game."
+            t(
+                lang,
+                "On your turn press **Play** below: a panel only you see lets you play by taps. "
+                "`/torres play` does the same by text; `/torres rules` explains the game.",
+            )
         )
         lines.append(self._next_line(row, game, seats))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
@@ -389,7 +459,7 @@ class GameService:
         began is refused, so that it cannot act on a turn its sender never saw.
         """
         sent = self._sent_here(created_at)
-        row = await self._running(channel_id)
+        row = await self._running(channel_id, lang=user.lang)
         return await self._play(row.id, user, text, created_at=sent)
 
     async def end_turn(
@@ -397,7 +467,7 @@ class GameService:
     ) -> Outcome:
         """The End turn button."""
         sent = self._sent_here(created_at)
-        await self._check_button(game_id, turn)
+        await self._check_button(game_id, turn, lang=user.lang)
         return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
@@ -410,35 +480,47 @@ class GameService:
         created_at: float | None = None,
     ) -> Outcome:
         """Take back the last action of the current turn."""
+        lang = user.lang
         created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
-            game_id = (await self._running(channel_id)).id
+            game_id = (await self._running(channel_id, lang=lang)).id
         if turn is not None:
-            await self._check_button(game_id, turn)
+            await self._check_button(game_id, turn, lang=lang)
         async with self._lock(game_id):
             # Everything is checked again under the lock: a cancel, a resignation
             # or the end of the turn may have landed while this request waited.
-            row = await self._fresh(game_id)
+            row = await self._fresh(game_id, lang=lang)
             if row.status != "running":
-                raise NoGame("This game is not running any more; nothing was changed.")
+                raise NoGame(t(lang, "This game is not running any more; nothing was changed."))
             if turn is not None and row.turn_no != turn:
-                raise StaleButton(texts.STALE_BUTTON)
+                raise StaleButton(t(lang, texts.STALE_BUTTON))
             seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
-            await self._check_sent_in_turn(row, seats, created_at)
+            await self._check_sent_in_turn(row, seats, created_at, lang=lang)
             work = game.copy()
             undone = (await self.turn_actions(game_id) or [""])[-1]
             if not work.undo():
                 raise NotAllowed(
-                    "Nothing to take back: this turn has no actions yet, or the last one "
-                    "was a card draw (a draw can't be undone)."
+                    t(
+                        lang,
+                        "Nothing to take back: this turn has no actions yet, or the last one "
+                        "was a card draw (a draw can't be undone).",
+                    )
                 )
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
-        what = f"`{undone}` ({panels.describe(undone)})" if undone else "your last action"
-        return Outcome(reply=f"Took back {what}. " + _ap_line(work))
+        if undone:
+            took = t(
+                lang,
+                "Took back `{action}` ({description}).",
+                action=undone,
+                description=panels.describe(undone, lang=lang),
+            )
+        else:
+            took = t(lang, "Took back your last action.")
+        return Outcome(reply=f"{took} " + _ap_line(work, lang))
 
     async def _play(
         self,
@@ -449,19 +531,20 @@ class GameService:
         turn: int | None = None,
         created_at: float | None = None,
     ) -> Outcome:
+        lang = user.lang
         async with self._lock(game_id):
-            row = await self._fresh(game_id)
+            row = await self._fresh(game_id, lang=lang)
             if row.status != "running":
-                raise NoGame("This game is not running any more.")
+                raise NoGame(t(lang, "This game is not running any more."))
             if turn is not None and row.turn_no != turn:
-                raise StaleButton(texts.STALE_BUTTON)
+                raise StaleButton(t(lang, texts.STALE_BUTTON))
             seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
-            await self._check_sent_in_turn(row, seats, created_at)
+            await self._check_sent_in_turn(row, seats, created_at, lang=lang)
             parts = draw_parts(text)
             if not parts:
-                raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
+                raise IllegalMove(t(lang, TYPE_AN_ACTION))
             played: list[str] = []
             outcome: Outcome | None = None
             start = game
@@ -469,26 +552,29 @@ class GameService:
                 # Nothing after a draw is looked at before that draw is committed:
                 # until then no answer may depend on the cards it will show.
                 try:
-                    work, events, done = _apply(game, part, unchanged=not played)
+                    work, events, done = _apply(game, part, unchanged=not played, lang=lang)
                 except IllegalMove as exc:
                     if not played:
                         raise
                     return Outcome(
-                        reply=_after_draw_refusal(played, part, exc.message, start, game)
+                        reply=_after_draw_refusal(played, part, exc.message, start, game, lang)
                     )
                 outcome = await self._commit(
-                    row, seats, seat, user.id, part, game, work, events, done
+                    row, seats, seat, user.id, part, game, work, events, done, lang=lang
                 )
                 played.append(part)
                 if done:
                     break
-                row = await self._fresh(game_id)
+                row = await self._fresh(game_id, lang=lang)
                 game = work
             assert outcome is not None
             if len(played) > 1 and not outcome.posts:
                 joined = normalize("; ".join(played))
-                outcome.reply = f"Done: `{texts.shorten(joined, 1500)}` — " + panels.done_words(
-                    joined, start, game
+                outcome.reply = t(
+                    lang,
+                    "Done: `{actions}` — {words}",
+                    actions=texts.shorten(joined, 1500),
+                    words=panels.done_words(joined, start, game, lang=lang),
                 )
             return outcome
 
@@ -505,8 +591,12 @@ class GameService:
         done: bool,
         *,
         note: str = "",
+        lang: str = DEFAULT,
     ) -> Outcome:
-        """Write the accepted actions and describe them; the caller holds the lock."""
+        """Write the accepted actions and describe them; the caller holds the lock.
+
+        The reply speaks *lang* (the player's), the turn message the game's language.
+        """
         over = next((e for e in events if e.get("type") == "game_over"), None)
         result = None
         if over is not None:
@@ -541,12 +631,16 @@ class GameService:
             self._cache[row.id] = (seq, work.copy())
         if not done:
             return Outcome(
-                reply=f"Done: `{texts.shorten(normalize(text), 1500)}` — "
-                + panels.done_words(text, before, work)
+                reply=t(
+                    lang,
+                    "Done: `{actions}` — {words}",
+                    actions=texts.shorten(normalize(text), 1500),
+                    words=panels.done_words(text, before, work, lang=lang),
+                )
             )
-        reply = "Your turn is over." if seat.user_id is not None else ""
+        reply = t(lang, "Your turn is over.") if seat.user_id is not None else ""
         if over is not None:
-            reply = "The game is over."
+            reply = t(lang, "The game is over.")
         return Outcome(reply=reply, posts=posts, ai_game=self._ai_pending(work, seats))
 
     async def ai_step(self, game_id: int) -> Outcome | None:
@@ -657,10 +751,11 @@ class GameService:
     # -- information -----------------------------------------------------------------
 
     async def board(self, *, channel_id: int, user: User) -> BoardView:
-        """The current picture, as the asking player may see it."""
-        row = await self._active(channel_id)
+        """The current picture, as the asking player may see it (in their language)."""
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         if row.status != "running" or row.position is None:
-            raise NotAllowed("The game hasn't started yet: there is no board to show.")
+            raise NotAllowed(t(lang, "The game hasn't started yet: there is no board to show."))
         seats = await self._store.seats(row.id)
         game = await self._load(row)
         mine = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
@@ -668,18 +763,21 @@ class GameService:
         highlight = frozenset(
             changed_squares(row.turn_start_position or row.position, row.position)
         )
-        note = "changed this turn so far"
+        note = t(lang, "changed this turn so far")
         if not highlight:  # nothing done yet this turn: show what the last turn changed
-            last = await self._store.last_payload(row.id)
-            highlight = frozenset((last or {}).get("highlight") or ())
-            note = (last or {}).get("highlight_note") or "changed by the last turn"
+            last = await self._store.last_payload(row.id) or {}
+            highlight = frozenset(last.get("highlight") or ())
+            note = t(lang, "changed by the last turn")
+            if last.get("highlight_note") and (last.get("language") or DEFAULT) == lang:
+                note = last["highlight_note"]  # its own words, when they are the asker's
         return BoardView(
-            text=texts.status_line(row.id, game, seats),
+            text=texts.status_line(row.id, game, seats, lang),
             position=game.position(),
             viewer=viewer,
             highlight=highlight,
             highlight_note=note,
-            labels=picture_labels(seats),
+            labels=picture_labels(seats, lang),
+            language=lang,
         )
 
     async def hand(
@@ -690,27 +788,34 @@ class GameService:
         turn: int | None = None,
         user: User,
     ) -> str:
-        """The asking player's cards; nobody else's."""
+        """The asking player's cards; nobody else's (in their language)."""
+        lang = user.lang
         if game_id is None:
             assert channel_id is not None
-            row = await self._active(channel_id)
+            row = await self._active(channel_id, lang=lang)
         else:
             if turn is not None:
-                await self._check_button(game_id, turn)
-            row = await self._fresh(game_id)
+                await self._check_button(game_id, turn, lang=lang)
+            row = await self._fresh(game_id, lang=lang)
         if row.status != "running":
-            raise NotAllowed("The game hasn't started yet: nobody holds cards.")
+            raise NotAllowed(t(lang, "The game hasn't started yet: nobody holds cards."))
         seats = await self._store.seats(row.id)
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is None or mine.name is None:
-            raise NotSeated("You're not playing in this game, so you have no hand.")
+            raise NotSeated(t(lang, "You're not playing in this game, so you have no hand."))
         if mine.resigned:
-            raise NotSeated("You resigned from this game; the computer holds your cards now.")
+            raise NotSeated(
+                t(lang, "You resigned from this game; the computer holds your cards now.")
+            )
         game = await self._load(row)
-        return texts.hand(game, mine.name)
+        return texts.hand(game, mine.name, lang)
 
-    async def suggest(self, *, channel_id: int, user_id: int, typed: str) -> list[tuple[str, str]]:
+    async def suggest(
+        self, *, channel_id: int, user_id: int, typed: str, lang: str = DEFAULT
+    ) -> list[tuple[str, str]]:
         """Autocomplete ``(label, value)`` pairs for ``/torres play actions:`` (at most 25).
+
+        Labels speak *lang* (the user's); values stay in the notation.
 
         Only the player to move gets actions; anyone else one entry saying why.
         What the user typed before the last ``;`` is kept as a prefix; the
@@ -722,32 +827,41 @@ class GameService:
 
         row = await self._store.active_game(channel_id)
         if row is None:
-            return why("No Torres game in this channel: open one with /torres new.", typed)
+            return why(t(lang, "No Torres game in this channel: open one with /torres new."), typed)
         if row.status != "running":
-            return why(f"Game #{row.id} hasn't started yet.", typed)
+            return why(t(lang, "Game #{game} hasn't started yet.", game=row.id), typed)
         seats = await self._store.seats(row.id)
         game = await self._load(row)
         seat = self._seat_named(seats, game.to_move)
         mine = next((s for s in seats if s.user_id == user_id and not s.resigned), None)
         if mine is None:
-            return why("You're not playing in this game.", typed)
+            return why(t(lang, "You're not playing in this game."), typed)
         if seat is None or seat.user_id != user_id or seat.is_ai:
-            who = texts.seat_name(seat) if seat else "nobody"
-            return why(f"It's not your turn: {who} is to move.", typed)
+            if seat is None:
+                return why(t(lang, "It's not your turn: nobody is to move."), typed)
+            return why(
+                t(
+                    lang,
+                    "It's not your turn: {player} is to move.",
+                    player=texts.seat_name(seat, lang),
+                ),
+                typed,
+            )
         head, sep, partial = typed.replace("\n", ";").rpartition(";")
         done_text = normalize(head) if sep else ""
         work = game
         if "draw" in split_actions(done_text):
-            return _suggest_past_draw(game, done_text)
+            return _suggest_past_draw(game, done_text, lang)
         if done_text:
             try:
-                work, _, finished = _apply(game, done_text)
+                work, _, finished = _apply(game, done_text, lang=lang)
             except IllegalMove as exc:
                 return why(exc.message, done_text)
             if finished:
-                return [(_fit(f"{done_text} (ends your turn)"), _fit(done_text))]
+                label = t(lang, "{actions} (ends your turn)", actions=done_text)
+                return [(_fit(label), _fit(done_text))]
         hint = await self._hint(row, done_text, work)
-        return complete(work, done_text, partial, hint)
+        return complete(work, done_text, partial, hint, lang=lang)
 
     async def _hint(self, row: GameRow, done_text: str, game: Game) -> str | None:
         """The next action the quick computer player would choose here, offered first.
@@ -779,26 +893,34 @@ class GameService:
 
     async def resign(self, *, channel_id: int, user: User) -> Outcome:
         """Leave a running game: a computer takes the seat if the game has any, else it ends."""
-        row = await self._active(channel_id)
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         if row.status != "running":
-            raise NotAllowed("The game hasn't started; use `/torres leave` to give up your seat.")
+            raise NotAllowed(
+                t(lang, "The game hasn't started; use `/torres leave` to give up your seat.")
+            )
         async with self._lock(row.id):
-            row = await self._fresh(row.id)
+            row = await self._fresh(row.id, lang=lang)
             if row.status != "running":
-                raise NoGame("This game is not running any more.")
+                raise NoGame(t(lang, "This game is not running any more."))
             seats = await self._store.seats(row.id)
             seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
             if seat is None or seat.name is None:
-                raise NotSeated("You're not playing in this game.")
+                raise NotSeated(t(lang, "You're not playing in this game."))
             game = await self._load(row)
             humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
             has_ai = any(s.is_ai for s in seats)
+            public = row.language
             if has_ai and humans_left:
-                text = (
-                    f"{texts.shown_name(user.display)} ({seat.name}) resigned from game #{row.id}; "
-                    "the computer plays their seat from now on."
+                text = t(
+                    public,
+                    "{player} ({colour}) resigned from game #{game}; "
+                    "the computer plays their seat from now on.",
+                    player=texts.shown_name(user.display),
+                    colour=seat.name,
+                    game=row.id,
                 )
-                post = Post(row.channel_id, row.id, text)
+                post = Post(row.channel_id, row.id, text, language=public)
                 await self._record(
                     row,
                     seat,
@@ -812,7 +934,7 @@ class GameService:
                 )
                 seats = await self._store.seats(row.id)
                 return Outcome(
-                    reply="You resigned; the computer takes over your seat.",
+                    reply=t(lang, "You resigned; the computer takes over your seat."),
                     posts=[post],
                     ai_game=self._ai_pending(game, seats),
                 )
@@ -826,12 +948,18 @@ class GameService:
                 s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
             )
             text = (
-                f"{texts.shown_name(user.display)} ({seat.name}) resigned, so game #{row.id} ends here "
-                + " ".join(f"<@{m}>" for m in mentions)
+                t(
+                    public,
+                    "{player} ({colour}) resigned, so game #{game} ends here {mentions}",
+                    player=texts.shown_name(user.display),
+                    colour=seat.name,
+                    game=row.id,
+                    mentions=" ".join(f"<@{m}>" for m in mentions),
+                )
                 + "\n"
-                + texts.score_table(game, seats)
+                + texts.score_table(game, seats, public)
             )
-            post = Post(row.channel_id, row.id, text, mentions=mentions)
+            post = Post(row.channel_id, row.id, text, mentions=mentions, language=public)
             await self._record(
                 row,
                 seat,
@@ -844,31 +972,52 @@ class GameService:
                 outbox=[post],
             )
             self._forget(row.id)
-        return Outcome(reply="You resigned; the game is over.", posts=[post])
+        return Outcome(reply=t(lang, "You resigned; the game is over."), posts=[post])
 
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
         """End the channel's game: its author may; a channel manager may once it is idle."""
-        row = await self._active(channel_id)
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         async with self._lock(row.id):
-            row = await self._fresh(row.id)
+            row = await self._fresh(row.id, lang=lang)
             now = self._clock()
             idle = now - row.last_activity
             if user.id != row.author_id:
                 if not can_manage_channel:
-                    raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+                    raise NotAllowed(
+                        t(
+                            lang,
+                            "Only the game's author, {author}, can cancel it.",
+                            author=f"<@{row.author_id}>",
+                        )
+                    )
                 if idle < row.idle_cancel_after:
                     when = int(row.last_activity + row.idle_cancel_after)
                     raise NotAllowed(
-                        f"Only the author can cancel an active game; as a channel manager you can "
-                        f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
-                        f" (<t:{when}:R>)."
+                        t(
+                            lang,
+                            "Only the author can cancel an active game; as a channel manager you "
+                            "can cancel it once it has been idle for {duration} (<t:{time}:R>).",
+                            duration=texts.duration(row.idle_cancel_after, lang),
+                            time=when,
+                        )
                     )
             scores = dict((row.position or {}).get("scores") or {})
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
-            text = f"Game #{row.id} was cancelled by {texts.shown_name(user.display)}."
+            public = row.language
+            text = t(
+                public,
+                "Game #{game} was cancelled by {player}.",
+                game=row.id,
+                player=texts.shown_name(user.display),
+            )
             if scores:
-                text += " Scores at that point: " + ", ".join(f"{p} {v}" for p, v in scores.items())
-            post = Post(channel_id, row.id, text)
+                text += " " + t(
+                    public,
+                    "Scores at that point: {scores}",
+                    scores=", ".join(f"{p} {v}" for p, v in scores.items()),
+                )
+            post = Post(channel_id, row.id, text, language=public)
             queued: list[int] = []  # the note is committed with the game's end
             if not await self._store.finish(
                 row.id,
@@ -878,10 +1027,10 @@ class GameService:
                 outbox=[post.to_payload()],
                 queued=queued,
             ):
-                raise NoGame("This game has already ended.")
+                raise NoGame(t(lang, "This game has already ended."))
             (post.outbox_id,) = queued
             self._forget(row.id)
-        return Outcome(reply=f"Game #{row.id} is cancelled.", posts=[post])
+        return Outcome(reply=t(lang, "Game #{game} is cancelled.", game=row.id), posts=[post])
 
     # -- reminders -----------------------------------------------------------------
 
@@ -904,7 +1053,9 @@ class GameService:
             if await self._store.away_users([seat.user_id], now):  # /torres away: paused
                 continue
             text = texts.reminder(row, seat, row.reminders_sent + 1, now)
-            post = Post(row.channel_id, row.id, text, mentions=(seat.user_id,))
+            post = Post(
+                row.channel_id, row.id, text, mentions=(seat.user_id,), language=row.language
+            )
             queued: list[int] = []  # counted and queued in one commit
             if not await self._store.note_reminder(
                 row.id,
@@ -972,7 +1123,12 @@ class GameService:
         return created_at + offset if offset > LAG_NORMAL else created_at
 
     async def _check_sent_in_turn(
-        self, row: GameRow, seats: Sequence[SeatRow], created_at: float | None
+        self,
+        row: GameRow,
+        seats: Sequence[SeatRow],
+        created_at: float | None,
+        *,
+        lang: str = DEFAULT,
     ) -> None:
         """Refuse the mover's command if it was sent before their turn began.
 
@@ -989,9 +1145,12 @@ class GameService:
             began = max((s.joined_at for s in seats), default=row.created_at)
         if created_at + CLOCK_SLACK < began:
             raise NotAllowed(
-                "This command was sent before your turn began (the previous turn ended "
-                "while it was on its way), so it was not played. Nothing was changed; "
-                "look at the latest turn message and send it again if you still want it."
+                t(
+                    lang,
+                    "This command was sent before your turn began (the previous turn ended "
+                    "while it was on its way), so it was not played. Nothing was changed; "
+                    "look at the latest turn message and send it again if you still want it.",
+                )
             )
 
     def _forget(self, game_id: int) -> None:
@@ -1012,43 +1171,53 @@ class GameService:
         async with lock, self._store.game_lock(game_id):
             yield
 
-    async def _fresh(self, game_id: int) -> GameRow:
+    # The checks below refuse in *lang*, the language of the user who asked.
+
+    async def _fresh(self, game_id: int, *, lang: str = DEFAULT) -> GameRow:
         if not 0 < game_id <= ID_MAX:
-            raise NoGame(f"There is no game #{game_id}.")
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
         row = await self._store.game(game_id)
         if row is None:
-            raise NoGame(f"There is no game #{game_id}.")
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
         return row
 
-    async def _active(self, channel_id: int) -> GameRow:
+    async def _active(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
         row = await self._store.active_game(channel_id)
         if row is None:
-            raise NoGame("There is no Torres game in this channel. Open one with `/torres new`.")
+            raise NoGame(
+                t(lang, "There is no Torres game in this channel. Open one with `/torres new`.")
+            )
         return row
 
-    async def _running(self, channel_id: int) -> GameRow:
-        row = await self._active(channel_id)
+    async def _running(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
+        row = await self._active(channel_id, lang=lang)
         if row.status != "running":
             raise NotAllowed(
-                f"Game #{row.id} hasn't started yet; <@{row.author_id}> starts it with "
-                "`/torres start`."
+                t(
+                    lang,
+                    "Game #{game} hasn't started yet; {author} starts it with `/torres start`.",
+                    game=row.id,
+                    author=f"<@{row.author_id}>",
+                )
             )
         return row
 
     @staticmethod
-    def _check_ids(game_id: int, turn: int) -> None:
+    def _check_ids(game_id: int, turn: int, *, lang: str = DEFAULT) -> None:
         """A custom_id comes from the client and may be forged: a number outside
         SQLite's integer range would fail in the database instead of being refused."""
         if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX):
-            raise StaleButton("This button doesn't belong to any game; nothing was changed.")
+            raise StaleButton(
+                t(lang, "This button doesn't belong to any game; nothing was changed.")
+            )
 
-    async def _check_button(self, game_id: int, turn: int) -> None:
-        self._check_ids(game_id, turn)
-        row = await self._fresh(game_id)
+    async def _check_button(self, game_id: int, turn: int, *, lang: str = DEFAULT) -> None:
+        self._check_ids(game_id, turn, lang=lang)
+        row = await self._fresh(game_id, lang=lang)
         if row.status != "running":
-            raise StaleButton("This game is over; these buttons no longer do anything.")
+            raise StaleButton(t(lang, "This game is over; these buttons no longer do anything."))
         if row.turn_no != turn:
-            raise StaleButton(texts.STALE_BUTTON)
+            raise StaleButton(t(lang, texts.STALE_BUTTON))
 
     async def _load(self, row: GameRow) -> Game:
         """The game at the row's snapshot, with the current turn's undo history.
@@ -1091,15 +1260,24 @@ class GameService:
         return next((s for s in seats if name is not None and s.name == name), None)
 
     def _mover(self, row: GameRow, game: Game, seats: list[SeatRow], user: User) -> SeatRow:
+        lang = user.lang
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is None:
-            raise NotSeated("You're not playing in this game.")
+            raise NotSeated(t(lang, "You're not playing in this game."))
         if mine.resigned:
-            raise NotSeated("You resigned from this game.")
+            raise NotSeated(t(lang, "You resigned from this game."))
         if game.to_move != mine.name:
             seat = self._seat_named(seats, game.to_move)
-            who = _who(seat) if seat else "nobody"
-            raise NotYourTurn(f"It's not your turn: {who} ({game.to_move}) is to move.")
+            if seat is None:
+                raise NotYourTurn(t(lang, "It's not your turn: nobody is to move."))
+            raise NotYourTurn(
+                t(
+                    lang,
+                    "It's not your turn: {player} ({colour}) is to move.",
+                    player=_who(seat, lang),
+                    colour=game.to_move,
+                )
+            )
         return mine
 
     async def _record(
@@ -1163,7 +1341,8 @@ class GameService:
             turn=row.turn_no if human_next else None,
             buttons=buttons,
             mentions=(seat.user_id,) if human_next and seat and seat.user_id else (),
-            labels=picture_labels(seats),
+            labels=picture_labels(seats, row.language),
+            language=row.language,
         )
 
     def _next_line(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> str:
@@ -1173,7 +1352,7 @@ class GameService:
         deadline = None
         if not seat.is_ai and row.reminder_limit > 0:
             deadline = int(self._clock() + row.reminder_interval)
-        return texts.next_player(game, seat, deadline)
+        return texts.next_player(game, seat, deadline, row.language)
 
     async def _turn_post(
         self,
@@ -1196,21 +1375,24 @@ class GameService:
                 actions.pop()
         actions.extend(split_actions(current))
         actions = [public_action(a) for a in actions]
+        lang = new_row.language
         start = old_row.turn_start_position or before.position()
         start_scores = dict(start.get("scores") or {})
-        lines = [texts.turn_header(new_row.id, seat, actions)]
-        lines.append(texts.scores_line(after.scores, start_scores, after.players))
+        lines = [texts.turn_header(new_row.id, seat, actions, lang)]
+        lines.append(texts.scores_line(after.scores, start_scores, after.players, lang))
         for event in events:
             if event.get("type") == "phase_scored":
-                lines.append(texts.phase_summary(event, seats, after.position()))
+                lines.append(texts.phase_summary(event, seats, after.position(), lang))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
-            lines.append(texts.game_over(after, seats))
+            lines.append(texts.game_over(after, seats, lang))
         else:
             lines.append(self._next_line(new_row, after, seats))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
-        post.highlight_note = f"changed by {_picture_label(seat)}'s turn"
+        post.highlight_note = t(
+            lang, "changed by {player}'s turn", player=_picture_label(seat, lang)
+        )
         if over is not None:
             post.buttons = ()
             post.turn = None
@@ -1222,12 +1404,12 @@ class GameService:
 
     async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
         """The Play button of a turn message: the mover's panel; anyone else is refused."""
-        await self._check_button(game_id, turn)
-        row = await self._fresh(game_id)
+        await self._check_button(game_id, turn, lang=user.lang)
+        row = await self._fresh(game_id, lang=user.lang)
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        return await self._panel_state(row, game, None, "")
+        return await self._panel_state(row, game, None, "", user.lang)
 
     async def panel_press(
         self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
@@ -1238,10 +1420,11 @@ class GameService:
         A refused action leaves the game unchanged and shows why on the panel;
         a panel of a finished turn comes back closed.
         """
-        self._check_ids(game_id, turn)
-        row = await self._fresh(game_id)
+        lang = user.lang
+        self._check_ids(game_id, turn, lang=lang)
+        row = await self._fresh(game_id, lang=lang)
         if row.status != "running" or row.turn_no != turn:
-            return self._closed_panel(row, turn)
+            return self._closed_panel(row, turn, lang)
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
@@ -1255,89 +1438,117 @@ class GameService:
             action = await self._hint(row, "", game)
             if action is None:
                 return await self._panel_state(
-                    row, game, None, "No suggestion right now: choose yourself."
+                    row, game, None, t(lang, "No suggestion right now: choose yourself."), lang
                 )
         elif op == "undo":
             try:
                 outcome = await self.undo(game_id=game_id, turn=turn, user=user)
             except StaleButton:
-                return self._closed_panel(await self._fresh(game_id), turn)
+                return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
             except NotAllowed as exc:
-                return await self._panel_state(row, game, None, f"⚠ {exc.message}")
-            row = await self._fresh(game_id)
-            return await self._panel_state(row, await self._load(row), None, outcome.reply)
+                return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
+            row = await self._fresh(game_id, lang=lang)
+            return await self._panel_state(row, await self._load(row), None, outcome.reply, lang)
         elif op in ("end", "endok"):
             action = "end"
         elif op != "back":
-            return await self._panel_state(row, game, None, "")
+            return await self._panel_state(row, game, None, "", lang)
         if action is None:
-            return await self._panel_state(row, game, group, "")
+            return await self._panel_state(row, game, group, "", lang)
         if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
             return PanelState(
-                panels.confirm_end_model(self._panel_header(row, game), game.ap or 0),
+                panels.confirm_end_model(self._panel_header(row, game, lang), game.ap or 0, lang),
                 position=None,
             )
         before_actions = await self.turn_actions(game_id)
         try:
             outcome = await self._play(game_id, user, action, turn=turn)
         except StaleButton:
-            return self._closed_panel(await self._fresh(game_id), turn)
+            return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
         except IllegalMove as exc:
-            return await self._panel_state(row, game, None, f"⚠ {exc.message}")
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
+        row = await self._fresh(game_id, lang=lang)
         if (
             outcome.posts
             or outcome.ai_game is not None
-            or outcome.reply.startswith(("Your turn", "The game"))
+            or row.status != "running"
+            or row.turn_no != turn
         ):
             played = "; ".join([*before_actions, *split_actions(action)])
-            text = (
-                f"**{outcome.reply or 'Done.'}** You played `{texts.shorten(played, 1500)}`; "
-                "the turn message is in the channel."
+            text = t(
+                lang,
+                "**{reply}** You played `{actions}`; the turn message is in the channel.",
+                reply=outcome.reply or t(lang, "Done."),
+                actions=texts.shorten(played, 1500),
             )
             return PanelState(panels.closed_model(text), outcome=outcome)
-        row = await self._fresh(game_id)
         after = await self._load(row)
-        words = panels.done_words(action, game, after, end_hint="press End turn")
+        words = panels.done_words(action, game, after, panel=True, lang=lang)
         groups = panels.grouped(after) if after.to_move == game.to_move else {}
         nxt = panels.follow_group(action, groups)
-        return await self._panel_state(row, after, nxt, f"Done: {words}")
+        return await self._panel_state(row, after, nxt, t(lang, "Done: {words}", words=words), lang)
 
     async def confirmable(
         self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
     ) -> Confirmable:
-        """Check a resign or cancel request before asking the player to confirm it."""
-        row = await self._active(channel_id)
+        """Check a resign or cancel request before asking the player to confirm it.
+
+        The question and the Confirm button's label are in the user's language.
+        """
+        lang = user.lang
+        row = await self._active(channel_id, lang=lang)
         if what == "resign":
             if row.status != "running":
                 raise NotAllowed(
-                    "The game hasn't started; use `/torres leave` to give up your seat."
+                    t(lang, "The game hasn't started; use `/torres leave` to give up your seat.")
                 )
             seats = await self._store.seats(row.id)
             seat = next((s for s in seats if s.user_id == user.id and not s.resigned), None)
             if seat is None or seat.name is None:
-                raise NotSeated("You're not playing in this game.")
+                raise NotSeated(t(lang, "You're not playing in this game."))
             humans_left = [s for s in seats if not s.is_ai and s.user_id != user.id]
             if any(s.is_ai for s in seats) and humans_left:
-                then = "the computer plays your seat from then on"
+                question = t(
+                    lang,
+                    "Resign from game #{game}? You can't come back: the computer plays your "
+                    "seat from then on.",
+                    game=row.id,
+                )
             else:
-                then = "the game ends for everyone"
-            return Confirmable(
-                row.id, f"Resign from game #{row.id}? You can't come back: {then}.", "Resign"
-            )
+                question = t(
+                    lang,
+                    "Resign from game #{game}? You can't come back: the game ends for everyone.",
+                    game=row.id,
+                )
+            return Confirmable(row.id, question, t(lang, "Resign"))
         if user.id != row.author_id:
             if not can_manage_channel:
-                raise NotAllowed(f"Only the game's author, <@{row.author_id}>, can cancel it.")
+                raise NotAllowed(
+                    t(
+                        lang,
+                        "Only the game's author, <@{author}>, can cancel it.",
+                        author=row.author_id,
+                    )
+                )
             if self._clock() - row.last_activity < row.idle_cancel_after:
                 when = int(row.last_activity + row.idle_cancel_after)
                 raise NotAllowed(
-                    "Only the author can cancel an active game; as a channel manager you can "
-                    f"cancel it once it has been idle for {texts.duration(row.idle_cancel_after)}"
-                    f" (<t:{when}:R>)."
+                    t(
+                        lang,
+                        "Only the author can cancel an active game; as a channel manager you "
+                        "can cancel it once it has been idle for {duration} (<t:{when}:R>).",
+                        duration=texts.duration(row.idle_cancel_after, lang),
+                        when=when,
+                    )
                 )
         return Confirmable(
             row.id,
-            f"Cancel game #{row.id} for everyone? It ends now, without a winner.",
-            "Cancel the game",
+            t(
+                lang,
+                "Cancel game #{game} for everyone? It ends now, without a winner.",
+                game=row.id,
+            ),
+            t(lang, "Cancel the game"),
         )
 
     async def active_game_id(self, channel_id: int) -> int | None:
@@ -1347,8 +1558,8 @@ class GameService:
 
     async def end_needs_confirm(self, *, game_id: int, turn: int, user: User) -> int:
         """AP the player would give up by ending now (0: no confirmation needed)."""
-        await self._check_button(game_id, turn)
-        row = await self._fresh(game_id)
+        await self._check_button(game_id, turn, lang=user.lang)
+        row = await self._fresh(game_id, lang=user.lang)
         seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
@@ -1365,36 +1576,52 @@ class GameService:
                 actions.pop()
         return actions
 
-    def _panel_header(self, row: GameRow, game: Game) -> str:
+    def _panel_header(self, row: GameRow, game: Game, lang: str = "en") -> str:
         me = game.to_move or ""
+        seat = f"{texts.colour_dot(me)} {me}"
         if game.stage in ("play", "draw-keep"):
-            where = f"phase {game.phase}, round {game.round}"
-        elif game.stage == "king" and game.position().get("king") is not None:
-            where = f"the king's move after phase {game.phase}"
-        else:
-            where = "setup"
-        return f"**Your turn** in game #{row.id} ({texts.colour_dot(me)} {me}, {where})"
+            return t(
+                lang,
+                "**Your turn** in game #{game} ({seat}, phase {phase}, round {round})",
+                game=row.id,
+                seat=seat,
+                phase=game.phase,
+                round=game.round,
+            )
+        if game.stage == "king" and game.position().get("king") is not None:
+            return t(
+                lang,
+                "**Your turn** in game #{game} ({seat}, the king's move after phase {phase})",
+                game=row.id,
+                seat=seat,
+                phase=game.phase,
+            )
+        return t(lang, "**Your turn** in game #{game} ({seat}, setup)", game=row.id, seat=seat)
 
-    def _closed_panel(self, row: GameRow, turn: int) -> PanelState:
+    def _closed_panel(self, row: GameRow, turn: int, lang: str = "en") -> PanelState:
         if row.status != "running":
-            text = f"Game #{row.id} is over; this panel no longer does anything."
+            text = t(lang, "Game #{game} is over; this panel no longer does anything.", game=row.id)
         else:
-            text = (
-                f"This turn is over (the game is at turn {row.turn_no}, this panel was for "
-                f"turn {turn}). Press **Play** on the latest turn message."
+            text = t(
+                lang,
+                "This turn is over (the game is at turn {now}, this panel was for turn {turn}). "
+                "Press **Play** on the latest turn message.",
+                now=row.turn_no,
+                turn=turn,
             )
         return PanelState(panels.closed_model(text))
 
     async def _panel_state(
-        self, row: GameRow, game: Game, group: str | None, note: str
+        self, row: GameRow, game: Game, group: str | None, note: str, lang: str = "en"
     ) -> PanelState:
         done = await self.turn_actions(row.id)
         model = panels.build_panel(
             game,
-            header=self._panel_header(row, game),
+            header=self._panel_header(row, game, lang),
             group=group,
             note=note,
             stack_text=texts.shorten("; ".join(done), 300) if done else "",
+            lang=lang,
         )
         assert row.position is not None
         highlight = frozenset(
@@ -1405,8 +1632,8 @@ class GameService:
             game.position(),
             game.to_move,
             highlight,
-            note="changed this turn so far",
-            labels=picture_labels(await self._store.seats(row.id)),
+            note=t(lang, "changed this turn so far"),
+            labels=picture_labels(await self._store.seats(row.id), lang),
         )
 
 
@@ -1441,27 +1668,60 @@ def draw_parts(text: str) -> list[str]:
 
 
 def _after_draw_refusal(
-    played: list[str], refused: str, why: str, before: Game, after: Game
+    played: list[str], refused: str, why: str, before: Game, after: Game, lang: str = DEFAULT
 ) -> str:
     """The reply when a command's draw was made but what followed it was refused.
 
     *before* is the game before the command, *after* the game after its draw.
     """
     done = normalize("; ".join(played))
-    words = panels.done_words(done, before, after)
-    return (
-        f"Done: `{texts.shorten(done, 300)}` (a draw can't be taken back) — {words} "
-        f"Then `{texts.shorten(refused, 300)}` was not played: {why}"
+    words = panels.done_words(done, before, after, lang=lang)
+    return t(
+        lang,
+        "Done: `{actions}` (a draw can't be taken back) — {words} "
+        "Then `{refused}` was not played: {reason}",
+        actions=texts.shorten(done, 300),
+        words=words,
+        refused=texts.shorten(refused, 300),
+        reason=why,
     )
 
 
+TYPE_AN_ACTION = N_("Type at least one action, for example `move c3 d3` or `end`.")
+
+
+def _refused(lang: str, number: int, count: int, action: str, reason: str, unchanged: bool) -> str:
+    """Why action *number* of *count* was refused, as a whole sentence in *lang*."""
+    if count > 1 and unchanged:
+        return t(
+            lang,
+            "Action {number} of {count}, `{action}`: {reason} Nothing was changed.",
+            number=number,
+            count=count,
+            action=action,
+            reason=reason,
+        )
+    if count > 1:
+        return t(
+            lang,
+            "Action {number} of {count}, `{action}`: {reason}",
+            number=number,
+            count=count,
+            action=action,
+            reason=reason,
+        )
+    if unchanged:
+        return t(lang, "{reason} Nothing was changed.", reason=reason)
+    return reason
+
+
 def _apply(
-    game: Game, text: str, *, unchanged: bool = True
+    game: Game, text: str, *, unchanged: bool = True, lang: str = DEFAULT
 ) -> tuple[Game, list[dict[str, Any]], bool]:
     """Apply *text* to a copy of *game*, one action at a time, all or nothing.
 
     *unchanged*: a refusal says "Nothing was changed" (False once part of the
-    command, a draw, was committed).
+    command, a draw, was committed). Refusals speak *lang*.
 
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
@@ -1469,30 +1729,45 @@ def _apply(
     pairs = split_with_clauses(text)
     actions = [a for a, _ in pairs]
     if not actions:
-        raise IllegalMove("Type at least one action, for example `move c3 d3` or `end`.")
+        raise IllegalMove(t(lang, TYPE_AN_ACTION))
     work = game.copy()
     events: list[dict[str, Any]] = []
     done = False
-    tail = " Nothing was changed." if unchanged else ""
     for i, action in enumerate(actions):
         stage = work.stage
-        _check_score_clause(work, pairs, i)
+        _check_score_clause(work, pairs, i, lang)
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            where = f"Action {i + 1} of {len(actions)}, `{action}`: " if len(actions) > 1 else ""
-            raise IllegalMove(f"{where}{texts.shorten(str(exc), 600)}{tail}") from None
+            reason = texts.shorten(refusal(lang, exc), 600)
+            raise IllegalMove(
+                _refused(lang, i + 1, len(actions), action, reason, unchanged)
+            ) from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
-            raise IllegalMove(
-                f"`{action}` already finishes your turn, so `{texts.shorten(actions[i + 1], 100)}` would be "
-                f"played for the next player.{tail} Leave out what follows `{action}`."
-            )
+            following = texts.shorten(actions[i + 1], 100)
+            if unchanged:
+                why = t(
+                    lang,
+                    "`{action}` already finishes your turn, so `{next}` would be played for the "
+                    "next player. Nothing was changed. Leave out what follows `{action}`.",
+                    action=action,
+                    next=following,
+                )
+            else:
+                why = t(
+                    lang,
+                    "`{action}` already finishes your turn, so `{next}` would be played for the "
+                    "next player. Leave out what follows `{action}`.",
+                    action=action,
+                    next=following,
+                )
+            raise IllegalMove(why)
     return work, events, done
 
 
-def _suggest_past_draw(game: Game, done_text: str) -> list[tuple[str, str]]:
+def _suggest_past_draw(game: Game, done_text: str, lang: str = DEFAULT) -> list[tuple[str, str]]:
     """The one suggestion for a typed prefix holding a draw, without drawing anything.
 
     Only what comes before the first draw is played (on a copy), and the draw
@@ -1504,11 +1779,11 @@ def _suggest_past_draw(game: Game, done_text: str) -> list[tuple[str, str]]:
     work = game
     try:
         if first:
-            work, _, finished = _apply(game, "; ".join(actions[:first]))
+            work, _, finished = _apply(game, "; ".join(actions[:first]), lang=lang)
             if finished:  # refused before the draw is reached: "already finishes your turn"
-                _apply(game, "; ".join(actions[: first + 1]))
+                _apply(game, "; ".join(actions[: first + 1]), lang=lang)
         if "draw" not in work.legal():
-            _apply(work, "draw")  # refused for a reason everybody can see
+            _apply(work, "draw", lang=lang)  # refused for a reason everybody can see
     except IllegalMove as exc:
         from bot.complete import why
 
@@ -1516,14 +1791,23 @@ def _suggest_past_draw(game: Game, done_text: str) -> list[tuple[str, str]]:
     if len(done_text) > 100:
         return []
     if actions[-1] == "draw":
-        note = "send it; then pick what follows from your new card(s)"
+        label = t(
+            lang,
+            "🃏 {actions} — send it; then pick what follows from your new card(s)",
+            actions=done_text,
+        )
     else:
-        note = "what follows the draw is checked against the card(s) you draw"
-    label = f"🃏 {done_text} — {note}"
+        label = t(
+            lang,
+            "🃏 {actions} — what follows the draw is checked against the card(s) you draw",
+            actions=done_text,
+        )
     return [(label if len(label) <= 100 else _label(done_text), done_text)]
 
 
-def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> None:
+def _check_score_clause(
+    game: Game, pairs: list[tuple[str, str]], i: int, lang: str = DEFAULT
+) -> None:
     """``score N`` asks for N AP at once: say so rather than fail at its last step."""
     action, clause = pairs[i]
     if action != "score" or (i > 0 and pairs[i - 1][1] == clause):
@@ -1535,7 +1819,15 @@ def _check_score_clause(game: Game, pairs: list[tuple[str, str]], i: int) -> Non
         return
     need, ap = int(words[1]), game.ap
     if ap is not None and game.stage == "play" and need > ap:
-        raise IllegalMove(f"`{clause}` needs {need} AP and you have {ap}. Nothing was changed.")
+        raise IllegalMove(
+            t(
+                lang,
+                "`{clause}` needs {need} AP and you have {ap}. Nothing was changed.",
+                clause=clause,
+                need=need,
+                ap=ap,
+            )
+        )
 
 
 _KIND_ORDER = (
@@ -1615,24 +1907,26 @@ def _engine_choose(game: Game, seconds: float, *, level: str) -> list[str]:
     return list(choose_actions(game, seconds=seconds, level=level))
 
 
-def picture_labels(seats: Iterable[SeatRow]) -> dict[str, str]:
+def picture_labels(seats: Iterable[SeatRow], lang: str = DEFAULT) -> dict[str, str]:
     """What the board picture calls each seat: the player's display name, or
     "Computer (green)" for a computer seat (the picture draws text: nothing to escape)."""
-    return {s.name: _picture_label(s) for s in seats if s.name}
+    return {s.name: _picture_label(s, lang) for s in seats if s.name}
 
 
-def _picture_label(seat: SeatRow) -> str:
+def _picture_label(seat: SeatRow, lang: str = DEFAULT) -> str:
     if seat.is_ai or seat.user_id is None:
-        return f"Computer ({seat.name})"
+        return t(lang, "Computer ({colour})", colour=seat.name)
     return seat.display
 
 
-def _who(seat: SeatRow) -> str:
-    return "the computer" if seat.is_ai or seat.user_id is None else f"<@{seat.user_id}>"
+def _who(seat: SeatRow, lang: str = DEFAULT) -> str:
+    if seat.is_ai or seat.user_id is None:
+        return t(lang, "the computer")
+    return f"<@{seat.user_id}>"
 
 
-def _ap_line(game: Game) -> str:
-    return panels.ap_line(game)
+def _ap_line(game: Game, lang: str = DEFAULT) -> str:
+    return panels.ap_line(game, lang=lang)
 
 
 def _label(value: str) -> str:

@@ -8,21 +8,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import engine
+from bot.i18n import DEFAULT, N_, t, tn
+from renderer.i18n import card_help, card_name, master_card_help, master_card_name
 
 if TYPE_CHECKING:
     from bot.store import GameRow, SeatRow
     from engine import Game
 
-STALE_BUTTON = (
+STALE_BUTTON = N_(
     "These buttons belong to an earlier turn. Use the buttons on the latest turn message, "
     "or the `/torres` commands."
 )
 
 _DOTS = {"red": "🔴", "blue": "🔵", "green": "🟢", "yellow": "🟡"}
 _VARIANTS = {
-    "common": "common deck",
-    "personal": "personal decks",
-    "master": "master version",
+    "common": N_("common deck"),
+    "personal": N_("personal decks"),
+    "master": N_("master version"),
 }
 
 
@@ -61,86 +63,151 @@ def colour_dot(name: str | None) -> str:
     return _DOTS.get(name or "", "⚪")
 
 
-def variant_name(variant: str) -> str:
-    return _VARIANTS.get(variant, variant)
+def variant_name(variant: str, lang: str = DEFAULT) -> str:
+    return t(lang, _VARIANTS[variant]) if variant in _VARIANTS else variant
 
 
-def seat_name(seat: SeatRow) -> str:
+def seat_name(seat: SeatRow, lang: str = DEFAULT) -> str:
     """A player as shown in a public message, without pinging them."""
-    who = "Computer" if seat.is_ai and seat.user_id is None else shown_name(seat.display)
     if seat.is_ai and seat.user_id is not None:
-        who = f"Computer (for {shown_name(seat.display)})"
+        who = t(lang, "Computer (for {player})", player=shown_name(seat.display))
+    elif seat.is_ai:
+        who = t(lang, "Computer")
+    else:
+        who = shown_name(seat.display)
     return f"{colour_dot(seat.name)} {who} ({seat.name})"
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, lang: str = DEFAULT) -> str:
     """``14 days``, ``24 hours``, ``90 minutes``, ``30 seconds``."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            n = int(seconds // size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    n = int(seconds)
-    return f"{n} second{'s' if n != 1 else ''}"
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return tn(lang, "{n} day", "{n} days", int(seconds // 86400))
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return tn(lang, "{n} hour", "{n} hours", int(seconds // 3600))
+    if seconds >= 60 and seconds % 60 == 0:
+        return tn(lang, "{n} minute", "{n} minutes", int(seconds // 60))
+    return tn(lang, "{n} second", "{n} seconds", int(seconds))
 
 
 def lobby_opened(
-    game_id: int, author_id: int, players: int, variant: str, bots: int, humans: int
+    game_id: int,
+    author_id: int,
+    players: int,
+    variant: str,
+    bots: int,
+    humans: int,
+    lang: str = DEFAULT,
 ) -> str:
-    bot_part = f", {bots} of them played by the computer" if bots else ""
+    author = f"<@{author_id}>"
+    kind = variant_name(variant, lang)
+    if bots:
+        head = tn(
+            lang,
+            "{author} opened Torres game #{game}: {players} players, {n} of them played by "
+            "the computer, {variant}.",
+            "{author} opened Torres game #{game}: {players} players, {n} of them played by "
+            "the computer, {variant}.",
+            bots,
+            author=author,
+            game=game_id,
+            players=players,
+            variant=kind,
+        )
+    else:
+        head = t(
+            lang,
+            "{author} opened Torres game #{game}: {players} players, {variant}.",
+            author=author,
+            game=game_id,
+            players=players,
+            variant=kind,
+        )
     need = humans - 1
-    join = f" {need} more can join with `/torres join`;" if need else ""
-    return (
-        f"<@{author_id}> opened Torres game #{game_id}: {players} players{bot_part}, "
-        f"{variant_name(variant)}.{join} <@{author_id}> starts it with `/torres start`."
-    )
+    if need:
+        tail = tn(
+            lang,
+            "{n} more can join with `/torres join`; {author} starts it with `/torres start`.",
+            "{n} more can join with `/torres join`; {author} starts it with `/torres start`.",
+            need,
+            author=author,
+        )
+    else:
+        tail = t(lang, "{author} starts it with `/torres start`.", author=author)
+    return f"{head} {tail}"
 
 
-def status_line(game_id: int, game: Game, seats: Sequence[SeatRow]) -> str:
+def status_line(game_id: int, game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
+    scores = _scores(game.scores, game.players, lang)
     if game.stage == "over":
-        return f"Game #{game_id} is over. " + _scores(game.scores, game.players)
-    where = f"phase {game.phase}, round {game.round}"
+        return t(lang, "Game #{game} is over.", game=game_id) + " " + scores
     mover = next((s for s in seats if s.name == game.to_move), None)
-    who = seat_name(mover) if mover else str(game.to_move)
-    return f"Game #{game_id}, {where}: {who} to move. " + _scores(game.scores, game.players)
+    who = seat_name(mover, lang) if mover else str(game.to_move)
+    text = t(
+        lang,
+        "Game #{game}, phase {phase}, round {round}: {player} to move.",
+        game=game_id,
+        phase=game.phase,
+        round=game.round,
+        player=who,
+    )
+    return f"{text} {scores}"
 
 
-def _scores(scores: Mapping[str, int], order: Iterable[str]) -> str:
-    return "Scores: " + " · ".join(f"{p} {scores.get(p, 0)}" for p in order)
+def scores_label(lang: str = DEFAULT) -> str:
+    """The word that starts a line of scores (:func:`bot.batch.merge_posts` looks for it)."""
+    return t(lang, "Scores:")
 
 
-def scores_line(after: Mapping[str, int], before: Mapping[str, int], order: Iterable[str]) -> str:
+def next_label(lang: str = DEFAULT) -> str:
+    """The word that starts the line saying who is next (see :func:`scores_label`)."""
+    return t(lang, "Next:")
+
+
+def _scores(scores: Mapping[str, int], order: Iterable[str], lang: str = DEFAULT) -> str:
+    return scores_label(lang) + " " + " · ".join(f"{p} {scores.get(p, 0)}" for p in order)
+
+
+def scores_line(
+    after: Mapping[str, int],
+    before: Mapping[str, int],
+    order: Iterable[str],
+    lang: str = DEFAULT,
+) -> str:
     parts = []
     for p in order:
         now, then = after.get(p, 0), before.get(p, 0)
         parts.append(f"{p} {now}" + (f" (+{now - then})" if now != then else ""))
-    return "Scores: " + " · ".join(parts)
+    return scores_label(lang) + " " + " · ".join(parts)
 
 
-def score_table(game: Game, seats: Sequence[SeatRow]) -> str:
+def score_table(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     """Scores, highest first."""
     ranked = sorted(game.players, key=lambda p: -game.scores.get(p, 0))
     by_name = {s.name: s for s in seats}
-    lines = ["Scores:"]
+    lines = [scores_label(lang)]
     for p in ranked:
-        lines.append(f"{colour_dot(p)} {p} ({_plain(by_name.get(p))}): {game.scores.get(p, 0)}")
+        lines.append(
+            f"{colour_dot(p)} {p} ({_plain(by_name.get(p), lang)}): {game.scores.get(p, 0)}"
+        )
     return "\n".join(lines)
 
 
-def _plain(seat: SeatRow | None) -> str:
+def _plain(seat: SeatRow | None, lang: str = DEFAULT) -> str:
     if seat is None:
         return "?"
-    return "computer" if seat.user_id is None else shown_name(seat.display)
+    return t(lang, "computer") if seat.user_id is None else shown_name(seat.display)
 
 
-def turn_header(game_id: int, seat: SeatRow, actions: Sequence[str]) -> str:
-    played = "; ".join(actions) if actions else "(nothing)"
-    return f"**{seat_name(seat)}** played `{played}`"
+def turn_header(game_id: int, seat: SeatRow, actions: Sequence[str], lang: str = DEFAULT) -> str:
+    played = "; ".join(actions) if actions else t(lang, "(nothing)")
+    return t(lang, "**{player}** played `{actions}`", player=seat_name(seat, lang), actions=played)
 
 
 def phase_summary(
     event: Mapping[str, Any],
     seats: Sequence[SeatRow],
     position: Mapping[str, Any] | None = None,
+    lang: str = DEFAULT,
 ) -> str:
     """One line per player: where the phase's points came from, and the new score.
 
@@ -151,26 +218,49 @@ def phase_summary(
     scores: Mapping[str, int] = event.get("scores") or {}
     by_name = {s.name: s for s in seats}
     detail = castle_points(position) if position is not None else {}
-    lines = [f"**Phase {event.get('phase')} scoring**"]
+    lines = [t(lang, "**Phase {phase} scoring**", phase=event.get("phase"))]
     for player, parts in points.items():
-        bits = [f"castles {parts.get('castles', 0)}"]
+        bits = [t(lang, "castles {points}", points=parts.get("castles", 0))]
         if parts.get("king"):
-            bits.append(f"king {parts['king']}")
+            bits.append(t(lang, "king {points}", points=parts["king"]))
         if parts.get("master"):
-            bits.append(f"master card {parts['master']}")
+            bits.append(t(lang, "master card {points}", points=parts["master"]))
         total = sum(int(v) for v in parts.values())
-        line = (
-            f"{colour_dot(player)} {player} ({_plain(by_name.get(player))}): "
-            f"+{total} ({' + '.join(bits)}), now {scores.get(player, '?')} points"
-        )
+        who = f"{colour_dot(player)} {player} ({_plain(by_name.get(player), lang)})"
+        score = scores.get(player)
+        if score is None:  # the engine always reports the new scores
+            line = t(
+                lang,
+                "{player}: +{total} ({parts})",
+                player=who,
+                total=total,
+                parts=" + ".join(bits),
+            )
+        else:
+            line = tn(
+                lang,
+                "{player}: +{total} ({parts}), now {n} point",
+                "{player}: +{total} ({parts}), now {n} points",
+                int(score),
+                player=who,
+                total=total,
+                parts=" + ".join(bits),
+            )
         castles = detail.get(player) or []
         if position is not None and (castles or parts.get("king")):
             items = [
-                f"castle {where}: {area} squares × level {level} = {area * level}"
+                t(
+                    lang,
+                    "castle {square}: {area} squares × level {level} = {points}",
+                    square=where,
+                    area=area,
+                    level=level,
+                    points=area * level,
+                )
                 for where, area, level in castles
             ]
             if parts.get("king"):
-                items.append(f"king's bonus {parts['king']}")
+                items.append(t(lang, "king's bonus {points}", points=parts["king"]))
             line += "\n↳ " + "; ".join(items)
         lines.append(line)
     return "\n".join(lines)
@@ -205,105 +295,148 @@ def _first(squares: Iterable[str]) -> str:
     return min(squares, key=lambda sq: (int(sq[1:]), sq[0]))
 
 
-def next_player(game: Game, seat: SeatRow, deadline: int | None) -> str:
+def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEFAULT) -> str:
     """Who moves next and what they have to decide."""
+    label = next_label(lang)
     if seat.is_ai or seat.user_id is None:
-        return f"Next: {seat_name(seat)} is thinking…"
+        return label + " " + t(lang, "{player} is thinking…", player=seat_name(seat, lang))
     who = f"<@{seat.user_id}> ({seat.name})"
     stage = game.stage
     if stage == "castles":
-        what = "place a starting block: press **Play** (or `/torres play castle SQ`)"
+        what = t(
+            lang,
+            "{player}, place a starting block: press **Play** (or `/torres play castle SQ`).",
+            player=who,
+        )
     elif stage == "place":
-        what = "place your first knight on a starting castle: press **Play** (or `/torres play place SQ`)"
+        what = t(
+            lang,
+            "{player}, place your first knight on a starting castle: press **Play** "
+            "(or `/torres play place SQ`).",
+            player=who,
+        )
     elif stage == "king" and game.position().get("king") is None:
-        what = "put the king on an empty castle: press **Play** (or `/torres play king SQ`)"
+        what = t(
+            lang,
+            "{player}, put the king on an empty castle: press **Play** "
+            "(or `/torres play king SQ`).",
+            player=who,
+        )
     elif stage == "king":
-        what = (
-            "you have the fewest points: move the king or leave him, press **Play** "
-            "(or `king SQ` / `king pass`)"
+        what = t(
+            lang,
+            "{player}, you have the fewest points: move the king or leave him, press **Play** "
+            "(or `king SQ` / `king pass`).",
+            player=who,
         )
     else:
-        what = f"your turn (phase {game.phase}, round {game.round}, {game.ap} AP): press **Play**"
-    line = f"Next: {who}, {what}."
+        what = tn(
+            lang,
+            "{player}, your turn (phase {phase}, round {round}, {n} AP): press **Play**.",
+            "{player}, your turn (phase {phase}, round {round}, {n} AP): press **Play**.",
+            game.ap or 0,
+            player=who,
+            phase=game.phase,
+            round=game.round,
+        )
+    line = f"{label} {what}"
     if deadline is not None:
-        line += f" Reminder <t:{deadline}:R>."
+        line += " " + t(lang, "Reminder <t:{time}:R>.", time=deadline)
     return line
 
 
-def game_over(game: Game, seats: Sequence[SeatRow]) -> str:
+def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     by_name = {s.name: s for s in seats}
     winners = list(game.winners)
     names = [
         f"<@{by_name[w].user_id}> ({w})" if w in by_name and by_name[w].user_id else f"{w}"
         for w in winners
     ]
-    head = "**Game over!** "
     if len(names) == 1:
-        head += f"{names[0]} wins."
+        head = t(lang, "**Game over!** {player} wins.", player=names[0])
     elif names:
-        head += "Shared victory: " + ", ".join(names) + "."
+        head = t(lang, "**Game over!** Shared victory: {players}.", players=", ".join(names))
+    else:
+        head = t(lang, "**Game over!**") + " "
     others = [
         f"<@{s.user_id}>"
         for s in seats
         if s.user_id is not None and not s.is_ai and s.name not in winners
     ]
     if others:
-        head += " Well played, " + ", ".join(others) + "."
-    return head + "\n" + score_table(game, seats)
+        head += " " + t(lang, "Well played, {players}.", players=", ".join(others))
+    return head + "\n" + score_table(game, seats, lang)
 
 
-def hand(game: Game, name: str) -> str:
+def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
     """A player's cards with their effects (only ever sent to that player)."""
     cards = list(game.hand(name))
     view = game.position(viewer=name)
     turn = view.get("turn") or {}
-    lines = [f"Your hand ({colour_dot(name)} {name}):"]
+    lines = [t(lang, "Your hand ({player}):", player=f"{colour_dot(name)} {name}")]
     if not cards:
-        lines.append("no cards.")
+        lines.append(t(lang, "no cards."))
     for card, count in Counter(cards).items():
-        label = engine.CARDS.get(card, card)
-        helptext = engine.CARD_HELP.get(card, "")
         many = f"{count}× " if count > 1 else ""
-        lines.append(f"• {many}**{label}** — `play {card}`: {helptext}")
+        lines.append(
+            f"• {many}**{card_name(lang, card)}** — `play {card}`: {card_help(lang, card)}"
+        )
     drawn = [c for c in (turn.get("drawn") or []) if c != "hidden"]
     if drawn and game.to_move == name:
         lines.append(
-            "Drawn this turn (playable from your next turn): "
-            + ", ".join(engine.CARDS.get(c, c) for c in drawn)
+            t(
+                lang,
+                "Drawn this turn (playable from your next turn): {cards}",
+                cards=", ".join(card_name(lang, c) for c in drawn),
+            )
         )
     revealed = [c for c in (turn.get("revealed") or []) if c != "hidden"]
     if revealed and game.to_move == name:
         lines.append(
-            "Drawn, keep one with `keep CARD top` or `keep CARD bottom`: "
-            + ", ".join(f"{engine.CARDS.get(c, c)} (`{c}`)" for c in revealed)
+            t(
+                lang,
+                "Drawn, keep one with `keep CARD top` or `keep CARD bottom`: {cards}",
+                cards=", ".join(f"{card_name(lang, c)} (`{c}`)" for c in revealed),
+            )
         )
-    master = master_card_line(view.get("master_card"))
+    master = master_card_line(view.get("master_card"), lang)
     if master:
         lines.append(master)
     return "\n".join(lines)
 
 
-def master_card_line(card: str | None) -> str:
+def master_card_line(card: str | None, lang: str = DEFAULT) -> str:
     """The master card in play (public in the master version), or '' if none."""
     if not card:
         return ""
-    label = engine.MASTER_CARDS.get(card, card)
-    return f"Master card in play: **{label}** — {engine.MASTER_CARD_HELP.get(card, '')}"
+    return t(
+        lang,
+        "Master card in play: **{card}** — {effect}",
+        card=master_card_name(lang, card),
+        effect=master_card_help(lang, card),
+    )
 
 
 def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
-    idle_since = int(row.last_activity)
-    text = (
-        f"<@{seat.user_id}>, it's your move in Torres game #{row.id} ({seat.name}), "
-        f"waiting since <t:{idle_since}:R>."
+    """A public reminder, in the game's language."""
+    lang = row.language
+    text = t(
+        lang,
+        "<@{user}>, it's your move in Torres game #{game} ({player}), waiting since <t:{since}:R>.",
+        user=seat.user_id,
+        game=row.id,
+        player=seat.name,
+        since=int(row.last_activity),
     )
     if sent < row.reminder_limit:
         nxt = int(row.last_activity + row.reminder_interval * (sent + 1))
-        text += f" Next reminder <t:{nxt}:R>."
+        text += " " + t(lang, "Next reminder <t:{time}:R>.", time=nxt)
     else:
         cancel_at = int(row.last_activity + row.idle_cancel_after)
-        text += (
-            f" This is the last reminder. From <t:{cancel_at}:R> the author or a channel "
-            "manager may end the game with `/torres cancel`."
+        text += " " + t(
+            lang,
+            "This is the last reminder. From <t:{time}:R> the author or a channel manager "
+            "may end the game with `/torres cancel`.",
+            time=cancel_at,
         )
     return text

@@ -11,27 +11,45 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import DEFAULT, tp
+
 if TYPE_CHECKING:
     from bot.app import TorresBot
 
 TEMPLATE = r"torres:(?P<game>\d+):(?P<turn>\d+):(?P<action>play|end|undo|hand)"
 
-_LOOK = {
-    "play": ("Play", discord.ButtonStyle.success),
-    "end": ("End turn", discord.ButtonStyle.secondary),
-    "undo": ("Undo", discord.ButtonStyle.secondary),
-    "hand": ("My hand", discord.ButtonStyle.secondary),
+_STYLE = {
+    "play": discord.ButtonStyle.success,
+    "end": discord.ButtonStyle.secondary,
+    "undo": discord.ButtonStyle.secondary,
+    "hand": discord.ButtonStyle.secondary,
 }
+
+
+def label(action: str, lang: str = DEFAULT) -> str:
+    """A turn button's label in *lang*: the game's, since a turn message is public.
+
+    A button rebuilt from its custom_id (after a restart) only answers presses;
+    Discord keeps showing the label it was posted with.
+    """
+    labels = {
+        "play": tp(lang, "turn button", "Play"),
+        "end": tp(lang, "turn button", "End turn"),
+        "undo": tp(lang, "turn button", "Undo"),
+        "hand": tp(lang, "turn button", "My hand"),
+    }
+    return labels[action]
 
 
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
     """One button of a turn message; its custom_id is ``torres:GAME:TURN:ACTION``."""
 
-    def __init__(self, game_id: int, turn: int, action: str) -> None:
-        label, style = _LOOK[action]
+    def __init__(self, game_id: int, turn: int, action: str, lang: str = DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"torres:{game_id}:{turn}:{action}"
+                label=label(action, lang),
+                style=_STYLE[action],
+                custom_id=f"torres:{game_id}:{turn}:{action}",
             )
         )
         self.game_id = game_id
@@ -50,9 +68,11 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
         await handle_button(interaction, self.game_id, self.turn, self.action)
 
 
-def turn_view(game_id: int, turn: int, actions: tuple[str, ...]) -> discord.ui.View:
-    """A persistent view holding the given buttons."""
+def turn_view(
+    game_id: int, turn: int, actions: tuple[str, ...], lang: str = DEFAULT
+) -> discord.ui.View:
+    """A persistent view holding the given buttons, labelled in *lang* (the game's)."""
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(TurnButton(game_id, turn, action))
+        view.add_item(TurnButton(game_id, turn, action, lang))
     return view

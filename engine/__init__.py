@@ -17,6 +17,8 @@ Where things live (each rule has one home):
 - ``notation``: parsing and printing actions, ``split_actions``;
 - ``record``: game records (torres-record/1) and their replay;
 - ``board``: squares, neighbour tables, castles; ``cards``: card names and help;
+- ``errors``: ``IllegalAction``, ``NotationError``; ``messages``: their codes and
+  English templates (docs/notation.md);
 - ``cli``: ``python -m engine``; ``ai``: the computer players.
 """
 

@@ -258,15 +258,15 @@ class Castles:
 
 def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:
     """The castles of a board given as square -> height: orthogonally connected squares of height >= 1."""
-    from .errors import NotationError
+    from .errors import notation_error
 
     h = [0] * 64
     for name, value in heights.items():
         sq = SQUARE_INDEX.get(name.lower()) if isinstance(name, str) else None
         if sq is None:
-            raise NotationError(f"{name!r} is not a square; squares run from a1 to h8.")
+            raise notation_error("castles_not_a_square", value=repr(name))
         if isinstance(value, bool) or not isinstance(value, int):
-            raise NotationError(f"The height of {name} must be a whole number, not {value!r}.")
+            raise notation_error("castles_bad_height", square=name, value=repr(value))
         h[sq] = value
     cs = Castles(h)
     return [frozenset(SQUARE_NAMES[s] for s in m) for m in cs.members]

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from .errors import IllegalAction, NotationError
+from .errors import IllegalAction, NotationError, notation_error
 from .game import Game
 from .record import RecordError, parse_record, replay
 
@@ -57,19 +57,27 @@ def _int_arg(text: str, what: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise NotationError(f"{what} must be a whole number, not '{text}'.") from None
+        raise notation_error("cli_not_a_number", option=what, text=text) from None
+
+
+_READ_CODES = {  # what is read -> (cannot read it, not UTF-8)
+    "position": ("cli_cannot_read_position", "cli_position_not_utf8"),
+    "record": ("cli_cannot_read_record", "cli_record_not_utf8"),
+}
 
 
 def _read(path: str, what: str) -> str:
+    cannot_read, not_utf8 = _READ_CODES[what]
     try:
         if path == "-":
             return sys.stdin.read()
         with open(path, encoding="utf-8") as f:
             return f.read()
     except OSError as e:
-        raise NotationError(f"Cannot read the {what} file {path}: {e.strerror or e}.") from None
+        error = str(e.strerror or e)
+        raise notation_error(cannot_read, path=path, error=error) from None
     except UnicodeDecodeError:
-        raise NotationError(f"The {what} file {path} is not UTF-8 text.") from None
+        raise notation_error(not_utf8, path=path) from None
 
 
 def _load(path: str | None) -> Game:
@@ -79,11 +87,9 @@ def _load(path: str | None) -> Game:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise NotationError(
-            f"The position is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})."
-        ) from None
+        raise notation_error("cli_bad_json", error=e.msg, line=e.lineno, column=e.colno) from None
     except RecursionError:
-        raise NotationError("The position is not valid JSON (nested too deeply).") from None
+        raise notation_error("cli_json_too_deep") from None
     return Game.from_position(data)
 
 
@@ -106,9 +112,7 @@ def run(argv: list[str]) -> tuple[int, str, str]:
             if args.names is not None:
                 names = [x.strip() for x in args.names.split(",")]
                 if args.players is not None and _int_arg(args.players, "--players") != len(names):
-                    raise NotationError(
-                        "--players and --names disagree about the number of players."
-                    )
+                    raise notation_error("cli_players_names")
             elif args.players is not None:
                 players = _int_arg(args.players, "--players")
             game = Game.new(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import NotationError
+from .errors import notation_error
 from .events import Event, Stage
 from .notation import parse_actions, parse_square
 from .position import read_position, write_position
@@ -130,7 +130,7 @@ class Game:
         """The cards in ``player``'s hand (hidden information: show only to that player)."""
         st = self._st
         if player not in st.names:
-            raise NotationError(f"'{player}' is not a player in this game.")
+            raise notation_error("not_a_player", player=str(player))
         return list(st.hands[st.names.index(player)])
 
     def height(self, square: str) -> int:
@@ -167,7 +167,7 @@ class Game:
         """
         actions = parse_actions(text)
         if not actions:
-            raise NotationError("No action given; type one, for example 'move c3 d3' or 'end'.")
+            raise notation_error("no_action")
         st = self._st
         self._legal = None
         events: list[Event] = []

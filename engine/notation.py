@@ -12,7 +12,7 @@ from typing import Any
 
 from .board import SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS
-from .errors import NotationError
+from .errors import NotationError, notation_error
 
 # ("move", a, b), ("build", sq), ("play", card, *args), ...: squares as ints 0..63
 Action = tuple[Any, ...]
@@ -20,7 +20,6 @@ Action = tuple[Any, ...]
 _SPLIT = re.compile(r"[;\n\r]")
 _INT = re.compile(r"[0-9]+")  # ASCII digits only: "²" or "٣" are not numbers here
 _MAX_DIGITS = 3  # no count in the game reaches 1000; larger numbers are malformed
-_VERBS = "castle, place, king, knight, move, stack, build, draw, keep, play, score or end"
 _TWO_SQUARE_CARDS = ("jump", "doorclimb", "diagonal", "moveblock", "relocate", "vault")
 # Parsing the same short texts again and again (legal(), the bot, the AI) is
 # common; hostile texts are not, so only short texts are cached, and the least
@@ -34,14 +33,14 @@ def parse_square(word: str) -> int:
     """Square name -> index; NotationError naming the bad word."""
     sq = SQUARE_INDEX.get(word)
     if sq is None:
-        raise NotationError(f"'{_short(word)}' is not a square; squares run from a1 to h8.")
+        raise notation_error("not_a_square", text=_short(word))
     return sq
 
 
 def parse_actions(text: str) -> tuple[Action, ...]:
     """Parse every clause of ``text``; raises NotationError on the first malformed one."""
     if not isinstance(text, str):
-        raise NotationError("Actions must be given as text, for example 'move c3 d3; end'.")
+        raise notation_error("actions_not_text")
     cached = _CACHE.get(text)
     if cached is not None:
         _CACHE.move_to_end(text)
@@ -66,29 +65,25 @@ def _parse_clause(words: list[str]) -> list[Action]:
         _count(clause, args, 1, f"{verb} SQ")
         return [(verb, parse_square(args[0]))]
     if verb == "king":
-        _count(clause, args, 1, "king SQ' or 'king pass")
+        if len(args) != 1:
+            raise notation_error("malformed_king", text=_short(clause))
         if args[0] == "pass":
             return [("king", -1)]
         return [("king", parse_square(args[0]))]
     if verb == "move":
         if len(args) < 2:
-            raise NotationError(
-                f"'{_short(clause)}' needs at least two squares, for example 'move c3 d3'."
-            )
+            raise notation_error("move_needs_squares", text=_short(clause))
         squares = [parse_square(a) for a in args]
         return [("move", a, b) for a, b in zip(squares, squares[1:], strict=False)]
     if verb == "build":
         if not args:
-            raise NotationError(f"'{_short(clause)}' needs a square, for example 'build e4'.")
+            raise notation_error("build_needs_square", text=_short(clause))
         return [("build", parse_square(a)) for a in args]
     if verb == "stack":
         _count(clause, args, 1, "stack K")
         size = _number(args[0])
         if size is None:
-            raise NotationError(
-                f"'{_short(clause)}': a stack is named by its size in digits 0-9, "
-                "for example 'stack 2'."
-            )
+            raise notation_error("bad_stack_size", text=_short(clause))
         return [("stack", size)]
     if verb in ("draw", "end"):
         _count(clause, args, 0, verb)
@@ -99,21 +94,16 @@ def _parse_clause(words: list[str]) -> list[Action]:
         _count(clause, args, 1, "score N")
         steps = _number(args[0])
         if steps is None or steps < 1:
-            raise NotationError(
-                f"'{_short(clause)}': score takes a number of steps from 1 to 999 "
-                "in digits 0-9, for example 'score 2'."
-            )
+            raise notation_error("bad_score_steps", text=_short(clause))
         return [("score", steps)]
     if verb == "keep":
         if len(args) != 2 or args[1] not in ("top", "bottom"):
-            raise NotationError(
-                f"'{_short(clause)}' must be 'keep CARD top' or 'keep CARD bottom'."
-            )
+            raise notation_error("bad_keep", text=_short(clause))
         _card(args[0])
         return [("keep", args[0], args[1])]
     if verb == "play":
         if not args:
-            raise NotationError(f"'{_short(clause)}' needs a card, for example 'play ap6'.")
+            raise notation_error("play_needs_card", text=_short(clause))
         card, rest = args[0], args[1:]
         _card(card)
         if card in _TWO_SQUARE_CARDS:
@@ -121,9 +111,7 @@ def _parse_clause(words: list[str]) -> list[Action]:
             return [("play", card, parse_square(rest[0]), parse_square(rest[1]))]
         if card == "lift":
             if len(rest) not in (1, 2):
-                raise NotationError(
-                    f"'{_short(clause)}' must be 'play lift A', 'play lift A K' or 'play lift A turn'."
-                )
+                raise notation_error("bad_lift", text=_short(clause))
             sq = parse_square(rest[0])
             if len(rest) == 1:
                 return [("play", "lift", sq, None)]
@@ -131,17 +119,14 @@ def _parse_clause(words: list[str]) -> list[Action]:
                 return [("play", "lift", sq, "turn")]
             size = _number(rest[1])
             if size is None:
-                raise NotationError(
-                    f"'{_short(clause)}': the block comes from a stack named by its size "
-                    "in digits 0-9, or 'turn'."
-                )
+                raise notation_error("bad_lift_source", text=_short(clause))
             return [("play", "lift", sq, size)]
         if card == "extra":
             _count(clause, rest, 1, "play extra SQ", offset=1)
             return [("play", "extra", parse_square(rest[0]))]
         _count(clause, rest, 0, f"play {card}", offset=1)
         return [("play", card)]
-    raise NotationError(f"'{_short(clause)}' is not an action; actions start with {_VERBS}.")
+    raise notation_error("not_an_action", text=_short(clause))
 
 
 def _number(word: str) -> int | None:
@@ -163,12 +148,12 @@ def _short(clause: str) -> str:
 
 def _count(clause: str, args: list[str], n: int, form: str, offset: int = 0) -> None:
     if len(args) != n:
-        raise NotationError(f"'{_short(clause)}' is malformed; write it as '{form}'.")
+        raise notation_error("malformed", text=_short(clause), form=form)
 
 
 def _card(word: str) -> None:
     if word not in CARDS:
-        raise NotationError(f"'{_short(word)}' is not a card; the cards are {', '.join(CARDS)}.")
+        raise notation_error("not_a_card", text=_short(word), cards=", ".join(CARDS))
 
 
 def format_action(action: Action) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from .board import SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS, MASTER_CARDS
-from .errors import NotationError
+from .errors import NotationError, notation_error
 from .events import Stage
 from .rules.setup import check_names, default_decks
 from .rules.tables import ALLOTMENT, BASE_AP, MAX_KNIGHTS, ROUNDS, TOTAL_BLOCKS, VARIANTS
@@ -99,29 +99,29 @@ def write_position(st: State, viewer: str | None) -> dict[str, Any]:
     }
 
 
-def _bad(msg: str) -> NotationError:
-    return NotationError(f"Impossible position: {msg}")
+_bad = notation_error  # every code it is called with starts with "position_"
 
 
 def _int(d: dict[str, Any], key: str, default: int, lo: int = 0, hi: int | None = None) -> int:
     v = d.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise _bad(f"'{key}' must be a whole number, not {v!r}.")
+        raise _bad("position_not_whole", key=key, value=repr(v))
     if v < lo or (hi is not None and v > hi):
-        rng = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise _bad(f"'{key}' is {v}, but it must be {rng}.")
+        if hi is None:
+            raise _bad("position_at_least", key=key, value=v, low=lo)
+        raise _bad("position_range", key=key, value=v, low=lo, high=hi)
     return v
 
 
-def _square(v: Any, where: str) -> int:
+def _square(v: Any, key: str) -> int:
     if not isinstance(v, str) or v.lower() not in SQUARE_INDEX:
-        raise _bad(f"{where}: {v!r} is not a square (a1 to h8).")
+        raise _bad("position_not_square", key=key, value=repr(v))
     return SQUARE_INDEX[v.lower()]
 
 
-def _player(v: Any, names: tuple[str, ...], where: str) -> int:
+def _player(v: Any, names: tuple[str, ...], key: str) -> int:
     if not isinstance(v, str) or v not in names:
-        raise _bad(f"{where}: {v!r} is not one of the players ({', '.join(names)}).")
+        raise _bad("position_not_player", key=key, value=repr(v), players=", ".join(names))
     return names.index(v)
 
 
@@ -130,7 +130,7 @@ def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
     if v is None:
         return {}
     if not isinstance(v, dict):
-        raise _bad(f"'{key}' must be an object.")
+        raise _bad("position_key_not_object", key=key)
     return v
 
 
@@ -140,44 +140,46 @@ def _per_player(d: dict[str, Any], key: str, names: tuple[str, ...]) -> dict[int
         if name in names and isinstance(name, str):
             out[names.index(name)] = v
         else:
-            out[_player(name, names, f"'{key}'")] = v
+            out[_player(name, names, key)] = v
     return out
 
 
-def _cards(v: Any, where: str) -> list[str]:
+def _cards(v: Any, where: str, player: str | None = None) -> list[str]:
+    """A list of card ids; ``where`` says which (hand, drawn, revealed, common_deck, deck)."""
     if type(v) is list:
         try:
             if _CARD_SET.issuperset(v):  # the usual case in one step; else the reason below
                 return v[:]
         except TypeError:  # an unhashable entry
             pass
+    whose = {} if player is None else {"player": player}
     if not isinstance(v, list):
-        raise _bad(f"{where} must be a list of card ids.")
+        raise _bad(f"position_{where}_not_list", **whose)
     for c in v:
         if not isinstance(c, str) or c not in CARDS:
-            raise _bad(f"{where}: {c!r} is not a card ({', '.join(CARDS)}).")
+            raise _bad(f"position_{where}_not_card", value=repr(c), cards=", ".join(CARDS), **whose)
     return list(v)
 
 
 def read_position(d: Any) -> State:
     """Build a game from a position dict, filling defaults; NotationError if it is impossible."""
     if not isinstance(d, dict):
-        raise _bad("a position must be a JSON object.")
+        raise _bad("position_not_object")
     if d.get("format") != FORMAT:
-        raise _bad(f"'format' must be \"{FORMAT}\".")
+        raise _bad("position_format", format=FORMAT)
     if "players" not in d:
-        raise _bad("'players' is missing.")
+        raise _bad("position_no_players")
     try:
         names = check_names(d["players"])
-    except NotationError as e:
-        raise _bad(str(e)[0].lower() + str(e)[1:]) from None
+    except NotationError as e:  # e.g. "player_count": "position_player_count"
+        raise _bad("position_" + e.code, **e.params) from None
     n = len(names)
     variant = d.get("variant", "common")
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise _bad(f"'variant' is {variant!r}; it must be common, personal or master.")
+        raise _bad("position_variant", value=repr(variant))
     stage_text = d.get("stage", "play")
     if not isinstance(stage_text, str) or stage_text not in _STAGES:
-        raise _bad(f"'stage' is {stage_text!r}; it must be one of {', '.join(_STAGES)}.")
+        raise _bad("position_stage", value=repr(stage_text), stages=", ".join(_STAGES))
     stage = _STAGE_OF[stage_text]
     seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
     st = State(names, variant, seed)
@@ -185,60 +187,62 @@ def read_position(d: Any) -> State:
     st.phase = _int(d, "phase", 1, 1, 3)
     st.round = _int(d, "round", 1, 1, ROUNDS[n][st.phase - 1])
     ps = d.get("phase_starter")
-    st.phase_starter = 0 if ps is None else _player(ps, names, "'phase_starter'")
+    st.phase_starter = 0 if ps is None else _player(ps, names, "phase_starter")
     rs = d.get("round_starter")
-    st.round_starter = st.phase_starter if rs is None else _player(rs, names, "'round_starter'")
+    st.round_starter = st.phase_starter if rs is None else _player(rs, names, "round_starter")
     tm = d.get("to_move")
     if stage is _OVER:
         st.to_move = NOBODY
         if tm is not None:
-            _player(tm, names, "'to_move'")
+            _player(tm, names, "to_move")
     else:
-        st.to_move = st.phase_starter if tm is None else _player(tm, names, "'to_move'")
+        st.to_move = st.phase_starter if tm is None else _player(tm, names, "to_move")
 
     total_on_board = 0
     heights = st.heights
     for sq, v in _obj(d, "heights").items():
         s = _SQ.get(sq)  # the usual spelling first; _square() has the rest and the errors
         if s is None:
-            s = _square(sq, "'heights'")
+            s = _square(sq, "heights")
         if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)) or v < 0:
-            raise _bad(f"the height of {sq} must be a whole number of 0 or more, not {v!r}.")
+            raise _bad("position_height", square=str(sq), value=repr(v))
         heights[s] = v
         total_on_board += v
 
     for p, squares in _per_player(d, "knights", names).items():
         if not isinstance(squares, list):
-            raise _bad(f"the knights of {names[p]} must be a list of squares.")
+            raise _bad("position_knights_not_list", player=names[p])
         if len(squares) > MAX_KNIGHTS:
-            raise _bad(f"{names[p]} has {len(squares)} knights; a player has at most 6.")
+            raise _bad("position_too_many_knights", player=names[p], count=len(squares))
         for sq in squares:
             s = _SQ.get(sq) if type(sq) is str else None
+            if s is None and not (isinstance(sq, str) and sq.lower() in SQUARE_INDEX):
+                raise _bad("position_knight_not_square", player=names[p], value=repr(sq))
             if s is None:
-                s = _square(sq, f"the knights of {names[p]}")
+                s = SQUARE_INDEX[sq.lower()]
             if st.occupant[s] != EMPTY:
+                other = names[st.occupant[s]]
                 raise _bad(
-                    f"two knights stand on {SQUARE_NAMES[s]} ({names[st.occupant[s]]} and {names[p]})."
+                    "position_two_knights", square=SQUARE_NAMES[s], player=other, other=names[p]
                 )
             st.occupant[s] = p
             st.knights[p].append(s)
     k = d.get("king")
     if k is not None:
-        s = _square(k, "'king'")
+        s = _square(k, "king")
         if st.occupant[s] != EMPTY:
-            raise _bad(
-                f"the king and {names[st.occupant[s]]}'s knight both stand on {SQUARE_NAMES[s]}."
-            )
+            other = names[st.occupant[s]]
+            raise _bad("position_king_and_knight", player=other, square=SQUARE_NAMES[s])
         st.king = s
         st.occupant[s] = KING
     if stage in (Stage.CASTLES, Stage.PLACE) and st.king is not None:
-        raise _bad(f"the king is placed after the first knights, but the stage is {stage}.")
+        raise _bad("position_king_too_early", stage=f"{stage}")
     if stage == Stage.KING and st.king is not None and st.phase == 3:
-        raise _bad("the king moves after the scoring of phases 1 and 2 only, but 'phase' is 3.")
+        raise _bad("position_king_phase_3")
 
     for p, v in _per_player(d, "scores", names).items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise _bad(f"the score of {names[p]} must be a whole number of 0 or more, not {v!r}.")
+            raise _bad("position_score", player=names[p], value=repr(v))
         st.scores[p] = v
 
     in_turn = stage is _PLAY or stage is _DRAW_KEEP
@@ -249,27 +253,24 @@ def read_position(d: Any) -> State:
             if not isinstance(v, list) or any(
                 isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in v
             ):
-                raise _bad(f"the stacks of {names[p]} must be a list of block counts.")
+                raise _bad("position_stacks", player=names[p])
             st.stacks[p] = list(v)
         elif in_turn:
             st.stacks[p] = list(ALLOTMENT[n][st.phase - 1])
 
     for p, v in _per_player(d, "hands", names).items():
-        if type(v) is list and _CARD_SET.issuperset(v):  # as _cards: the usual case first
-            st.hands[p] = v[:]
-        else:
-            st.hands[p] = _cards(v, f"the hand of {names[p]}")
+        st.hands[p] = _cards(v, "hand", names[p])
 
     st.master = None
     mc = d.get("master_card")
     if mc is not None:
         if not isinstance(mc, str) or mc not in MASTER_CARDS:
-            raise _bad(f"{mc!r} is not a master card ({', '.join(MASTER_CARDS)}).")
+            raise _bad("position_master_card", value=repr(mc), cards=", ".join(MASTER_CARDS))
         st.master = mc
 
     turn = d.get("turn")
     if turn is not None and not isinstance(turn, dict):
-        raise _bad("'turn' must be an object or null.")
+        raise _bad("position_turn")
     if in_turn:
         turn = turn or {}
         st.ap = _int(turn, "ap", BASE_AP)
@@ -277,44 +278,44 @@ def read_position(d: Any) -> State:
         if stack is not None and (
             isinstance(stack, bool) or not isinstance(stack, int) or stack < 0
         ):
-            raise _bad(f"the turn's stack must be a number of blocks or null, not {stack!r}.")
+            raise _bad("position_turn_stack", value=repr(stack))
         st.turn_stack = stack
-        st.drawn = _cards(turn.get("drawn", []), "the cards drawn this turn")
+        st.drawn = _cards(turn.get("drawn", []), "drawn")
         played = turn.get("played", False)
         if not isinstance(played, bool):
-            raise _bad("'played' in 'turn' must be true or false.")
+            raise _bad("position_played")
         st.played = played
-        st.revealed = _cards(turn.get("revealed", []), "the revealed cards")
+        st.revealed = _cards(turn.get("revealed", []), "revealed")
         if len(st.revealed) > 3:
-            raise _bad("at most three cards are revealed by a draw.")
+            raise _bad("position_revealed_count")
         if stage == Stage.DRAW_KEEP and variant == "master":
-            raise _bad("the stage is draw-keep, but there is no drawing in the master version.")
+            raise _bad("position_keep_master")
         if stage == Stage.DRAW_KEEP and not st.revealed:
-            raise _bad("the stage is draw-keep, but no drawn cards await 'keep'.")
+            raise _bad("position_keep_nothing")
         if stage == Stage.PLAY and st.revealed:
-            raise _bad("cards await 'keep', but the stage is not draw-keep.")
+            raise _bad("position_keep_stage")
     else:
         st.clear_turn()
 
     decks_raw = d.get("decks")
     if decks_raw is not None and not isinstance(decks_raw, dict):
-        raise _bad("'decks' must be an object.")
+        raise _bad("position_key_not_object", key="decks")
     decks: dict[DeckKey, tuple[str, ...]] = {}
     if variant == "master":
         if decks_raw:
-            raise _bad("the master version has no decks, so 'decks' must be empty.")
+            raise _bad("position_master_decks")
     elif variant == "common":
         for key in decks_raw or {}:
             if key != "common":
-                raise _bad(f"with a common deck, 'decks' has only the key \"common\", not {key!r}.")
+                raise _bad("position_common_decks", value=repr(key))
         if decks_raw and "common" in decks_raw:
-            decks["common"] = tuple(_cards(decks_raw["common"], "the common deck"))
+            decks["common"] = tuple(_cards(decks_raw["common"], "common_deck"))
         else:
             decks["common"] = default_decks(st, random.Random(seed))["common"]
     else:
         given = {}
         for key, v in (decks_raw or {}).items():
-            given[_player(key, names, "'decks'")] = tuple(_cards(v, f"the deck of {key}"))
+            given[_player(key, names, "decks")] = tuple(_cards(v, "deck", key))
         # The shuffled defaults only when a deck is missing (shuffling is most of a load).
         defaults = default_decks(st, random.Random(seed)) if len(given) < n else {}
         for p in range(n):

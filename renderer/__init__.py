@@ -45,6 +45,7 @@ def render(
     *,
     highlight_note: str | None = None,
     labels: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> Rendering:
     """Render to a Pillow image plus layout records (text boxes, piece positions).
 
@@ -55,7 +56,14 @@ def render(
         viewer is not a player, or a highlight square is not a square.
     """
     return paint(
-        build_view(position, viewer, highlight, highlight_note=highlight_note, labels=labels)
+        build_view(
+            position,
+            viewer,
+            highlight,
+            highlight_note=highlight_note,
+            labels=labels,
+            language=language,
+        )
     )
 
 
@@ -66,6 +74,7 @@ def render_board(
     *,
     highlight_note: str | None = None,
     labels: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> bytes:
     """Return the PNG picture of ``position`` as ``viewer`` may see it.
 
@@ -74,14 +83,23 @@ def render_board(
     the legend what they are, e.g. "changed this turn" or "changed by Ann's
     last turn" (None: "changed last turn"). *labels* maps a player's name in the
     position to what the picture calls them, e.g. ``{"red": "Ann"}`` (their
-    colour, shape and letter stay with the seat). Same input, same bytes.
+    colour, shape and letter stay with the seat). *language* ("en", "de" or
+    "nl") is the language of every word drawn; the caller's note and labels are
+    drawn as given, so translate the note first. Same input, same bytes.
 
     :raises ValueError: the position is impossible (the engine's message), the
-        viewer is not a player, or a highlight square is not a square.
+        viewer is not a player, a highlight square is not a square, or the
+        language is not one of ``renderer.i18n.LANGUAGES``.
     """
-    return encode_png(
-        render(position, viewer, highlight, highlight_note=highlight_note, labels=labels).image
+    rendering = render(
+        position,
+        viewer,
+        highlight,
+        highlight_note=highlight_note,
+        labels=labels,
+        language=language,
     )
+    return encode_png(rendering.image)
 
 
 def describe(
@@ -91,11 +109,13 @@ def describe(
     highlight: Iterable[str] | None = None,
     highlight_note: str | None = None,
     labels: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> str:
     """The position in words, for a picture's alt text (a Discord attachment's
     description): phase and round, who is to move and what to do, AP left,
     each player's colour, shape, score, knights and cards, the king and his
-    castle, and (when given) the highlighted squares and what they mean.
+    castle, and (when given) the highlighted squares and what they mean, in
+    *language* ("en", "de" or "nl").
 
     At most ``DESCRIPTION_LIMIT`` (1,000) characters; Discord allows 1,024.
     Says no more than the picture: only *viewer*'s own hand is named, so give
@@ -103,22 +123,33 @@ def describe(
 
     :raises ValueError: as :func:`render_board`.
     """
-    view = build_view(position, viewer, highlight, highlight_note=highlight_note, labels=labels)
+    view = build_view(
+        position,
+        viewer,
+        highlight,
+        highlight_note=highlight_note,
+        labels=labels,
+        language=language,
+    )
     return describe_view(view)
 
 
 def warm_up() -> None:
     """Fill the caches every render shares (fonts, the unchanging base picture,
-    the palette, the common text masks), so that a process's first picture
-    costs about what later ones do rather than ~3 times as much.
+    the palette, the common text masks, the catalogs of every language), so
+    that a process's first picture costs about what later ones do rather than
+    ~3 times as much.
 
     Optional; call once at start-up, e.g. in the render thread pool.
     """
     import engine  # the renderer depends on the engine anyway
 
-    for players in (2, 4):
-        game = engine.Game.new(players)
-        render_board(game.position(), game.players[0], [])
+    from .i18n import LANGUAGES
+
+    for language in LANGUAGES:
+        for players in (2, 4):
+            game = engine.Game.new(players)
+            render_board(game.position(), game.players[0], [], language=language)
 
 
 def encode_png(image: Image.Image) -> bytes:

@@ -1,7 +1,9 @@
 """``python -m renderer --position FILE --out FILE.png [--viewer NAME] [--highlight SQ,SQ]
-[--highlight-note TEXT] [--describe]``.
+[--highlight-note TEXT] [--language en|de|nl] [--describe]``.
 
 ``--describe`` also prints the position in words (the picture's alt text).
+``--language`` is the language of the picture's words and of that text (the
+note is drawn as given).
 
 Errors (unreadable file, bad JSON, impossible position, unknown viewer) print
 one line on stderr and exit with status 1; never a traceback.
@@ -15,6 +17,7 @@ import sys
 from pathlib import Path
 
 from . import describe, render_board
+from .i18n import DEFAULT, LANGUAGES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--highlight", default="", help="squares to highlight, e.g. e4,e5")
     parser.add_argument(
         "--highlight-note", help='what the highlight means, e.g. "changed this turn"'
+    )
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=DEFAULT, help="language of the picture's words"
     )
     parser.add_argument(
         "--describe", action="store_true", help="also print the alt text of the picture"
@@ -51,7 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     highlight = [s for s in args.highlight.replace(" ", ",").split(",") if s]
     try:
         png = render_board(
-            position, viewer=args.viewer, highlight=highlight, highlight_note=args.highlight_note
+            position,
+            viewer=args.viewer,
+            highlight=highlight,
+            highlight_note=args.highlight_note,
+            language=args.language,
         )
         words = (
             describe(
@@ -59,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
                 viewer=args.viewer,
                 highlight=highlight,
                 highlight_note=args.highlight_note,
+                language=args.language,
             )
             if args.describe
             else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -17,11 +18,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-import engine
-
 from . import geometry as g
 from ._describe import shows_hand, stage_line, title
 from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
+from .i18n import master_card_help, master_card_name, t, tn
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -396,27 +396,41 @@ class _Painter:
         text by at most BODY_GROWTH and never so much that a one-line text
         wraps (longer ones may take more lines)."""
         v = self.view
+        lang = v.language
         w = x1 - x0
         info: list[_Para] = []
         if v.common_deck is not None and v.variant != "master":
-            info.append(_Para(f"Deck: {v.common_deck} cards left", BODY))
+            text = tn(lang, "Deck: {n} card left", "Deck: {n} cards left", v.common_deck)
+            info.append(self._one_line(_Para(text, BODY), w))
         if v.king_castle is not None:
             height = max(v.heights[s] for s in v.king_castle)
-            text = f"King's castle: area {len(v.king_castle)}, height {height}"
-            info.append(_Para(text, BODY, swatch="king"))
+            area = len(v.king_castle)
+            text = tn(
+                lang,
+                # The same in English; other languages say "1 square", "2 squares".
+                "King's castle: area {n}, height {height}",
+                "King's castle: area {n}, height {height}",
+                area,
+                height=height,
+            )
+            info.append(self._one_line(_Para(text, BODY, swatch="king"), w))
         master_head: list[_Para] = []
         master_help: list[_Para] = []
         if v.master_card:
-            name = engine.MASTER_CARDS.get(v.master_card, v.master_card)
-            master_head.append(_Para(f"Master card: {name}", BODY))
-            help_text = engine.MASTER_CARD_HELP.get(v.master_card, "")
+            name = master_card_name(lang, v.master_card)
+            master_head.append(_Para(t(lang, "Master card: {name}", name=name), BODY))
+            help_text = master_card_help(lang, v.master_card)
             master_help.append(_Para(help_text, SMALL, bold=False))
         private = self._private_paras(w)
         note: list[_Para] = []
         if v.highlight:
-            text = f"Pink frame: {v.highlight_note or DEFAULT_HIGHLIGHT_NOTE}"
+            meaning = v.highlight_note or t(lang, DEFAULT_HIGHLIGHT_NOTE)
+            text = t(lang, "Pink frame: {note}", note=meaning)
             note.append(_Para(text, BODY - 2, swatch="highlight"))
-        key = "Map: big number = the square's height, so its knight's level. Dark tag: castle area."
+        key = t(
+            lang,
+            "Map: big number = the square's height, so its knight's level. Dark tag: castle area.",
+        )
         map_key = [_Para(key, SMALL, bold=False, muted=True)]
 
         # One factor for all of it; a line that fits on one line stays on one.
@@ -440,6 +454,15 @@ class _Painter:
         options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
         blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
         return blocks
+
+    def _one_line(self, p: _Para, width: float) -> _Para:
+        """A short fact (the deck, the king's castle) a little smaller rather
+        than on two lines, when a translation runs just too long for one."""
+        width -= SWATCH_INDENT if p.swatch else 0
+        for size in range(p.size, round(p.size * ONE_LINE_SHRINK) - 1, -1):
+            if _length(p.text, size, p.bold) <= width:
+                return replace(p, size=size)
+        return p
 
     def _grown(self, p: _Para, k: float, width: float) -> int:
         """The largest size up to ``p.size * k`` at which the paragraph wraps to
@@ -506,12 +529,19 @@ class _Painter:
     def _private_paras(self, width: float) -> list[_Para]:
         """The viewer's revealed cards and own hand (nobody else's is ever named)."""
         v = self.view
+        lang = v.language
         viewer = v.player(v.viewer) if v.viewer else None
         paras: list[_Para] = []
         if viewer is not None and viewer.revealed:
-            paras.append(_Para("Drawn, keep one: " + ", ".join(viewer.revealed), BODY))
+            cards = ", ".join(viewer.revealed)
+            paras.append(_Para(t(lang, "Drawn, keep one: {cards}", cards=cards), BODY))
         if viewer is not None and shows_hand(v, viewer):
-            text = f"Your hand ({self.shown(viewer.label)}): " + self._hand_text(viewer)
+            text = t(
+                lang,
+                "Your hand ({name}): {cards}",
+                name=self.shown(viewer.label),
+                cards=self._hand_text(viewer),
+            )
             size = BODY if len(self._wrap(text, BODY, width)) <= 2 else SMALL + 1
             paras.append(_Para(text, size))
         return paras
@@ -564,6 +594,8 @@ class _Painter:
                 if split and one and _length(lines[0], size, False) > x1 - x0 - 28:
                     head, _, rest = lines[0].partition(" · ")
                     lines = [head, rest]
+                if split:
+                    lines = [part for line in lines for part in _halved(line, size, x1 - x0 - 28)]
                 rows.append((p, lines, round((62 + 32 * len(lines)) * scale)))
             height = sum(h for _, _, h in rows) + ROW_GAP * (len(rows) - 1)
 
@@ -580,20 +612,24 @@ class _Painter:
         """A row's small print: stacks (sizes for the player to move, a count for
         the others), knights in reserve, cards, personal deck."""
         v = self.view
+        lang = v.language
         stacks = []
         if v.stage in ("play", "draw-keep"):
             if p.is_to_move:
-                stacks.append("stacks " + (" ".join(str(s) for s in p.stacks) or "none"))
+                if p.stacks:
+                    sizes = " ".join(str(s) for s in p.stacks)
+                    stacks.append(t(lang, "stacks {sizes}", sizes=sizes))
+                else:
+                    stacks.append(t(lang, "stacks none"))
                 if v.turn_stack is not None:
-                    stacks.append(f"turn stack {v.turn_stack}")
+                    stacks.append(t(lang, "turn stack {n}", n=v.turn_stack))
             else:
-                n = len(p.stacks)
-                stacks.append(f"{n} stack" + ("" if n == 1 else "s"))
-        counts = [f"{p.reserve} in reserve"]
+                stacks.append(tn(lang, "{n} stack", "{n} stacks", len(p.stacks)))
+        counts = [t(lang, "{n} in reserve", n=p.reserve)]
         if v.variant != "master" or p.hand_count:
-            counts.append(f"{p.hand_count} card" + ("" if p.hand_count == 1 else "s"))
+            counts.append(tn(lang, "{n} card", "{n} cards", p.hand_count))
         if p.deck_count is not None:
-            counts.append(f"deck {p.deck_count}")
+            counts.append(t(lang, "deck {n}", n=p.deck_count))
         if p.is_to_move and stacks:
             return [" · ".join(stacks), " · ".join(counts)]
         return [" · ".join(stacks + counts)]
@@ -644,6 +680,7 @@ class _Painter:
 
     def _hand_text(self, viewer: PlayerView) -> str:
         """The viewer's cards by id (as typed in `play CARD`), marking this turn's draws."""
+        lang = self.view.language
         counts: dict[str, int] = {}
         for card in viewer.hand or ():
             counts[card] = counts.get(card, 0) + 1
@@ -654,15 +691,20 @@ class _Painter:
         for card, n in sorted(counts.items()):
             label = card + (f" ×{n}" if n > 1 else "")
             new = min(drawn.get(card, 0), n)
-            if new:
-                label += " (drawn this turn)" if new == n else f" ({new} drawn this turn)"
+            if new == n:
+                label = t(lang, "{card} (drawn this turn)", card=label)
+            elif new:
+                label = t(lang, "{card} ({n} drawn this turn)", card=label, n=new)
             cards.append(label)
-        return ", ".join(cards) if cards else "no cards"
+        return ", ".join(cards) if cards else t(lang, "no cards")
 
     def _wrap(self, text: str, size: int, width: float, bold: bool = True) -> list[str]:
+        """Lines of at most ``width`` px, broken at spaces; a no-break space
+        (U+00A0, which translations use to keep "noch 5 AP" together) is not
+        a place to break."""
         out: list[str] = []
         line = ""
-        for word in text.split():
+        for word in _BREAKS.split(text.strip(_ASCII_SPACE)):
             trial = f"{line} {word}".strip()
             if _length(trial, size, bold) <= width or not line:
                 line = trial
@@ -675,12 +717,35 @@ class _Painter:
 
 
 ROW_GAP = 8
+#: Where a line of panel text may break: ASCII white space only.
+_ASCII_SPACE = " \t\n\r\f\v"
+_BREAKS = re.compile(f"[{_ASCII_SPACE}]+")
+#: A row's line that would have to shrink below this share of its size to fit
+#: (a long translation) is split in two instead, room permitting.
+ROW_SHRINK = 0.8
+
+
+def _halved(line: str, size: int, width: float) -> list[str]:
+    """A row's line of small print, or, when it would have to shrink below
+    ROW_SHRINK of its size to fit ``width``, its two halves at the " · " that
+    balances them best."""
+    parts = line.split(" · ")
+    length = _length(line, size, False)
+    if len(parts) < 2 or length * ROW_SHRINK <= width:
+        return [line]
+    halves = [(" · ".join(parts[:i]), " · ".join(parts[i:])) for i in range(1, len(parts))]
+    best = min(halves, key=lambda h: max(_length(h[0], size, False), _length(h[1], size, False)))
+    return list(best)
+
+
 #: The least gap between panel blocks.
 PANEL_GAP = 12
 
 
 #: The most the panel's body text grows when there is room (the rows: 1.5).
 BODY_GROWTH = 1.3
+#: How much smaller a short fact may be drawn to stay on one line.
+ONE_LINE_SHRINK = 0.85
 #: Room left of a line for its legend sample.
 SWATCH_INDENT = 40
 
@@ -788,8 +853,9 @@ class _Glyph:
 
 #: About 150 texts per picture, mostly recurring (digits, labels, unchanged panel
 #: lines); masks average ~1.5 KB and reach ~40 KB for a full-width line, so
-#: 1024 entries keep memory to a few MB while hot glyphs stay cached.
-@functools.lru_cache(maxsize=1024)
+#: 2048 entries keep memory to a few MB while the hot glyphs of all three
+#: languages stay cached (the stored test pictures in three languages need ~900).
+@functools.lru_cache(maxsize=2048)
 def _glyph(
     text: str, size: int, bold: bool, anchor: str, stroke: int, fx: float, fy: float
 ) -> _Glyph:

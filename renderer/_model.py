@@ -15,6 +15,7 @@ from typing import Any
 import engine
 
 from .geometry import square_coords
+from .i18n import LANGUAGES, N_
 
 #: Okabe–Ito colours, safe for the common kinds of colour blindness, by seat.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -23,8 +24,16 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (0, 158, 115),  # bluish green
     (240, 228, 66),  # yellow
 )
-#: The colours in words (alt text), by seat.
+#: The colours in words, by seat.
 PLAYER_COLOUR_NAMES: tuple[str, ...] = ("red-orange", "sky-blue", "green", "yellow")
+#: Each seat's colour and shape in words (alt text), one message each: other
+#: languages inflect the colour with the shape's gender.
+PLAYER_LOOKS: tuple[str, ...] = (
+    N_("red-orange circle"),
+    N_("sky-blue square"),
+    N_("green triangle"),
+    N_("yellow diamond"),
+)
 #: Text colour on each player colour (black on the light ones).
 PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),
@@ -35,7 +44,7 @@ PLAYER_INKS: tuple[tuple[int, int, int], ...] = (
 #: Marker shapes by seat: colour is never the only cue.
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond")
 #: What the highlight means when the caller does not say.
-DEFAULT_HIGHLIGHT_NOTE = "changed last turn"
+DEFAULT_HIGHLIGHT_NOTE = N_("changed last turn")
 #: What a viewer's position (NOTATION.md) puts in place of a card they may not see.
 HIDDEN = "hidden"
 
@@ -90,6 +99,8 @@ class BoardView:
     highlight: frozenset[str]
     #: What the highlight means in this picture, for the legend (None: a default).
     highlight_note: str | None = None
+    #: The language of every word in the picture and its alt text ("en", "de", "nl").
+    language: str = "en"
 
     def player(self, name: str) -> PlayerView:
         for p in self.players:
@@ -111,12 +122,16 @@ def build_view(
     *,
     highlight_note: str | None = None,
     labels: Mapping[str, str] | None = None,
+    language: str = "en",
 ) -> BoardView:
     """Validate ``position`` through the engine and collect what the picture needs.
 
     :raises ValueError: (the engine's ``NotationError`` included) for an
-        impossible position, an unknown viewer or a bad highlight square.
+        impossible position, an unknown viewer, a bad highlight square or a
+        language the picture does not speak.
     """
+    if language not in LANGUAGES:
+        raise ValueError(f"Unknown language {language!r}: use {', '.join(LANGUAGES)}.")
     if not isinstance(position, Mapping):
         raise ValueError("The position must be a JSON object.")
     readable, hidden_hands, hidden_turn = _unhide(position)
@@ -218,6 +233,7 @@ def build_view(
         master_card=pos.get("master_card"),
         highlight=frozenset(marks),
         highlight_note=_note(highlight_note),
+        language=language,
     )
 
 

@@ -1,7 +1,7 @@
 """Replays: a whole game between computer players, pictured turn by turn.
 
 ``python -m renderer.replay --ai 4 --out demo/ [--seed S] [--level heuristic]
-[--seconds 0.2] [--variant common] [--format gif]`` plays a game with no Discord,
+[--seconds 0.2] [--variant common] [--format gif] [--language de]`` plays a game with no Discord,
 writes ``decision-NNN.png`` after every decision (setup placements, king moves and
 turns, the squares each one changed highlighted) and ``replay.gif`` (or ``.webp``)
 with the whole game. ``animate(positions)`` makes the same animation for the bot
@@ -25,6 +25,7 @@ from engine import Game, changed_squares
 from engine.ai import LEVELS, choose_actions
 
 from . import render, render_board
+from .i18n import DEFAULT, LANGUAGES, t
 
 __all__ = ["Step", "animate", "main", "play_ai_game"]
 
@@ -82,14 +83,16 @@ def animate(
     frame_ms: int = 700,
     last_ms: int = 4000,
     format: str = "gif",
+    language: str = "en",
 ) -> bytes:
     """An animated picture of *positions* (one frame each), as GIF or WebP bytes.
 
     Frames are drawn for a spectator (``viewer=None``: the renderer names nobody's
     cards) and scaled to *width* pixels; the last frame stays up for *last_ms*.
+    Their words are in *language* ("en", "de" or "nl").
 
-    :raises ValueError: no positions, a bad format or size, or a position the
-        renderer rejects.
+    :raises ValueError: no positions, a bad format, size or language, or a
+        position the renderer rejects.
     """
     if format not in _FORMATS:
         raise ValueError(f"Unknown animation format {format!r}; use gif or webp.")
@@ -103,7 +106,7 @@ def animate(
     for i, pos in enumerate(positions):
         hl = list(highlights[i] or []) if highlights is not None else None
         # The picture itself, not its PNG: no encoding and decoding per frame.
-        frame = render(pos, viewer=None, highlight=hl).image.convert("RGB")
+        frame = render(pos, viewer=None, highlight=hl, language=language).image.convert("RGB")
         if frame.width != width:
             # BOX looks like LANCZOS when shrinking by less than half, at a third
             # of the cost; a game has dozens of frames.
@@ -167,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", choices=("common", "personal", "master"), default="common")
     parser.add_argument("--format", choices=_FORMATS, default="gif", help="animation format")
     parser.add_argument("--width", type=int, default=600, help="animation width in pixels")
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default=DEFAULT, help="language of the pictures' words"
+    )
     args = parser.parse_args(argv)
     if not 2 <= args.ai <= 4:
         return _fail("--ai must be 2, 3 or 4 (Torres is for 2 to 4 players)")
@@ -183,9 +189,18 @@ def main(argv: list[str] | None = None) -> int:
 
     def write(step: Step) -> None:
         nonlocal count
-        note = f"changed by {step.player}'s last decision" if step.player else None
+        lang = args.language
+        note = (
+            t(lang, "changed by {player}'s last decision", player=step.player)
+            if step.player
+            else None
+        )
         png = render_board(
-            step.position, viewer=None, highlight=step.highlight, highlight_note=note
+            step.position,
+            viewer=None,
+            highlight=step.highlight,
+            highlight_note=note,
+            language=lang,
         )
         (out / f"decision-{count:03d}.png").write_bytes(png)
         if step.player is not None:
@@ -206,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             [s.highlight for s in steps],
             width=args.width,
             format=args.format,
+            language=args.language,
         )
         target = out / f"replay.{args.format}"
         target.write_bytes(data)

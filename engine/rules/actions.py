@@ -67,26 +67,23 @@ def wrong_stage(st: State, a: Action) -> None:
     """Refuse an action the current stage has no place for, saying what is expected."""
     stage = st.stage
     if stage == Stage.OVER:
-        reason = "The game is over."
-    elif stage == Stage.CASTLES:
-        reason = "It is the castle placement: place a starting block with 'castle SQ'."
-    elif stage == Stage.PLACE:
-        reason = "It is the setup: put your first knight on a starting castle with 'place SQ'."
-    elif st.placing_king:
-        reason = "The king must be placed first: put it on an empty castle with 'king SQ'."
-    elif stage == Stage.KING:
-        reason = "First decide about the king: move it with 'king SQ' or leave it with 'king pass'."
-    elif stage == Stage.DRAW_KEEP:
-        reason = "First choose the card to keep: 'keep CARD top' or 'keep CARD bottom'."
-    else:
-        kind = a[0]
-        if kind == "keep":
-            reason = "There are no drawn cards waiting to be kept."
-        elif kind == "king":
-            reason = "The king moves only after a phase's scoring."
-        else:
-            reason = f"'{kind}' is an action of the setup, and the setup is over."
-    raise illegal(a, reason)
+        raise illegal(a, "game_over")
+    if stage == Stage.CASTLES:
+        raise illegal(a, "stage_castles")
+    if stage == Stage.PLACE:
+        raise illegal(a, "stage_place")
+    if st.placing_king:
+        raise illegal(a, "stage_place_king")
+    if stage == Stage.KING:
+        raise illegal(a, "stage_king")
+    if stage == Stage.DRAW_KEEP:
+        raise illegal(a, "stage_keep")
+    kind = a[0]
+    if kind == "keep":
+        raise illegal(a, "nothing_to_keep")
+    if kind == "king":
+        raise illegal(a, "king_after_scoring")
+    raise illegal(a, "setup_over", verb=str(kind))
 
 
 def legal(st: State) -> list[str]:

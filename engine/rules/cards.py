@@ -22,12 +22,12 @@ from .common import (
     castles,
     explain_block,
     illegal,
-    levels,
+    joins,
     move_piece,
     need_empty,
     need_own,
 )
-from .turn import add_targets, explain_add
+from .turn import add_targets, explain_add, no_such_stack
 
 Plays = Callable[[State], list[str]]
 Effect = Callable[[State, Action], None]
@@ -68,14 +68,12 @@ def _ap7(st: State, a: Action) -> None:
     st.ap += 2
 
 
-def _land_one_up(st: State, a: Action, src: int, dst: int, limit: str) -> None:
+def _land_one_up(st: State, a: Action, src: int, dst: int, code: str) -> None:
     """The knight on src lands on dst: empty, at most one level higher (diagonal, vault)."""
     need_empty(st, a, dst)
     h = st.heights
     if h[dst] > h[src] + 1:
-        raise illegal(
-            a, f"{N[dst]} is {levels(h[dst] - h[src])} above your knight on {N[src]}; {limit}."
-        )
+        raise illegal(a, code, dst=N[dst], src=N[src], levels=h[dst] - h[src])
     move_piece(st, src, dst)
 
 
@@ -93,14 +91,18 @@ def _jump(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
     if dst not in ORTH[src]:
-        raise illegal(a, f"{N[dst]} is not orthogonally next to {N[src]}.")
+        raise illegal(a, "jump_not_next", dst=N[dst], src=N[src])
     need_empty(st, a, dst)
     h = st.heights
     if h[dst] != h[src] + 2:
         raise illegal(
             a,
-            f"{N[dst]} is level {h[dst]} and your knight on {N[src]} is level "
-            f"{h[src]}; a jump goes exactly two levels up (to level {h[src] + 2}).",
+            "jump_not_two_up",
+            dst=N[dst],
+            dst_level=h[dst],
+            src=N[src],
+            level=h[src],
+            target=h[src] + 2,
         )
     move_piece(st, src, dst)
 
@@ -118,8 +120,8 @@ def _diagonal(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
     if dst not in DIAG[src]:
-        raise illegal(a, f"{N[dst]} is not diagonally next to {N[src]}.")
-    _land_one_up(st, a, src, dst, "a diagonal move climbs at most one level")
+        raise illegal(a, "diagonal_not_next", dst=N[dst], src=N[src])
+    _land_one_up(st, a, src, dst, "diagonal_too_high")
 
 
 # ---------------------------------------------------------------------- vault
@@ -141,14 +143,12 @@ def _vault(st: State, a: Action) -> None:
     need_own(st, a, src)
     over = next((o for o, land in VAULTS[src] if land == dst), None)
     if over is None:
-        raise illegal(
-            a, f"{N[dst]} is not two squares from {N[src]} in a straight orthogonal line."
-        )
+        raise illegal(a, "vault_not_straight", dst=N[dst], src=N[src])
     if st.occupant[over] == KING:
-        raise illegal(a, f"A knight may not jump over the king on {N[over]}.")
+        raise illegal(a, "vault_over_king", over=N[over])
     if st.occupant[over] == EMPTY:
-        raise illegal(a, f"There is no knight on {N[over]} to jump over.")
-    _land_one_up(st, a, src, dst, "a vault lands at most one level higher")
+        raise illegal(a, "vault_over_nothing", over=N[over])
+    _land_one_up(st, a, src, dst, "vault_too_high")
 
 
 # ---------------------------------------------------------------------- doorclimb
@@ -172,19 +172,11 @@ def _doorclimb(st: State, a: Action) -> None:
     if dst not in doorclimb_targets(st, src):
         need_empty(st, a, dst)
         if dst == src:
-            raise illegal(a, "A door climb must end on another square.")
+            raise illegal(a, "doorclimb_same_square")
         level = st.heights[src]
         if not any(st.heights[t] > level for t in ORTH[src]):
-            raise illegal(
-                a,
-                f"No castle wall next to {N[src]} rises above your knight's level {level}, "
-                "so there is no door to go through.",
-            )
-        raise illegal(
-            a,
-            f"No door of a castle your knight can enter from {N[src]} leads onto {N[dst]} "
-            "(it must be next to a higher square of that castle).",
-        )
+            raise illegal(a, "doorclimb_no_wall", src=N[src], level=level)
+        raise illegal(a, "doorclimb_no_door", src=N[src], dst=N[dst])
     move_piece(st, src, dst)
 
 
@@ -230,7 +222,7 @@ def lift_source(st: State, a: Action) -> int | str:
     stacks = st.stacks[st.to_move]
     if stacks and max(stacks) > 0:
         return max(stacks)
-    raise illegal(a, "None of your stacks holds a block to put under your knight.")
+    raise illegal(a, "lift_no_block")
 
 
 def _lift_plays(st: State) -> list[str]:
@@ -247,34 +239,21 @@ def _lift(st: State, a: Action) -> None:
     need_own(st, a, s)
     if src == "turn":
         if st.turn_stack is None:
-            raise illegal(
-                a,
-                "You have not chosen this turn's stack yet; name a stack by its size, "
-                f"for example 'play lift {N[s]} {max(st.stacks[p] or [2])}'.",
-            )
+            size = max(st.stacks[p] or [2])
+            raise illegal(a, "lift_no_turn_stack", square=N[s], size=size)
         if st.turn_stack == 0:
-            raise illegal(a, "This turn's stack has no blocks left.")
+            raise illegal(a, "turn_stack_empty")
     elif src == 0:
-        raise illegal(a, "A stack of 0 blocks has no block to give.")
+        raise illegal(a, "lift_zero_stack")
     elif src not in st.stacks[p]:
-        have = ", ".join(map(str, st.stacks[p])) if st.stacks[p] else "none"
-        raise illegal(a, f"You have no stack of {src} blocks (your stacks: {have}).")
+        raise no_such_stack(a, src, st.stacks[p])
     if not lift_ok(st, s):
         cc = castles(st)
         hs = st.heights[s]
         if hs > 0:
             c = cc.comp[s]
-            raise illegal(
-                a,
-                f"A block under your knight on {N[s]} would make it level {hs + 1} on a "
-                f"castle of area {cc.area[c]}; a castle may not be taller than its area.",
-            )
-        names = sorted(N[t] for t in ORTH[s] if cc.comp[t] >= 0)
-        raise illegal(
-            a,
-            f"A block on {N[s]} would join the castles on {' and '.join(names)}; "
-            "castles may touch only diagonally.",
-        )
+            raise illegal(a, "lift_too_tall", square=N[s], level=hs + 1, area=cc.area[c])
+        raise joins(st, a, s)
     if src == "turn":
         assert st.turn_stack is not None
         st.turn_stack -= 1
@@ -298,7 +277,7 @@ def _extra(st: State, a: Action) -> None:
     """Ruling (docs/rules.md §4): not limited by the three blocks a turn."""
     s = a[2]
     if st.supply <= 0:
-        raise illegal(a, "The common supply has no blocks left.")
+        raise illegal(a, "supply_empty")
     if s not in block_squares(st) or st.occupant[s] != EMPTY:
         explain_block(st, a, s)
     add_block(st, s)
@@ -347,15 +326,12 @@ def do_card(st: State, a: Action) -> None:
         a = ("play", "lift", a[2], lift_source(st, a))
         unresolved = False
     if st.played:
-        raise illegal(a, "You have already played a card this turn.")
+        raise illegal(a, "card_played")
     hand = st.hands[p]
     if card not in hand:
-        raise illegal(a, f"You have no {card} card ({CARDS[card]}) in your hand.")
+        raise illegal(a, "card_not_in_hand", card=card)
     if hand.count(card) <= st.drawn.count(card):
-        raise illegal(
-            a,
-            f"You drew your {card} card this turn; a card cannot be played on the turn it is drawn.",
-        )
+        raise illegal(a, "card_drawn_this_turn", card=card)
     if unresolved:
         lift_source(st, a)
     RULES[card][1](st, a)

@@ -9,15 +9,11 @@ from ..state import EMPTY, KING, State
 
 N = SQUARE_NAMES
 _RANK = NAME_RANK.__getitem__
-_LEVEL_WORDS = {1: "one level", 2: "two levels", 3: "three levels"}
 
 
-def levels(d: int) -> str:
-    return _LEVEL_WORDS.get(d, f"{d} levels")
-
-
-def illegal(a: Action, reason: str) -> IllegalAction:
-    return IllegalAction(format_action(a), reason)
+def illegal(a: Action, code: str, **params: str | int) -> IllegalAction:
+    """The refusal ``code`` of action ``a`` (``engine.messages``), with its English reason."""
+    return IllegalAction(format_action(a), code=code, params=params)
 
 
 # Castle tables by heights, shared between games: a search loads many positions with
@@ -41,13 +37,15 @@ def castles(st: State) -> Castles:
     return cc
 
 
-def who(st: State, s: int) -> str:
+def who(st: State, a: Action, s: int, king: str, own: str, other: str) -> IllegalAction:
+    """The refusal for the piece on s: ``king``, ``own`` (the player's knight) or ``other``
+    (another player's knight, named by ``player``)."""
     o = st.occupant[s]
     if o == KING:
-        return "the king"
+        return illegal(a, king, square=N[s])
     if o == st.to_move:
-        return "your knight"
-    return f"{st.names[o]}'s knight"
+        return illegal(a, own, square=N[s])
+    return illegal(a, other, square=N[s], player=st.names[o])
 
 
 def need_own(st: State, a: Action, s: int) -> None:
@@ -56,24 +54,24 @@ def need_own(st: State, a: Action, s: int) -> None:
         return
     name = N[s]
     if o == EMPTY:
-        raise illegal(a, f"You have no knight on {name}.")
+        raise illegal(a, "no_own_knight", square=name)
     if o == KING:
-        raise illegal(a, f"{name} holds the king, not one of your knights.")
-    raise illegal(a, f"The knight on {name} is {st.names[o]}'s, not yours.")
+        raise illegal(a, "square_holds_king", square=name)
+    raise illegal(a, "knight_not_yours", square=name, player=st.names[o])
 
 
 def need_empty(st: State, a: Action, s: int) -> None:
     if st.occupant[s] != EMPTY:
-        raise illegal(a, f"{N[s]} is not empty: {who(st, s)} stands there.")
+        raise who(st, a, s, "occupied_by_king", "occupied_by_own", "occupied_by_knight")
 
 
-def need_ap(st: State, a: Action, cost: int, what: str) -> None:
+def need_ap(st: State, a: Action, cost: int, code: str) -> None:
+    """Refuse an action costing ``cost`` AP when fewer are left: ``code`` when none
+    are, ``code`` + "_short" (with ``ap``) when some are."""
     if st.ap < cost:
-        left = "no action points" if st.ap == 0 else f"only {st.ap} action point"
-        raise illegal(
-            a,
-            f"{what} costs {cost} action point{'s' if cost > 1 else ''} and you have {left} left.",
-        )
+        if st.ap == 0:
+            raise illegal(a, code)
+        raise illegal(a, code + "_short", ap=st.ap)
 
 
 def explain_block(st: State, a: Action, s: int) -> None:
@@ -83,30 +81,22 @@ def explain_block(st: State, a: Action, s: int) -> None:
     h = st.heights
     if h[s] > 0:
         c = cc.comp[s]
-        raise illegal(
-            a,
-            f"A block on {N[s]} would make it level {h[s] + 1} on a castle of area "
-            f"{cc.area[c]}; a castle may not be taller than its area.",
-        )
+        raise illegal(a, "block_too_tall", square=N[s], level=h[s] + 1, area=cc.area[c])
     touching = cc.adj[s]
     if not touching:
-        raise illegal(
-            a,
-            f"{N[s]} touches no castle; a block on the bare board must extend exactly one castle.",
-        )
+        raise illegal(a, "block_touches_no_castle", square=N[s])
     if len(touching) > 1:
-        names = [N[t] for t in ORTH[s] if cc.comp[t] >= 0]
-        raise illegal(
-            a,
-            f"A block on {N[s]} would join the castles on {' and '.join(sorted(names))}; "
-            "castles may touch only diagonally.",
-        )
+        raise joins(st, a, s)
     c = touching[0]
-    raise illegal(
-        a,
-        f"A block on {N[s]} would leave its castle taller ({cc.height[c]}) than its area "
-        f"({cc.area[c] + 1}).",
-    )
+    raise illegal(a, "block_castle_taller", square=N[s], height=cc.height[c], area=cc.area[c] + 1)
+
+
+def joins(st: State, a: Action, s: int) -> IllegalAction:
+    """The refusal of a block on the bare square s next to two or more castles."""
+    cc = castles(st)
+    names = sorted(N[t] for t in ORTH[s] if cc.comp[t] >= 0)  # 2 to 4 squares
+    squares = {f"s{i + 1}": name for i, name in enumerate(names)}
+    return illegal(a, f"block_joins_{len(names)}", square=N[s], **squares)
 
 
 def block_squares(st: State) -> list[int]:

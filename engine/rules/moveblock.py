@@ -5,9 +5,10 @@ a block, fast, is the most work of any card."""
 from __future__ import annotations
 
 from ..board import NAME_RANK, ORTH, SORTED_SQUARES, SQUARE_NAMES, label_castles
+from ..errors import IllegalAction
 from ..notation import Action
-from ..state import EMPTY, State
-from .common import N, add_block, castles, illegal, need_empty, who
+from ..state import EMPTY, KING, State
+from .common import N, add_block, castles, illegal, need_empty
 
 _MOVEBLOCK = [
     [f"play moveblock {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
@@ -134,14 +135,11 @@ def effect(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     h = st.heights
     if h[src] == 0:
-        raise illegal(a, f"{N[src]} has no block to move.")
+        raise illegal(a, "moveblock_no_block", square=N[src])
     if st.occupant[src] != EMPTY:
-        raise illegal(
-            a,
-            f"{who(st, src).capitalize()} stands on {N[src]}; only a block with nothing on it can be moved.",
-        )
+        raise _occupied(st, a, src)
     if dst == src:
-        raise illegal(a, "The block must go to another square.")
+        raise illegal(a, "moveblock_same_square")
     need_empty(st, a, dst)
     if dst not in targets(st).get(src, ()):
         _explain(st, a, src, dst)
@@ -155,6 +153,20 @@ def effect(st: State, a: Action) -> None:
         st.castles = None
 
 
+def _occupied(st: State, a: Action, src: int) -> IllegalAction:
+    """The refusal of a block with a piece on it.
+
+    The English text starts with the piece, the name of another player's knight
+    capitalized as it always was (``str.capitalize``): ``player`` is given so.
+    """
+    o = st.occupant[src]
+    if o == KING:
+        return illegal(a, "moveblock_under_king", square=N[src])
+    if o == st.to_move:
+        return illegal(a, "moveblock_under_own", square=N[src])
+    return illegal(a, "moveblock_under_knight", square=N[src], player=st.names[o].capitalize())
+
+
 def _explain(st: State, a: Action, src: int, dst: int) -> None:
     h = st.heights[:]
     cc = castles(st)
@@ -162,30 +174,20 @@ def _explain(st: State, a: Action, src: int, dst: int) -> None:
     h[src] -= 1
     comp2, area2, _height2, _m2 = label_castles(h)
     if h[src] == 0 and len(area2) > (n_before if cc.area[cc.comp[src]] > 1 else n_before - 1):
-        raise illegal(a, f"Taking the block from {N[src]} would split its castle in two.")
+        raise illegal(a, "moveblock_splits", square=N[src])
     if h[dst] == 0:
         touch = {comp2[t] for t in ORTH[dst] if comp2[t] >= 0}
         if len(touch) > 1:
-            raise illegal(
-                a,
-                f"A block on {N[dst]} would join two castles; castles may touch only diagonally.",
-            )
+            raise illegal(a, "moveblock_joins", square=N[dst])
     h[dst] += 1
     comp3, area3, height3, _m3 = label_castles(h)
     if len(area3) < 6:
-        raise illegal(
-            a,
-            f"Moving this block would leave only {len(area3)} castles; there must be at least 6.",
-        )
+        raise illegal(a, "moveblock_too_few_castles", castles=len(area3))
     for c in range(len(area3)):
         if height3[c] > area3[c]:
             sq = next(s for s in range(64) if comp3[s] == c and h[s] == height3[c])
-            raise illegal(
-                a,
-                f"Afterwards the castle with {N[sq]} would be {height3[c]} high on an area of "
-                f"{area3[c]}; a castle may not be taller than its area.",
-            )
-    raise illegal(a, f"The block on {N[src]} cannot be moved to {N[dst]}.")
+            raise illegal(a, "moveblock_too_tall", square=N[sq], height=height3[c], area=area3[c])
+    raise illegal(a, "moveblock_not_there", src=N[src], dst=N[dst])
 
 
 def _is_cut(a: int, castle: list[int], comp: list[int]) -> bool:

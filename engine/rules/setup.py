@@ -8,7 +8,7 @@ from typing import Any
 
 from ..board import manhattan
 from ..cards import CARD_IDS, MASTER_CARDS, MASTER_IDS
-from ..errors import NotationError
+from ..errors import notation_error
 from ..events import Stage
 from ..notation import Action
 from ..state import EMPTY, KING, DeckKey, State
@@ -36,13 +36,13 @@ def check_names(names: Any) -> tuple[str, ...]:
     ):
         return tuple(names)
     if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
-        raise NotationError("Players must be a list of names.")
+        raise notation_error("players_not_list")
     if not 2 <= len(names) <= 4:
-        raise NotationError("Torres is played by 2, 3 or 4 players.")
+        raise notation_error("player_count")
     if any(not x.strip() for x in names):
-        raise NotationError("A player name may not be empty.")
+        raise notation_error("player_name_empty")
     if len(set(names)) != len(names):
-        raise NotationError("Player names must be different from each other.")
+        raise notation_error("player_names_same")
     return tuple(names)
 
 
@@ -57,25 +57,23 @@ def new_state(
     if players is not None and (
         isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4
     ):
-        raise NotationError("Torres is played by 2, 3 or 4 players.")
+        raise notation_error("player_count")
     if names is None:
         names = list(DEFAULT_NAMES[: players or 4])
     names_t = check_names(names)
     if players is not None and players != len(names_t):
-        raise NotationError(
-            f"{len(names_t)} names were given for a {players}-player game; give one name a player."
-        )
+        raise notation_error("names_count", names=len(names_t), players=players)
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise NotationError(f"'{variant}' is not a variant; choose common, personal or master.")
+        raise notation_error("bad_variant", value=str(variant))
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise NotationError("The seed must be a whole number.")
+        raise notation_error("bad_seed")
     if master_card is not None:
         if not isinstance(master_card, str) or master_card not in MASTER_CARDS:
-            raise NotationError(
-                f"'{master_card}' is not a master card; they are {', '.join(MASTER_IDS)}."
+            raise notation_error(
+                "bad_master_card", value=str(master_card), cards=", ".join(MASTER_IDS)
             )
         if variant != "master":
-            raise NotationError("A master card is only used in the master version.")
+            raise notation_error("master_card_not_master")
     st = State(names_t, variant, seed)
     rng = random.Random(seed)
     if variant == "master":
@@ -152,16 +150,12 @@ def do_castle(st: State, a: Action) -> None:
     s = a[1]
     if s not in castle_targets(st):
         if st.supply <= 0:
-            raise illegal(a, "The common supply has no blocks left.")
+            raise illegal(a, "supply_empty")
         h = st.heights
         if h[s] > 0:
-            raise illegal(a, f"{N[s]} already holds a starting block.")
+            raise illegal(a, "castle_taken", square=N[s])
         near = [b for b in range(64) if h[b] > 0 and manhattan(s, b) < 3]
-        raise illegal(
-            a,
-            f"{N[s]} is too close to the block on {N[near[0]]}; starting blocks must be "
-            "at least three steps apart (two empty squares between them orthogonally).",
-        )
+        raise illegal(a, "castle_too_close", square=N[s], other=N[near[0]])
     add_block(st, s)
     st.supply -= 1
     st.undo.clear()
@@ -196,11 +190,11 @@ def do_place(st: State, a: Action) -> None:
     p = st.to_move
     if s not in place_targets(st):
         if len(st.knights[p]) >= MAX_KNIGHTS:
-            raise illegal(a, "All 6 of your knights are already on the board.")
+            raise illegal(a, "all_knights_placed")
         if st.heights[s] == 0:
-            raise illegal(a, f"{N[s]} is not a starting castle; place your knight on one.")
+            raise illegal(a, "place_not_castle", square=N[s])
         need_empty(st, a, s)
-        raise illegal(a, f"The castle on {N[s]} already holds a knight.")
+        raise illegal(a, "place_castle_taken", square=N[s])
     put_piece(st, s, p)
     st.undo.clear()
     rest = [q for q in range(st.seats) if not st.knights[q]]
@@ -226,16 +220,12 @@ def do_king(st: State, a: Action) -> None:
     setup = st.placing_king
     if s < 0:
         if setup:
-            raise illegal(
-                a, "The king must be placed now: put it on an empty castle with 'king SQ'."
-            )
+            raise illegal(a, "king_must_be_placed")
     elif s not in king_targets(st):
         if st.heights[s] == 0:
-            raise illegal(a, f"{N[s]} is not part of a castle; the king stands on a castle.")
+            raise illegal(a, "king_not_castle", square=N[s])
         need_empty(st, a, s)
-        raise illegal(
-            a, f"The castle on {N[s]} holds a knight; the king starts on an empty castle."
-        )
+        raise illegal(a, "king_castle_taken", square=N[s])
     st.undo.clear()
     if s >= 0:
         if st.king is not None:

@@ -4,6 +4,7 @@ turn's stack, drawing and keeping cards, the scoring track, and the end of a tur
 from __future__ import annotations
 
 from ..board import NAME_RANK, ORTH
+from ..errors import IllegalAction
 from ..events import Event, Stage, TurnEnd
 from ..notation import Action
 from ..state import EMPTY, State
@@ -15,7 +16,6 @@ from .common import (
     castles,
     explain_block,
     illegal,
-    levels,
     move_piece,
     need_ap,
     need_empty,
@@ -65,7 +65,7 @@ def move_targets(st: State, a: int) -> list[int]:
 def do_move(st: State, a: Action) -> None:
     src, dst = a[1], a[2]
     need_own(st, a, src)
-    need_ap(st, a, 1, "A move")
+    need_ap(st, a, 1, "ap_move")
     if dst not in move_targets(st, src):
         need_empty(st, a, dst)
         _explain_move(st, a, src, dst)
@@ -77,30 +77,15 @@ def _explain_move(st: State, a: Action, src: int, dst: int) -> None:
     h = st.heights
     level = h[src]
     if dst == src:
-        raise illegal(a, "A move must go to another square.")
+        raise illegal(a, "move_same_square")
+    squares = {"src": N[src], "dst": N[dst]}
     if dst in ORTH[src]:
-        raise illegal(
-            a,
-            f"{N[dst]} is {levels(h[dst] - level)} above your knight on {N[src]}; "
-            "a step climbs at most one level.",
-        )
+        raise illegal(a, "step_too_high", levels=h[dst] - level, **squares)
     if h[dst] > level:
-        raise illegal(
-            a,
-            f"{N[dst]} is not next to {N[src]}, and a door passage never ends higher than "
-            f"it starts ({N[dst]} is level {h[dst]}, your knight level {level}).",
-        )
+        raise illegal(a, "door_ends_higher", dst_level=h[dst], level=level, **squares)
     if not any(h[t] > level for t in ORTH[src]):
-        raise illegal(
-            a,
-            f"{N[dst]} is not next to {N[src]}, and no castle wall next to {N[src]} "
-            f"rises above your knight's level {level}, so there is no door to go through.",
-        )
-    raise illegal(
-        a,
-        f"{N[dst]} is not next to {N[src]}, and no door of a castle your knight can enter "
-        f"there leads out onto {N[dst]} (it must be next to a higher square of that castle).",
-    )
+        raise illegal(a, "no_wall", level=level, **squares)
+    raise illegal(a, "no_door", **squares)
 
 
 # ---------------------------------------------------------------------- blocks and stacks
@@ -113,15 +98,15 @@ def can_build(st: State) -> bool:
 
 
 def do_build(st: State, a: Action) -> None:
-    need_ap(st, a, 1, "Placing a block")
+    need_ap(st, a, 1, "ap_build")
     stacks = st.stacks[st.to_move]
     if st.turn_stack is None:
         if not stacks:
-            raise illegal(a, "You have no stack to build from.")
+            raise illegal(a, "no_stack")
         if max(stacks) == 0:
-            raise illegal(a, "All your stacks are empty, so you have no block to place.")
+            raise illegal(a, "stacks_empty")
     elif st.turn_stack == 0:
-        raise illegal(a, "This turn's stack has no blocks left.")
+        raise illegal(a, "turn_stack_empty")
     s = a[1]
     if s not in block_squares(st) or st.occupant[s] != EMPTY:
         explain_block(st, a, s)
@@ -134,12 +119,11 @@ def do_build(st: State, a: Action) -> None:
 
 def do_stack(st: State, a: Action) -> None:
     if st.turn_stack is not None:
-        raise illegal(a, f"You already use a stack this turn ({st.turn_stack} blocks left in it).")
+        raise illegal(a, "stack_chosen", left=st.turn_stack)
     k = a[1]
     stacks = st.stacks[st.to_move]
     if k not in stacks:
-        have = ", ".join(map(str, stacks)) if stacks else "none"
-        raise illegal(a, f"You have no stack of {k} blocks (your stacks: {have}).")
+        raise no_such_stack(a, k, stacks)
     stacks.remove(k)
     st.turn_stack = k
 
@@ -161,27 +145,30 @@ def add_targets(st: State, p: int, without: int = -1) -> set[int]:
     return res
 
 
+def no_such_stack(a: Action, k: int, stacks: list[int]) -> IllegalAction:
+    """The refusal of a stack of k blocks the player does not have."""
+    if not stacks:
+        return illegal(a, "no_such_stack_none", size=k)
+    return illegal(a, "no_such_stack", size=k, stacks=", ".join(map(str, stacks)))
+
+
 def explain_add(st: State, a: Action, s: int, without: int = -1) -> None:
     """Refuse a knight on s that may not go there as a new knight (``knight``, ``relocate``)."""
     need_empty(st, a, s)
     p = st.to_move
-    others = "another of your knights" if without >= 0 else "one of your knights"
+    relocate = without >= 0
     if not any(st.occupant[t] == p and t != without for t in ORTH[s]):
-        raise illegal(a, f"{N[s]} is not orthogonally next to {others}.")
-    what = "a relocated knight" if without >= 0 else "a new knight"
-    raise illegal(
-        a,
-        f"{N[s]} is level {st.heights[s]}, higher than your {'other ' if without >= 0 else ''}"
-        f"knights next to it; {what} goes on the same level or lower.",
-    )
+        raise illegal(a, "relocate_not_next" if relocate else "add_not_next", square=N[s])
+    code = "relocate_too_high" if relocate else "add_too_high"
+    raise illegal(a, code, square=N[s], level=st.heights[s])
 
 
 def do_knight(st: State, a: Action) -> None:
     p = st.to_move
     s = a[1]
     if len(st.knights[p]) >= MAX_KNIGHTS:
-        raise illegal(a, "All 6 of your knights are already on the board.")
-    need_ap(st, a, 2, "Adding a knight")
+        raise illegal(a, "all_knights_placed")
+    need_ap(st, a, 2, "ap_knight")
     if s not in add_targets(st, p):
         explain_add(st, a, s)
     put_piece(st, s, p)
@@ -202,14 +189,14 @@ def can_draw(st: State) -> bool:
 def do_draw(st: State, a: Action) -> None:
     p = st.to_move
     if st.variant == "master":
-        raise illegal(a, "There is no drawing in the master version.")
+        raise illegal(a, "no_draw_master")
     if len(st.drawn) >= MAX_DRAWS:
-        raise illegal(a, "You have already drawn two cards this turn.")
-    need_ap(st, a, 1, "Drawing a card")
+        raise illegal(a, "drawn_two")
+    need_ap(st, a, 1, "ap_draw")
     key = st.deck_key(p)
     deck = st.decks.get(key) or ()
     if not deck:
-        raise illegal(a, "The deck is empty." if key == "common" else "Your deck is empty.")
+        raise illegal(a, "deck_empty" if key == "common" else "own_deck_empty")
     st.ap -= 1
     st.undo.clear()
     if st.variant == "common":
@@ -228,7 +215,7 @@ def do_keep(st: State, a: Action) -> None:
     card, where = a[1], a[2]
     revealed = st.revealed
     if card not in revealed:
-        raise illegal(a, f"{card} is not among the cards you drew ({', '.join(revealed)}).")
+        raise illegal(a, "not_drawn", card=card, cards=", ".join(revealed))
     p = st.to_move
     rest = revealed[:]
     rest.remove(card)
@@ -246,7 +233,7 @@ def do_keep(st: State, a: Action) -> None:
 
 
 def do_score(st: State, a: Action) -> None:
-    need_ap(st, a, 1, "Moving your scoring marker")
+    need_ap(st, a, 1, "ap_score")
     st.ap -= 1
     advance(st, st.to_move, 1)
 

@@ -68,6 +68,7 @@ def test_command_contract(bot: TorresBot):
     rules = _options(payload, "rules")
     assert [c["value"] for c in rules["topic"]["choices"]] == list(TOPICS)
     assert [c["value"] for c in new["clock"]["choices"]] == [1, 24, 72, 168]
+    assert [c["value"] for c in new["language"]["choices"]] == ["en", "de", "nl"]
     for name in ("join", "leave", "start", "undo", "hand", "resign", "cancel"):
         assert _options(payload, name) == {}
     for name in ("games", "history", "leaderboard"):
@@ -231,9 +232,15 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
     async def fake_render(
-        position: object, viewer: object, highlight: object, note: object = None, labels=None
+        position: object,
+        viewer: object,
+        highlight: object,
+        note: object = None,
+        labels=None,
+        language: str = "en",
     ) -> bytes:
         assert viewer is None and sorted(highlight) == ["c3", "d3"]  # type: ignore[arg-type]
+        assert language == "en"  # the game's
         return b"\x89PNG fake"
 
     monkeypatch.setattr(bot.renderer, "render", fake_render)
@@ -283,8 +290,8 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
         assert game_id == 7
         return [{"p": 0}, {"p": 1}]
 
-    async def fake_animate(frames: list[dict]) -> bytes:
-        assert frames == [{"p": 0}, {"p": 1}]
+    async def fake_animate(frames: list[dict], language: str = "en") -> bytes:
+        assert frames == [{"p": 0}, {"p": 1}] and language == "en"
         return b"GIF89a fake"
 
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
@@ -295,7 +302,7 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     assert [f.filename for f in kwargs["files"]] == ["replay.gif"] and "Game #7" in text
     assert not kwargs["allowed_mentions"].users
 
-    async def broken_animate(frames: list[dict]) -> bytes:
+    async def broken_animate(frames: list[dict], language: str = "en") -> bytes:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bot.renderer, "animate", broken_animate)

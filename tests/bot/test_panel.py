@@ -138,9 +138,7 @@ def test_the_panel_follows_the_knight_and_says_what_happened() -> None:
     assert words.startswith(describe(move)) and words.endswith("4 AP left.")
     spent = game.copy()
     spent.play("score; score; score; score; score")
-    assert done_words("score 5", game, spent, end_hint="press End turn").endswith(
-        "0 AP left: press End turn."
-    )
+    assert done_words("score 5", game, spent, panel=True).endswith("0 AP left: press End turn.")
 
 
 def test_autocomplete_keeps_end_whatever_the_hint() -> None:

@@ -75,6 +75,8 @@ class FakeUser:
     roles: list[int] = field(default_factory=list)
     # A display name of the user's own choosing (any text, as on Discord); default: Name.
     global_name: str | None = None
+    # The language of the user's Discord client: ``interaction.locale`` of what they send.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:

@@ -12,6 +12,45 @@ from typing import Any
 
 NAME_RE = re.compile(r"^[-_'\w]{1,32}$", re.UNICODE)
 
+# The locales Discord accepts as keys of name_localizations / description_localizations
+# (https://discord.com/developers/docs/reference#locales).
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+
 
 class FormError(Exception):
     """One violated limit: ``path`` like ``data.components.0.components.1.label``."""
@@ -216,10 +255,58 @@ def check_commands(commands: Any) -> None:
                 raise FormError(f"{cp}.name", f"invalid chat input command name {name!r}")
             if not 1 <= _len(cmd.get("description")) <= 100:
                 raise FormError(f"{cp}.description", "must be 1 to 100 in length")
+        _check_localizations(cmd, cp, chat_input=ctype == 1)
         if (ctype, name) in names:
             raise FormError(f"{cp}.name", f"Application command names must be unique ({name!r})")
         names.add((ctype, name))
         _check_options(cmd.get("options") or [], f"{cp}.options", depth=0)
+    for ctype in {c.get("type", 1) for c in commands}:
+        _check_unique_localized([c for c in commands if c.get("type", 1) == ctype], "")
+
+
+def _localizations(item: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+    """``item[key]`` (``None`` or a dict keyed by Discord locales); invalid keys refused."""
+    value = item.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FormError(f"{path}.{key}", "must be an object (locale: text) or null")
+    for locale in value:
+        if locale not in LOCALES:
+            raise FormError(
+                f"{path}.{key}.{locale}", f"Invalid Form Body: {locale!r} is not a locale"
+            )
+    return value
+
+
+def _check_localizations(item: dict[str, Any], path: str, *, chat_input: bool) -> None:
+    """A command's or an option's localized names and descriptions, as Discord checks them."""
+    for locale, name in _localizations(item, "name_localizations", path).items():
+        bad = not isinstance(name, str) or not NAME_RE.match(name) or name != name.lower()
+        if (chat_input and bad) or not 1 <= _len(name) <= 32:
+            raise FormError(f"{path}.name_localizations.{locale}", f"invalid name {name!r}")
+    for locale, text in _localizations(item, "description_localizations", path).items():
+        if not 1 <= _len(text) <= 100:
+            raise FormError(
+                f"{path}.description_localizations.{locale}", "must be 1 to 100 in length"
+            )
+
+
+def _check_unique_localized(items: list[dict[str, Any]], path: str) -> None:
+    """Names must stay unique among siblings in every locale (a localized name or the name)."""
+    locales = set()
+    for item in items:
+        locales |= set(item.get("name_localizations") or {})
+    for locale in sorted(locales):
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            name = (item.get("name_localizations") or {}).get(locale, item.get("name"))
+            if name in seen:
+                raise FormError(
+                    f"{path}{i}.name_localizations.{locale}",
+                    f"names must be unique in every locale ({name!r} twice in {locale})",
+                )
+            seen.add(name)
 
 
 def _check_options(options: list[dict[str, Any]], path: str, depth: int) -> None:
@@ -241,6 +328,7 @@ def _check_options(options: list[dict[str, Any]], path: str, depth: int) -> None
         seen.add(name)
         if not 1 <= _len(o.get("description")) <= 100:
             raise FormError(f"{op}.description", "must be 1 to 100 in length")
+        _check_localizations(o, op, chat_input=True)
         if has_sub and t not in (1, 2):
             raise FormError(op, "subcommands cannot be mixed with other options")
         if t == 2:
@@ -269,6 +357,13 @@ def _check_options(options: list[dict[str, Any]], path: str, depth: int) -> None
                 for j, c in enumerate(choices):
                     if not 1 <= _len(c.get("name")) <= 100:
                         raise FormError(f"{op}.choices.{j}.name", "must be 1 to 100 in length")
+                    cp = f"{op}.choices.{j}"
+                    for locale, text in _localizations(c, "name_localizations", cp).items():
+                        if not 1 <= _len(text) <= 100:
+                            raise FormError(
+                                f"{cp}.name_localizations.{locale}", "must be 1 to 100 in length"
+                            )
+    _check_unique_localized(options, f"{path}.")
 
 
 def check_autocomplete(data: dict[str, Any]) -> None:

@@ -199,6 +199,17 @@ async def _color_auto(
     return [app_commands.Choice(name=w, value=w) for w in WORDS if w.startswith(current)][:25]
 
 
+@probe.command(description="Which languages discord.py saw")
+async def locale(interaction: discord.Interaction) -> None:
+    guild = interaction.guild
+    cached = guild.preferred_locale.value if guild is not None else None
+    await interaction.response.send_message(
+        f"locale={interaction.locale.value} guild_locale={interaction.guild_locale} "
+        f"preferred_locale={cached}",
+        ephemeral=True,
+    )
+
+
 @probe.command(description="Too slow: answers after the 3 s deadline")
 async def slow(interaction: discord.Interaction) -> None:
     await asyncio.sleep(3.3)

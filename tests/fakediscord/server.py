@@ -37,7 +37,14 @@ from ._model import (
     parse_mentions,
     snowflake,
 )
-from ._validate import FormError, check_autocomplete, check_commands, check_message, check_modal
+from ._validate import (
+    LOCALES,
+    FormError,
+    check_autocomplete,
+    check_commands,
+    check_message,
+    check_modal,
+)
 
 log = logging.getLogger("fakediscord")
 
@@ -253,6 +260,12 @@ class _Conn:
     shard: int = 0
 
 
+def _locale(locale: str) -> str:
+    if locale not in LOCALES:
+        raise ValueError(f"{locale!r} is not a Discord locale (one of {sorted(LOCALES)})")
+    return locale
+
+
 class FakeDiscord:
     """The fake: one guild, a few text channels, human members, one bot application.
 
@@ -273,12 +286,20 @@ class FakeDiscord:
         token: str | None = None,
         guilds: int = 1,
         shards: int = 1,
+        locales: dict[str, str] | None = None,
+        guild_locale: str = "en-US",
     ) -> None:
         """``guilds`` > 1 adds guilds whose channels are the same names + ``-g2``,
         ``-g3``…; guild *k* (from 0) lands on shard ``k % shards``, as Discord
         routes it: ``(guild_id >> 22) % shards``. With ``shards`` > 1 the bot must
         identify with ``shard: [id, count]`` per connection, and each connection
-        gets the guilds (and their events) of its shard only."""
+        gets the guilds (and their events) of its shard only.
+
+        ``locales`` gives members the language of their Discord client (member
+        name -> a Discord locale such as ``"de"`` or ``"nl"``; default ``"en-US"``),
+        sent as ``locale`` with each of their interactions; ``guild_locale`` is every
+        guild's ``preferred_locale`` (``guild_locale`` of interactions). Both can be
+        changed later with :meth:`set_locale` and :meth:`set_guild_locale`."""
         self.app_id = snowflake()
         self.bot_user = FakeUser(self.app_id, "torres-bot", bot=True)
         self.shard_count = shards
@@ -289,6 +310,8 @@ class FakeDiscord:
                 gid += 1 << 22
             self.guild_ids.append(gid)
         self.guild_id = self.guild_ids[0]
+        self.guild_locales: dict[int, str] = {g: _locale(guild_locale) for g in self.guild_ids}
+        self._guild_updates: list[asyncio.Task[None]] = []  # GUILD_UPDATEs not yet sent
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.everyone_role = FakeRole(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, 0)
@@ -300,7 +323,7 @@ class FakeDiscord:
         mods = set(moderators)
         self.users: dict[str, FakeUser] = {}
         for name in members:
-            u = FakeUser(snowflake(), name)
+            u = FakeUser(snowflake(), name, locale=_locale((locales or {}).get(name, "en-US")))
             if name in mods:
                 u.roles.append(self.mod_role.id)
             self.users[name] = u
@@ -420,6 +443,8 @@ class FakeDiscord:
         return conn is not None and conn.identified and not conn.ws.closed
 
     async def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._flush_guild_updates()
         for conn in list(self._conns.values()):
             if not conn.ws.closed:
                 await conn.ws.close()
@@ -503,6 +528,31 @@ class FakeDiscord:
 
     def user(self, who: FakeUser | str) -> FakeUser:
         return who if isinstance(who, FakeUser) else self.users[who]
+
+    def set_locale(self, who: FakeUser | str, locale: str) -> None:
+        """The user's Discord client now speaks *locale*: their next interactions carry it."""
+        self.user(who).locale = _locale(locale)
+
+    def set_guild_locale(self, locale: str, guild_id: int | None = None) -> None:
+        """A server admin changes the guild's ``preferred_locale`` (the first guild's by default).
+
+        Interactions carry it as ``guild_locale`` from now on, and a connected bot
+        gets a GUILD_UPDATE, as from Discord, so its cached guild knows it too
+        (sent before the next interaction).
+        """
+        gid = self.guild_id if guild_id is None else guild_id
+        if gid not in self.guild_locales:
+            raise KeyError(f"no guild {gid}")
+        self.guild_locales[gid] = _locale(locale)
+        conn = self._conn_for(gid)
+        if conn is None or not conn.identified or conn.ws.closed:
+            return  # the next GUILD_CREATE carries it
+        update = self._dispatch("GUILD_UPDATE", self._guild_payload(full=False, guild_id=gid), conn)
+        self._guild_updates.append(asyncio.get_running_loop().create_task(update))
+
+    async def _flush_guild_updates(self) -> None:
+        while self._guild_updates:
+            await self._guild_updates.pop(0)
 
     def channel(self, where: FakeChannel | str) -> FakeChannel:
         return where if isinstance(where, FakeChannel) else self.channels[where]
@@ -866,6 +916,7 @@ class FakeDiscord:
         message: FakeMessage | None = None,
         timeout: float = 20.0,
     ) -> FakeInteraction:
+        await self._flush_guild_updates()
         shard = self.shard_of(channel.guild_id)
         await self.wait_until(
             lambda: self.shard_connected(shard), timeout, f"shard {shard} to connect"
@@ -892,7 +943,11 @@ class FakeDiscord:
             "type": itype,
             "data": data,
             "guild_id": str(channel.guild_id),
-            "guild": {"id": str(channel.guild_id), "locale": "en-US", "features": []},
+            "guild": {
+                "id": str(channel.guild_id),
+                "locale": self.guild_locales[channel.guild_id],
+                "features": [],
+            },
             "channel_id": str(channel.id),
             "channel": ch_payload,
             "member": self._member_payload(user, with_permissions=True),
@@ -903,8 +958,8 @@ class FakeDiscord:
                 if channel.id in self.muted_channels
                 else BOT_PERMISSIONS
             ),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": user.locale,
+            "guild_locale": self.guild_locales[channel.guild_id],
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(channel.guild_id)},
             "context": 0,
@@ -1101,7 +1156,7 @@ class FakeDiscord:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locales[gid],
             "nsfw_level": 0,
             "nsfw": False,
             "premium_progress_bar_enabled": False,

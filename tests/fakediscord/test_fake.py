@@ -124,6 +124,66 @@ async def test_resync_keeps_ids_and_bumps_version_only_on_change(fake: FakeDisco
     assert codes(fake.take_errors()) == [50035]
 
 
+async def test_localized_commands_are_kept_and_checked(fake: FakeDiscord) -> None:
+    url = f"{fake.api_base}/applications/{fake.app_id}/guilds/{fake.guild_id}/commands"
+    hdr = {"Authorization": "Bot x", "Content-Type": "application/json"}
+    option = {
+        "type": 3,
+        "name": "topic",
+        "description": "What",
+        "description_localizations": {"de": "Was", "nl": "Wat"},
+        "choices": [{"name": "king", "value": "king", "name_localizations": {"de": "König"}}],
+    }
+    body = [
+        {
+            "name": "extra",
+            "description": "one",
+            "description_localizations": {"de": "eins", "nl": "een"},
+            "options": [option],
+        }
+    ]
+    async with aiohttp.ClientSession() as s:
+        async with s.put(url, data=json.dumps(body), headers=hdr) as r:
+            [kept] = await r.json()
+        body[0]["description_localizations"] = {"deutsch": "eins"}
+        async with s.put(url, data=json.dumps(body), headers=hdr) as r:
+            assert r.status == 400
+        async with s.put(url, data="[]", headers=hdr) as r:
+            assert r.status == 200
+    assert kept["description_localizations"] == {"de": "eins", "nl": "een"}
+    assert kept["options"][0]["description_localizations"] == {"de": "Was", "nl": "Wat"}
+    assert kept["options"][0]["choices"][0]["name_localizations"] == {"de": "König"}
+    assert codes(fake.take_errors()) == [50035]
+
+
+async def test_users_and_guild_have_their_locales(fake: FakeDiscord) -> None:
+    """Each interaction carries its user's ``locale`` and the guild's; discord.py parses both."""
+    assert fake._guild_payload(full=False)["preferred_locale"] == "en-US"
+    fake.set_locale("alice", "de")
+    fake.set_locale("bob", "nl")
+    fake.set_guild_locale("nl")  # GUILD_UPDATE: the bot's cached guild follows
+    try:
+        seen = {}
+        for who in ("alice", "bob", "carol"):
+            ix = await fake.slash(who, "games", "probe", "locale")
+            seen[who] = (await ix.reply()).content
+        assert fake._guild_payload(full=False)["preferred_locale"] == "nl"
+    finally:
+        fake.set_locale("alice", "en-US")
+        fake.set_locale("bob", "en-US")
+        fake.set_guild_locale("en-US")
+    assert seen == {
+        "alice": "locale=de guild_locale=nl preferred_locale=nl",
+        "bob": "locale=nl guild_locale=nl preferred_locale=nl",
+        "carol": "locale=en-US guild_locale=nl preferred_locale=nl",
+    }
+    ix = await fake.slash("alice", "games", "probe", "locale")
+    assert (await ix.reply()).content == "locale=en-US guild_locale=en-US preferred_locale=en-US"
+    with pytest.raises(ValueError, match="not a Discord locale"):
+        fake.set_locale("alice", "german")
+    assert not fake.take_errors()
+
+
 async def test_public_reply(fake: FakeDiscord) -> None:
     ix = await fake.slash("alice", "games", "probe", "echo", text="hello <@1>")
     msg = await ix.reply()

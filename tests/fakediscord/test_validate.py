@@ -106,6 +106,56 @@ def test_command_sync_rules() -> None:
         check_commands(mixed)
 
 
+def _localized(**changes: object) -> list[dict]:
+    option = {
+        "type": 3,
+        "name": "topic",
+        "description": "What to explain",
+        "description_localizations": {"de": "Was erklärt werden soll", "nl": "Wat uitleggen"},
+        "choices": [{"name": "king", "value": "king", "name_localizations": {"de": "König"}}],
+    }
+    sub = {"type": 1, "name": "rules", "description": "d", "options": [option]}
+    cmd = {
+        "name": "torres",
+        "description": "Play Torres",
+        "name_localizations": None,
+        "description_localizations": {"de": "Torres spielen", "nl": "Speel Torres"},
+        "options": [sub, {"type": 1, "name": "hand", "description": "d"}],
+    }
+    for key, value in changes.items():
+        where, _, field = key.partition("__")
+        {"cmd": cmd, "sub": sub, "option": option, "choice": option["choices"][0]}[where][field] = (
+            value
+        )
+    return [cmd]
+
+
+def test_localized_command_payload_accepted() -> None:
+    check_commands(_localized())
+    check_commands(_localized(sub__name_localizations={"de": "regeln", "nl": "regels"}))
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"cmd__description_localizations": {"german": "x"}}, "not a locale"),
+        ({"cmd__description_localizations": {"de-DE": "x"}}, "not a locale"),
+        ({"cmd__description_localizations": {"de": "x" * 101}}, "1 to 100"),
+        ({"option__description_localizations": {"nl": ""}}, "1 to 100"),
+        ({"choice__name_localizations": {"de": "K" * 101}}, "1 to 100"),
+        ({"choice__name_localizations": {"xx": "K"}}, "not a locale"),
+        ({"sub__name_localizations": {"de": "Regeln"}}, "invalid name"),
+        ({"sub__name_localizations": {"de": "die regeln"}}, "invalid name"),
+        ({"option__name_localizations": {"nl": "o" * 33}}, "invalid name"),
+        ({"sub__name_localizations": {"de": "hand"}}, "unique"),
+        ({"cmd__description_localizations": "Torres spielen"}, "object"),
+    ],
+)
+def test_localizations_refused_like_discord(changes: dict, needle: str) -> None:
+    with pytest.raises(FormError, match=needle):
+        check_commands(_localized(**changes))
+
+
 def test_autocomplete_limits() -> None:
     check_autocomplete({"choices": [{"name": "a", "value": "a"}] * 25})
     with pytest.raises(FormError, match="25"):
@@ -157,3 +207,15 @@ def test_select_menus_break_discords_limits(components: list, needle: str) -> No
     with pytest.raises(FormError) as err:
         check_components(components, "c")
     assert needle in str(err.value)
+
+
+def test_members_and_guilds_get_their_locales_at_creation() -> None:
+    from tests.fakediscord import FakeDiscord
+
+    fake = FakeDiscord(locales={"alice": "de", "bob": "nl"}, guild_locale="nl", guilds=2)
+    assert [fake.users[n].locale for n in ("alice", "bob", "carol")] == ["de", "nl", "en-US"]
+    for gid in fake.guild_ids:
+        assert fake._guild_payload(full=True, guild_id=gid)["preferred_locale"] == "nl"
+    assert FakeDiscord()._guild_payload(full=False)["preferred_locale"] == "en-US"
+    with pytest.raises(ValueError, match="not a Discord locale"):
+        FakeDiscord(locales={"alice": "de-DE"})

@@ -1,7 +1,8 @@
 """Reference pictures: the picture must not change by accident.
 
-Each stored position is rendered and compared with its PNG under
-``tests/renderer/reference/``, tolerating tiny anti-aliasing differences (a
+Each stored position is rendered in English, German and Dutch and compared
+with its PNG under ``tests/renderer/reference/`` (``NAME.png`` in English,
+``NAME-de.png``, ``NAME-nl.png``), tolerating tiny anti-aliasing differences (a
 different FreeType or zlib build), not a moved piece or a missing block.
 After a deliberate change of the picture, look at the new renders, then:
 
@@ -18,6 +19,7 @@ from PIL import Image, ImageChops, ImageStat
 from renderer_samples import REFERENCE, load, load_highlight
 
 import renderer
+from renderer.i18n import LANGUAGES
 
 #: (stored position, viewer seat or None)
 CASES = {
@@ -33,11 +35,17 @@ MEAN_TOLERANCE = 0.6
 STRONG_TOLERANCE = 0.0003
 
 
-def render_case(name: str) -> bytes:
+def render_case(name: str, language: str = "en") -> bytes:
     pos = load(name)
     seat = CASES[name]
     viewer = None if seat is None else pos["players"][seat]
-    return renderer.render_board(pos, viewer=viewer, highlight=load_highlight(name))
+    return renderer.render_board(
+        pos, viewer=viewer, highlight=load_highlight(name), language=language
+    )
+
+
+def reference_path(name: str, language: str):
+    return REFERENCE / (f"{name}.png" if language == "en" else f"{name}-{language}.png")
 
 
 def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
@@ -49,11 +57,13 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     return mean, share
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_render_matches_reference(name):
-    """The render of each stored position looks like its reference picture."""
-    png = render_case(name)
-    path = REFERENCE / f"{name}.png"
+def test_render_matches_reference(name, language):
+    """The render of each stored position looks like its reference picture, in
+    each language."""
+    png = render_case(name, language)
+    path = reference_path(name, language)
     if os.environ.get("RENDERER_UPDATE_REFERENCES"):
         path.write_bytes(png)
         pytest.skip(f"wrote {path}")
@@ -62,7 +72,7 @@ def test_render_matches_reference(name):
     assert image.size == reference.size
     mean, share = difference(image, reference)
     assert mean < MEAN_TOLERANCE and share < STRONG_TOLERANCE, (
-        f"{name}: mean difference {mean:.3f}, {share:.4%} of pixels differ strongly; "
+        f"{path.name}: mean difference {mean:.3f}, {share:.4%} of pixels differ strongly; "
         "look at the new picture and update the references if the change is wanted"
     )
 
@@ -94,3 +104,18 @@ def test_comparison_catches_a_missing_block():
     original = Image.open(io.BytesIO(renderer.render_board(load("late")))).convert("RGB")
     mean, share = difference(changed, original)
     assert not (mean < MEAN_TOLERANCE and share < STRONG_TOLERANCE), (mean, share)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_languages_differ_only_in_words(name):
+    """The German and Dutch pictures are not the English one (their words are
+    translated), yet the map, where no word is written, is the same pixels."""
+    import renderer.geometry as g
+
+    pictures = {
+        lang: Image.open(io.BytesIO(render_case(name, lang))).convert("RGB") for lang in LANGUAGES
+    }
+    map_box = (0, 0, g.PANEL_BOX[0] - 8, g.HEIGHT)
+    for lang in ("de", "nl"):
+        assert pictures[lang].tobytes() != pictures["en"].tobytes(), lang
+        assert pictures[lang].crop(map_box).tobytes() == pictures["en"].crop(map_box).tobytes()

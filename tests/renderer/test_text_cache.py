@@ -15,10 +15,12 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 from renderer_samples import POSITIONS, load, load_highlight
 
+import engine
 import renderer
 from renderer import _draw
 from renderer._draw import _font, _Painter
 from renderer._model import build_view
+from renderer.i18n import CATALOGS, LANGUAGES
 
 
 def _painter() -> _Painter:
@@ -42,6 +44,12 @@ CASES = [
     ((12, 180), "3 in reserve · 5 cards", 24, (28, 28, 32), "lm", False, 0, None),
     ((390, 40), "common deck", 24, (200, 204, 214), "ra", False, 0, None),
     ((50, 60), "same", 26, (28, 28, 32), "mm", True, 2, (28, 28, 32)),
+    # German and Dutch: umlauts, ß, the diaeresis, a no-break space.
+    ((20, 10), "Phase 3/3 · Runde 2/4", 34, (255, 255, 255), "la", True, 0, None),
+    ((12.5, 80.25), "Königsburg: 2 Felder, 2 hoch", 26, (28, 28, 32), "la", True, 0, None),
+    ((12, 120), "Spielplan: große Zahl = Höhe", 22, (92, 92, 100), "la", False, 0, None),
+    ((30, 150), "yellow am Zug · noch\u00a05\u00a0AP", 30, (255, 255, 255), "lm", True, 0, None),
+    ((12, 170), "Beurt beëindigen · 2 in voorraad", 24, (28, 28, 32), "lm", False, 0, None),
 ]
 
 
@@ -115,24 +123,62 @@ def test_renders_never_draw_on_the_shared_base():
     assert base.tobytes() == before
 
 
-def test_threads_side_by_side_give_the_same_bytes():
-    """Renders in worker threads, starting from empty caches, give exactly the
-    bytes of the same renders one after another."""
+def _jobs(languages=("en",)) -> list[tuple]:
+    """Every stored position for every viewer (and nobody), in each language."""
     jobs = []
     for path in sorted(POSITIONS.glob("*.json")):
         pos = load(path.stem)
-        jobs += [(pos, viewer, load_highlight(path.stem)) for viewer in [None, *pos["players"]]]
-    serial = [renderer.render_board(*job) for job in jobs]
+        for viewer in [None, *pos["players"]]:
+            jobs += [(pos, viewer, load_highlight(path.stem), lang) for lang in languages]
+    return jobs
+
+
+def _render(job: tuple) -> bytes:
+    pos, viewer, highlight, lang = job
+    return renderer.render_board(pos, viewer, highlight, language=lang)
+
+
+def test_threads_side_by_side_give_the_same_bytes():
+    """Renders in worker threads, starting from empty caches, give exactly the
+    bytes of the same renders one after another, in all three languages mixed."""
+    jobs = _jobs(LANGUAGES)
+    serial = [_render(job) for job in jobs]
     for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
         cache.cache_clear()
     with ThreadPoolExecutor(4) as pool:
-        parallel = list(pool.map(lambda job: renderer.render_board(*job), jobs * 2))
+        parallel = list(pool.map(_render, jobs * 2))
     assert parallel == serial * 2
 
 
+def test_the_text_cache_holds_three_languages():
+    """A bot speaking English, German and Dutch by turns keeps the masks of all
+    three: after one round of every stored picture in each language, a second
+    round renders no text afresh, and the cache is far from full."""
+    jobs = _jobs(LANGUAGES)
+    _draw._glyph.cache_clear()
+    for job in jobs:
+        _render(job)
+    first = _draw._glyph.cache_info()
+    for job in jobs:
+        _render(job)
+    second = _draw._glyph.cache_info()
+    assert second.misses == first.misses
+    assert second.currsize <= second.maxsize * 3 // 4
+
+
+def test_a_language_does_not_change_the_text_of_another():
+    """The caches are keyed by text, never by language: a German picture drawn
+    between two English ones leaves the English bytes as they were."""
+    pos, highlight = load("late"), load_highlight("late")
+    english = renderer.render_board(pos, "red", highlight)
+    german = renderer.render_board(pos, "red", highlight, language="de")
+    assert german != english
+    assert renderer.render_board(pos, "red", highlight) == english
+
+
 def test_warm_up_fills_the_shared_caches():
-    """After warm_up the base picture, fonts and common text masks are ready,
-    and pictures are unchanged by it."""
+    """After warm_up the base picture, fonts, common text masks and every
+    language's catalog are ready, and pictures are unchanged by it."""
     pos, highlight = load("late"), load_highlight("late")
     before = renderer.render_board(pos, pos["to_move"], highlight)
     for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
@@ -142,3 +188,10 @@ def test_warm_up_fills_the_shared_caches():
     assert _draw._font.cache_info().currsize >= 5
     assert _draw._glyph.cache_info().currsize >= 30
     assert renderer.render_board(pos, pos["to_move"], highlight) == before
+    assert set(CATALOGS._loaded) >= {"de", "nl"}
+    # The texts of a new game's picture are ready in each language.
+    game = engine.Game.new(4)
+    misses = _draw._glyph.cache_info().misses
+    for lang in LANGUAGES:
+        renderer.render_board(game.position(), game.players[0], [], language=lang)
+    assert _draw._glyph.cache_info().misses == misses

@@ -144,7 +144,8 @@ class Match:
             lines = post.content.split(f"Phase {event['phase']} scoring", 1)[1].splitlines()
             for player, score in event["scores"].items():
                 assert any(
-                    player in line and line.rstrip().endswith(f"now {score} points")
+                    player in line
+                    and line.rstrip().endswith(f"now {score} point{'' if score == 1 else 's'}")
                     for line in lines
                 ), (
                     player,
