@@ -157,7 +157,14 @@ class Castles:
         key = (c, level)
         found = self._low.get(key)
         if found is None:
-            found = self._low[key] = [v for v in self.doors(h, c) if h[v] <= level]
+            known = self._doors[c]
+            if known is None:  # straight from the castle's squares (repeats do no harm)
+                found = [
+                    v for m in self.members[c] for v in ORTH[m] if h[v] < h[m] and h[v] <= level
+                ]
+            else:
+                found = [v for v in known if h[v] <= level]
+            self._low[key] = found
         return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
