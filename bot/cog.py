@@ -54,6 +54,13 @@ def _own_name(code: str) -> str:
 
 # /torres new's language option: each language we speak, under its own name.
 LANGUAGE_NAMES = {code: _own_name(code) for code in LANGUAGES}
+# /torres new level: the engine's computer players (bot.config.AI_LEVELS), weakest first.
+LEVEL_NAMES = {
+    "random": "random: plays any legal move",
+    "heuristic": "heuristic: quick and greedy",
+    "search": "search: strong",
+    "expert": "expert: strongest, slowest",
+}
 
 
 def _user(interaction: discord.Interaction) -> User:
@@ -183,10 +190,12 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         bots="How many of the seats the computer plays (0-3, default 0)",
         clock="Time per turn; when it runs out the computer plays the turn (default: none)",
         language="The language of the game's public messages (default: the server's or yours)",
+        level="How strongly the computer players play (default: the bot's setting)",
     )
     @app_commands.choices(
         clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()],
         language=[app_commands.Choice(name=n, value=v) for v, n in LANGUAGE_NAMES.items()],
+        level=[app_commands.Choice(name=n, value=v) for v, n in LEVEL_NAMES.items()],
     )
     async def new(
         self,
@@ -196,6 +205,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         bots: app_commands.Range[int, 0, 3] = 0,
         clock: int | None = None,
         language: str | None = None,
+        level: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = _user(interaction)
@@ -208,6 +218,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             variant=variant,
             bots=bots,
             language=spoken,
+            ai_level=level,
         )
         if language is None:  # say which one was taken: the author may not expect it
             outcome.reply = (outcome.reply or "") + "\n" + _language_note(user.lang, spoken)

@@ -6,6 +6,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+# The engine's computer players, weakest first (engine.ai.choose_actions' levels).
+AI_LEVELS = ("random", "heuristic", "search", "expert")
+
 
 class ConfigError(ValueError):
     """An environment variable is missing or malformed; the message names it."""
@@ -51,7 +54,7 @@ class BotConfig:
             api_base=env.get("DISCORD_API_BASE") or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
             ai_seconds=_number(env, "TORRES_AI_SECONDS", 1.0, minimum=0.0),
-            ai_level=_choice(env, "TORRES_AI_LEVEL", "search", ("random", "heuristic", "search")),
+            ai_level=_choice(env, "TORRES_AI_LEVEL", "search", AI_LEVELS),
             reminder_seconds=_number(env, "TORRES_REMINDER_SECONDS", 86400.0, minimum=1.0),
             reminder_count=int(_number(env, "TORRES_REMINDER_COUNT", 3, minimum=0, integer=True)),
             idle_cancel_seconds=_number(env, "TORRES_IDLE_CANCEL_SECONDS", 1209600.0, minimum=0.0),

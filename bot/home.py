@@ -394,7 +394,7 @@ class HomeService:
                     name=s.name or "?",
                     user_id=s.user_id,
                     display="Computer" if s.user_id is None else s.display,
-                    ai_level=self._ai_level if s.user_id is None else None,
+                    ai_level=(row.ai_level or self._ai_level) if s.user_id is None else None,
                     score=scores.get(s.name or "", 0),
                     rank=rank,
                 )

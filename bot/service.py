@@ -212,7 +212,9 @@ class GameService:
         self._store = store
         self.config = config or ServiceConfig()
         self._clock = clock
-        self._choose = choose_actions or _engine_ai(self.config.ai_level)
+        # Tests give their own player; else each game's level (chosen at /torres new,
+        # or the configured one) picks the engine's.
+        self._custom_choose = choose_actions
         # A lock lives while someone holds or awaits it; then it goes, so that
         # finished games leave no lock behind (a new one is made when needed).
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -221,6 +223,12 @@ class GameService:
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
+
+    def _chooser(self, row: GameRow) -> ChooseActions:
+        """The computer player of *row*'s game: its own level, else the configured one."""
+        if self._custom_choose is not None:
+            return self._custom_choose
+        return _engine_ai(row.ai_level or self.config.ai_level)
 
     # -- lobby ------------------------------------------------------------------
 
@@ -234,8 +242,11 @@ class GameService:
         variant: str = "common",
         bots: int = 0,
         language: str = "en",
+        ai_level: str | None = None,
     ) -> Outcome:
         """Open a game in a channel; its author takes the first seat.
+
+        *ai_level* is how its computer players play (None: the configured level).
 
         *language* is the game's (its public posts and pictures): the Discord
         layer decides it with :func:`bot.i18n.game_language`.
@@ -278,6 +289,7 @@ class GameService:
                 idle_cancel_after=cfg.idle_cancel_after,
                 now=self._clock(),
                 language=language,
+                ai_level=ai_level,
             )
         except ChannelBusy:
             row = await self._store.active_game(channel_id)
@@ -662,9 +674,9 @@ class GameService:
         seconds = self.config.ai_seconds
         try:
             if self._workers is not None:
-                actions = await self._workers.run(self._choose, game.copy(), seconds)
+                actions = await self._workers.run(self._chooser(row), game.copy(), seconds)
             else:
-                actions = await asyncio.to_thread(self._choose, game.copy(), seconds)
+                actions = await asyncio.to_thread(self._chooser(row), game.copy(), seconds)
         except Exception:
             log.exception("the AI failed in game %s; playing a random legal decision", game_id)
             actions = _random_decision(game, random.Random(row.last_seq))
@@ -723,11 +735,11 @@ class GameService:
             try:
                 if self._workers is not None:
                     chosen = await self._workers.run(
-                        self._choose, work.copy(), self.config.ai_seconds
+                        self._chooser(row), work.copy(), self.config.ai_seconds
                     )
                 else:
                     chosen = await asyncio.to_thread(
-                        self._choose, work.copy(), self.config.ai_seconds
+                        self._chooser(row), work.copy(), self.config.ai_seconds
                     )
                 work, _, done = _apply(work, "\n".join(chosen))
             except Exception:
@@ -1896,7 +1908,8 @@ def _random_decision(game: Game, rng: random.Random) -> list[str]:
 
 
 def _engine_ai(level: str) -> ChooseActions:
-    """The engine's computer player at *level* (``random``, ``heuristic`` or ``search``)."""
+    """The engine's computer player at *level* (``random``, ``heuristic``, ``search``,
+    ``expert``)."""
     return functools.partial(_engine_choose, level=level)
 
 

@@ -71,12 +71,16 @@ def _flood(
         c = len(area)
         comp[start] = c
         squares = [start]
+        top = h[start]
         for s in squares:  # grows while it is read: a breadth-first search
             for t in ORTH[s]:
-                if h[t] > 0:
+                ht = h[t]
+                if ht > 0:
                     if comp[t] < 0:
                         comp[t] = c
                         squares.append(t)
+                        if ht > top:
+                            top = ht
                 else:
                     a = adj[t]
                     if not a:
@@ -85,7 +89,7 @@ def _flood(
                     elif a[-1] != c:  # castles are numbered in order: a stays sorted
                         adj[t] = (*a, c)
         area.append(len(squares))
-        height.append(max(map(h.__getitem__, squares)))
+        height.append(top)
         members.append(squares)
     return comp, area, height, members, adj, bare
 
@@ -108,6 +112,7 @@ class Castles:
         "adj",
         "frontier",
         "_doors",
+        "_low",
         "build",
         "reach",
         "moveblock",
@@ -127,6 +132,7 @@ class Castles:
         self.adj = adj
         self.frontier = frontier
         self._doors: list[frozenset[int] | None] = [None] * len(area)
+        self._low: dict[tuple[int, int], list[int]] = {}  # (castle, level) -> its doors so low
         self.build: list[int] | None = None  # filled by the rules on first use
         self.reach: dict[int, tuple[int, ...]] = {}  # knight moves by start, ditto
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
@@ -143,6 +149,22 @@ class Castles:
             found = self._doors[c] = frozenset(
                 [v for m in self.members[c] for v in ORTH[m] if h[v] < h[m]]
             )
+        return found
+
+    def doors_up_to(self, h: Sequence[int], c: int, level: int) -> list[int]:
+        """The doors of castle c no higher than ``level`` (knights at one level near one
+        castle share them)."""
+        key = (c, level)
+        found = self._low.get(key)
+        if found is None:
+            known = self._doors[c]
+            if known is None:  # straight from the castle's squares (repeats do no harm)
+                found = [
+                    v for m in self.members[c] for v in ORTH[m] if h[v] < h[m] and h[v] <= level
+                ]
+            else:
+                found = [v for v in known if h[v] <= level]
+            self._low[key] = found
         return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
@@ -208,8 +230,34 @@ class Castles:
         new.adj = adj
         new.frontier = frontier
         new._doors = doors
+        new._low = {k: v for k, v in self._low.items() if k[0] != c}
         new.build = None
         # A knight's reach changes only next to the castle that grew (its doors did).
+        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
+        new.moveblock = None
+        return new
+
+    def lowered(self, h: Sequence[int], s: int) -> Castles:
+        """The tables after one block was taken off s, which still has one (``h``
+        already counts it): the castles keep their squares, only castle c's height
+        and doors (and the reach next to it) may change."""
+        new = Castles.__new__(Castles)
+        comp = self.comp
+        c = comp[s]
+        height = self.height[:]
+        height[c] = max(map(h.__getitem__, self.members[c]))
+        doors = self._doors[:]
+        doors[c] = None
+        new.comp = comp
+        new.area = self.area
+        new.height = height
+        new.members = self.members
+        new.adj = self.adj
+        new.frontier = self.frontier
+        new._doors = doors
+        new._low = {k: v for k, v in self._low.items() if k[0] != c}
+        new.build = None
+        adj = self.adj
         new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
         new.moveblock = None
         return new

@@ -2,7 +2,7 @@
 
 A facade over one ``engine.state.State``; the rules themselves live in
 ``engine.rules`` (one module per part of the rules).  Undo keeps a stack of
-frozen snapshots of the current turn, in the manner of python-chess's
+frozen snapshots (``TurnSnapshot``) of the current turn, in the manner of python-chess's
 ``push``/``pop``.
 """
 
@@ -17,6 +17,12 @@ from .position import read_position, write_position
 from .rules.actions import legal, step
 from .rules.setup import new_state
 from .state import State
+
+# Single actions of a turn that undo can take back (``score`` of one step included).
+_UNDOABLE = frozenset(("move", "build", "play", "knight", "stack"))
+_ONE_STEP = ("score", 1)
+# Stage members as plain globals: attribute lookups on an enum class are slow.
+_PLAY, _DRAW_KEEP, _OVER = Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER
 
 
 class Game:
@@ -83,12 +89,12 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self._st.stage == Stage.OVER
+        return self._st.stage is _OVER
 
     @property
     def to_move(self) -> str | None:
         st = self._st
-        return None if st.stage == Stage.OVER else st.names[st.to_move]
+        return None if st.stage is _OVER else st.names[st.to_move]
 
     @property
     def phase(self) -> int:
@@ -106,12 +112,12 @@ class Game:
     def ap(self) -> int | None:
         """Action points left in the turn in progress, None outside a turn."""
         st = self._st
-        return st.ap if st.stage in (Stage.PLAY, Stage.DRAW_KEEP) else None
+        return st.ap if st.stage is _PLAY or st.stage is _DRAW_KEEP else None
 
     @property
     def winners(self) -> list[str]:
         st = self._st
-        if st.stage != Stage.OVER:
+        if st.stage is not _OVER:
             return []
         best = max(st.scores)
         return [n for n, s in zip(st.names, st.scores, strict=True) if s == best]
@@ -165,11 +171,24 @@ class Game:
         st = self._st
         self._legal = None
         events: list[Event] = []
+        if len(actions) == 1:
+            a = actions[0]
+            if st.stage is _PLAY and (a[0] in _UNDOABLE or a == _ONE_STEP):
+                # One action that undo can take back: its snapshot is all it may change.
+                snap = st.turn_snapshot()
+                undo_len = len(st.undo)
+                try:
+                    step(st, a, events, snap)
+                except BaseException:
+                    st.restore_turn(snap)
+                    del st.undo[undo_len:]
+                    raise
+                return events
         before = st.snapshot()
         if len(actions) == 1 and actions[0][0] != "score":
             undo_len = len(st.undo)  # one action: it can only push, or clear and succeed
             try:
-                step(st, actions[0], events, before)
+                step(st, actions[0], events, None)
             except BaseException:
                 st.restore(before)
                 del st.undo[undo_len:]
@@ -195,5 +214,5 @@ class Game:
         if not st.undo:
             return False
         self._legal = None
-        st.restore(st.undo.pop())
+        st.restore_turn(st.undo.pop())
         return True

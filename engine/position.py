@@ -16,6 +16,8 @@ from .state import EMPTY, KING, NOBODY, DeckKey, State
 
 FORMAT = "torres-position/1"
 _STAGES: tuple[str, ...] = tuple(Stage)
+_STAGE_OF: dict[str, Stage] = {str(x): x for x in Stage}  # faster than calling Stage
+_PLAY, _DRAW_KEEP, _OVER = Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER  # ditto for its attributes
 HIDDEN = "hidden"
 _SQ = SQUARE_INDEX
 _CARD_SET = frozenset(CARDS)
@@ -61,7 +63,7 @@ def write_position(st: State, viewer: str | None) -> dict[str, Any]:
     decks: dict[str, list[str]] = {}
     for key, lst in st.decks.items():
         decks[key if isinstance(key, str) else names[key]] = cards(None, lst)
-    if st.stage in (Stage.PLAY, Stage.DRAW_KEEP):
+    if st.stage is _PLAY or st.stage is _DRAW_KEEP:
         turn = {
             "ap": st.ap,
             "stack": st.turn_stack,
@@ -78,7 +80,7 @@ def write_position(st: State, viewer: str | None) -> dict[str, Any]:
         "stage": str(st.stage),
         "phase": st.phase,
         "round": st.round,
-        "to_move": None if st.stage == Stage.OVER else names[st.to_move],
+        "to_move": None if st.stage is _OVER else names[st.to_move],
         "phase_starter": names[st.phase_starter],
         "round_starter": names[st.round_starter],
         "heights": {SQUARE_NAMES[s]: st.heights[s] for s in SORTED_SQUARES if st.heights[s] > 0},
@@ -178,7 +180,7 @@ def read_position(d: Any) -> State:
     stage_text = d.get("stage", "play")
     if not isinstance(stage_text, str) or stage_text not in _STAGES:
         raise _bad("position_stage", value=repr(stage_text), stages=", ".join(_STAGES))
-    stage = Stage(stage_text)
+    stage = _STAGE_OF[stage_text]
     seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
     st = State(names, variant, seed)
     st.stage = stage
@@ -189,7 +191,7 @@ def read_position(d: Any) -> State:
     rs = d.get("round_starter")
     st.round_starter = st.phase_starter if rs is None else _player(rs, names, "round_starter")
     tm = d.get("to_move")
-    if stage == Stage.OVER:
+    if stage is _OVER:
         st.to_move = NOBODY
         if tm is not None:
             _player(tm, names, "to_move")
@@ -243,7 +245,7 @@ def read_position(d: Any) -> State:
             raise _bad("position_score", player=names[p], value=repr(v))
         st.scores[p] = v
 
-    in_turn = stage in (Stage.PLAY, Stage.DRAW_KEEP)
+    in_turn = stage is _PLAY or stage is _DRAW_KEEP
     given_stacks = _per_player(d, "stacks", names)
     for p in range(n):
         if p in given_stacks:

@@ -47,6 +47,27 @@ class Snapshot(NamedTuple):
     castles: Castles | None
 
 
+class TurnSnapshot(NamedTuple):
+    """What an action that ``undo`` can take back may change: the board, the mover's
+    knights, stacks and hand, the scores, the supply and the turn's fields.
+
+    Much cheaper than a ``Snapshot``; ``end``, ``draw`` and ``keep`` (which change
+    more) cannot be taken back, so the undo stack holds only these.
+    """
+
+    ap: int
+    turn_stack: int | None
+    played: bool
+    supply: int
+    heights: tuple[int, ...]
+    occupant: tuple[int, ...]
+    knights: tuple[int, ...]
+    scores: tuple[int, ...]
+    stacks: tuple[int, ...]
+    hand: tuple[str, ...]
+    castles: Castles | None
+
+
 class State:
     """One game's state; rule functions take it as their first argument.
 
@@ -111,7 +132,7 @@ class State:
         self.played = False
         self.revealed: list[str] = []
         self.castles: Castles | None = None
-        self.undo: list[Snapshot] = []
+        self.undo: list[TurnSnapshot] = []
 
     @property
     def seats(self) -> int:
@@ -183,12 +204,64 @@ class State:
         self.revealed = list(s.revealed)
         self.castles = s.castles
 
+    def turn_snapshot(self) -> TurnSnapshot:
+        p = self.to_move
+        return TurnSnapshot(
+            self.ap,
+            self.turn_stack,
+            self.played,
+            self.supply,
+            tuple(self.heights),
+            tuple(self.occupant),
+            tuple(self.knights[p]),
+            tuple(self.scores),
+            tuple(self.stacks[p]),
+            tuple(self.hands[p]),
+            self.castles,
+        )
+
+    def restore_turn(self, s: TurnSnapshot) -> None:
+        """Go back to ``s``, taken earlier in the same turn of the same player."""
+        p = self.to_move
+        self.ap = s.ap
+        self.turn_stack = s.turn_stack
+        self.played = s.played
+        self.supply = s.supply
+        self.heights = list(s.heights)
+        self.occupant = list(s.occupant)
+        self.knights[p] = list(s.knights)
+        self.scores = list(s.scores)
+        self.stacks[p] = list(s.stacks)
+        self.hands[p] = list(s.hand)
+        self.castles = s.castles
+
     def copy(self) -> State:
         """An independent copy, undo history included (snapshots are immutable)."""
         new = State.__new__(State)
         new.names = self.names
         new.variant = self.variant
         new.seed = self.seed
-        new.restore(self.snapshot())
+        new.stage = self.stage
+        new.phase = self.phase
+        new.round = self.round
+        new.to_move = self.to_move
+        new.phase_starter = self.phase_starter
+        new.round_starter = self.round_starter
+        new.heights = self.heights[:]
+        new.occupant = self.occupant[:]
+        new.knights = [k[:] for k in self.knights]
+        new.king = self.king
+        new.scores = self.scores[:]
+        new.stacks = [x[:] for x in self.stacks]
+        new.hands = [x[:] for x in self.hands]
+        new.decks = self.decks.copy()  # its values are tuples
+        new.supply = self.supply
+        new.master = self.master
+        new.ap = self.ap
+        new.turn_stack = self.turn_stack
+        new.drawn = self.drawn[:]
+        new.played = self.played
+        new.revealed = self.revealed[:]
+        new.castles = self.castles
         new.undo = self.undo[:]
         return new

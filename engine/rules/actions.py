@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import NAME_RANK, SQUARE_NAMES
+from ..board import NAME_RANK, ORTH, SQUARE_NAMES
 from ..events import Event, Stage
 from ..notation import Action
-from ..state import EMPTY, Snapshot, State
+from ..state import EMPTY, State, TurnSnapshot
 from . import setup, turn
 from .cards import card_plays, do_card
 from .common import block_squares, castles, illegal
-from .tables import MAX_KNIGHTS
+from .tables import MAX_DRAWS, MAX_KNIGHTS
 
 _N = SQUARE_NAMES
 _MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
@@ -19,6 +19,7 @@ _BUILD = [f"build {_N[s]}" for s in range(64)]
 _KNIGHT = [f"knight {_N[s]}" for s in range(64)]
 _STACK = [f"stack {k}" for k in range(10)]
 _RANK = NAME_RANK.__getitem__
+_PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP  # enum class attributes are slow to look up
 
 
 _TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
@@ -32,20 +33,22 @@ _TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
 }
 
 
-def step(st: State, a: Action, events: list[Event], snap: Snapshot | None) -> None:
-    """Apply one action; in a turn, first push ``snap`` (or a fresh snapshot) for undo."""
+def step(st: State, a: Action, events: list[Event], snap: TurnSnapshot | None) -> None:
+    """Apply one action; in a turn, first push ``snap`` (or a fresh snapshot) for undo
+    (``end`` and ``draw`` push none: they clear the undo stack)."""
     stage = st.stage
     kind = a[0]
-    if stage == Stage.PLAY:
+    if stage is _PLAY:
         if kind in ("castle", "place", "king", "keep"):
             wrong_stage(st, a)
-        st.undo.append(snap if snap is not None else st.snapshot())
         if kind == "end":
             turn.do_end(st, events)
-        else:
-            _TURN_ACTIONS[kind](st, a)
+            return
+        if kind != "draw":
+            st.undo.append(snap if snap is not None else st.turn_snapshot())
+        _TURN_ACTIONS[kind](st, a)
         return
-    if stage == Stage.DRAW_KEEP:
+    if stage is _DRAW_KEEP:
         if kind != "keep":
             wrong_stage(st, a)
         turn.do_keep(st, a)
@@ -86,9 +89,9 @@ def wrong_stage(st: State, a: Action) -> None:
 def legal(st: State) -> list[str]:
     """Every legal single action of the player to move, canonical and sorted."""
     stage = st.stage
-    if stage == Stage.PLAY:
+    if stage is _PLAY:
         return _legal_play(st)
-    if stage == Stage.DRAW_KEEP:
+    if stage is _DRAW_KEEP:
         cards = sorted(set(st.revealed))
         return sorted([f"keep {c} {w}" for c in cards for w in ("bottom", "top")])
     if stage == Stage.CASTLES:
@@ -111,20 +114,31 @@ def _legal_play(st: State) -> list[str]:
     occ = st.occupant
     out: list[str] = []
     if ap >= 1:
-        if turn.can_build(st):
+        ts = st.turn_stack
+        if ts or (ts is None and any(st.stacks[p])):  # turn.can_build
             out += [_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY]
-        if turn.can_draw(st):
+        if (  # turn.can_draw
+            st.variant == "common"
+            and len(st.drawn) < MAX_DRAWS
+            and st.decks.get("common")
+            or turn.can_draw(st)
+        ):
             out.append("draw")
     out.append("end")
     if ap >= 1:
-        if ap >= 2 and len(mine) < MAX_KNIGHTS:
-            out += [_KNIGHT[s] for s in sorted(turn.add_targets(st, p), key=_RANK)]
-        reach = castles(st).reach
+        if ap >= 2 and len(mine) < MAX_KNIGHTS:  # turn.add_targets, as texts
+            h = st.heights
+            new: set[int] = set()
+            for k in mine:
+                level = h[k]
+                new.update([t for t in ORTH[k] if occ[t] == EMPTY and h[t] <= level])
+            out += sorted([_KNIGHT[t] for t in new])
+        reach = (st.castles or castles(st)).reach
         for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
-            row = _MOVE[a]
             to = reach.get(a)
             if to is None:
                 to = turn.move_reach(st, a)
+            row = _MOVE[a]
             out += [row[b] for b in to if occ[b] == EMPTY]
     if not st.played and st.hands[p]:
         out += sorted(card_plays(st))

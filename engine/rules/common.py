@@ -8,6 +8,7 @@ from ..notation import Action, format_action
 from ..state import EMPTY, KING, State
 
 N = SQUARE_NAMES
+_RANK = NAME_RANK.__getitem__
 
 
 def illegal(a: Action, code: str, **params: str | int) -> IllegalAction:
@@ -111,22 +112,51 @@ def block_squares(st: State) -> list[int]:
         return cached
     h = st.heights
     res: list[int] = []
-    for c, a in enumerate(cc.area):
+    for c, a in enumerate(cc.area):  # as _castle_blocks, inline
         hc = cc.height[c]
         if hc <= a:
             res.extend([s for s in cc.members[c] if h[s] < a])
         if hc <= a + 1:
             res.extend(cc.frontier[c])
-    res.sort(key=NAME_RANK.__getitem__)  # in the order of the legal-action list
+    res.sort(key=_RANK)  # in the order of the legal-action list
     cc.build = res
     return res
 
 
+def _castle_blocks(cc: Castles, h: list[int], c: int) -> list[int]:
+    """The squares ``block_squares`` has because of castle c."""
+    a = cc.area[c]
+    hc = cc.height[c]
+    res = [s for s in cc.members[c] if h[s] < a] if hc <= a else []
+    if hc <= a + 1:
+        res.extend(cc.frontier[c])
+    return res
+
+
 def add_block(st: State, s: int) -> None:
-    """One block more on s (never joining castles); the castle tables follow cheaply."""
-    st.heights[s] += 1
+    """One block more on s (never joining castles); the castle tables follow cheaply.
+
+    So does ``block_squares``: only squares of s's castle, of its old frontier and
+    next to s can change (a bare square next to s now touches s's castle).
+    """
+    h = st.heights
+    h[s] += 1
     cc = st.castles
-    st.castles = None if cc is None else cc.with_block(st.heights, s)
+    if cc is None:
+        return
+    new = cc.with_block(h, s)
+    old = cc.build
+    if old is not None:
+        c = new.comp[s]
+        drop = set(ORTH[s])
+        drop.update(new.members[c])
+        if c < len(cc.frontier):
+            drop.update(cc.frontier[c])
+        res = [x for x in old if x not in drop]
+        res.extend(_castle_blocks(new, h, c))
+        res.sort(key=_RANK)  # mostly sorted already: cheap
+        new.build = res
+    st.castles = new
 
 
 def put_piece(st: State, s: int, who: int) -> None:

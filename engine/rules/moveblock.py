@@ -4,15 +4,19 @@ a block, fast, is the most work of any card."""
 
 from __future__ import annotations
 
-from ..board import ORTH, SQUARE_NAMES, label_castles
+from ..board import NAME_RANK, ORTH, SORTED_SQUARES, SQUARE_NAMES, label_castles
 from ..errors import IllegalAction
 from ..notation import Action
 from ..state import EMPTY, KING, State
-from .common import N, castles, illegal, need_empty
+from .common import N, add_block, castles, illegal, need_empty
 
 _MOVEBLOCK = [
     [f"play moveblock {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
 ]
+_RANK = NAME_RANK
+_RANK64 = [64 * r for r in NAME_RANK]
+# _BY_RANK[64 * rank(A) + rank(B)]: the text of ``play moveblock A B``
+_BY_RANK = [_MOVEBLOCK[a][b] for a in SORTED_SQUARES for b in SORTED_SQUARES]
 
 
 def targets(st: State) -> dict[int, list[int]]:
@@ -121,7 +125,10 @@ def targets(st: State) -> dict[int, list[int]]:
 
 
 def plays(st: State) -> list[str]:
-    return [_MOVEBLOCK[a][b] for a, bs in targets(st).items() for b in bs]
+    """In sorted order (there may be hundreds): numbers in name order are sorted, not texts."""
+    keys = [_RANK64[a] + _RANK[b] for a, bs in targets(st).items() for b in bs]
+    keys.sort()
+    return list(map(_BY_RANK.__getitem__, keys))
 
 
 def effect(st: State, a: Action) -> None:
@@ -137,8 +144,13 @@ def effect(st: State, a: Action) -> None:
     if dst not in targets(st).get(src, ()):
         _explain(st, a, src, dst)
     h[src] -= 1
-    h[dst] += 1
-    st.castles = None
+    cc = st.castles
+    if cc is not None and h[src] > 0:  # the castles keep their squares: follow cheaply
+        st.castles = cc.lowered(h, src)
+        add_block(st, dst)
+    else:
+        h[dst] += 1
+        st.castles = None
 
 
 def _occupied(st: State, a: Action, src: int) -> IllegalAction:

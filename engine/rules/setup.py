@@ -23,8 +23,18 @@ from .tables import (
     VARIANTS,
 )
 
+_ONLY_STR = frozenset((str,))
+
 
 def check_names(names: Any) -> tuple[str, ...]:
+    if (  # the usual case at C speed; the checks below say what is wrong otherwise
+        type(names) is list
+        and 2 <= len(names) <= 4
+        and _ONLY_STR.issuperset(map(type, names))
+        and all(map(str.strip, names))
+        and len(set(names)) == len(names)
+    ):
+        return tuple(names)
     if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) for x in names):
         raise notation_error("players_not_list")
     if not 2 <= len(names) <= 4:

@@ -38,10 +38,20 @@ def move_reach(st: State, a: int) -> tuple[int, ...]:
     if found is None:
         h = st.heights
         level = h[a]
-        res = {t for t in ORTH[a] if h[t] <= level + 1}
         comp = cc.comp
-        for c in {comp[t] for t in ORTH[a] if h[t] > level}:
-            res.update([v for v in cc.doors(h, c) if h[v] <= level and v != a])
+        res = set()
+        up = set()  # the castles rising above the knight next to it
+        for t in ORTH[a]:
+            ht = h[t]
+            if ht <= level:
+                res.add(t)
+            else:
+                if ht == level + 1:
+                    res.add(t)
+                up.add(comp[t])
+        for c in up:
+            res.update(cc.doors_up_to(h, c, level))
+        res.discard(a)
         found = cc.reach[a] = tuple(sorted(res, key=NAME_RANK.__getitem__))
     return found
 
