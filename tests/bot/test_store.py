@@ -388,7 +388,10 @@ async def test_many_games_locked_at_once_do_not_starve_the_store(backend):
             await asyncio.sleep(0.05)  # hold the lock while the game is worked on...
             return await store.add_seat(game_id, 999, "x", 2.0)  # ...which needs queries
 
-    assert await asyncio.wait_for(asyncio.gather(*(busy(i) for i in ids)), 30) == [2] * 30
+    try:
+        assert await asyncio.wait_for(asyncio.gather(*(busy(i) for i in ids)), 30) == [2] * 30
+    finally:
+        await store.close()
 
 
 async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
