@@ -1738,6 +1738,8 @@ def _apply(
     :raises IllegalMove: if any action is refused, or if the text goes on past
         the end of the player's decision.
     """
+    if game.stage == "king" and " ".join(text.split()).lower() == "pass":
+        text = "king pass"  # after a phase's scoring, "pass" means leaving the king
     pairs = split_with_clauses(text)
     actions = [a for a, _ in pairs]
     if not actions:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.actions import normalize, split_actions
-from bot.service import public_action, rank_actions
+from bot.service import _apply, public_action, rank_actions
+from engine import Game
 
 SQUARES = [f"{f}{r}" for f in "abcdefgh" for r in "12345678"]
 WORDS = st.sampled_from(["move", "build", "score", "knight", "end", "draw", "MOVE", "Build", "2"])
@@ -72,3 +75,26 @@ def test_public_action_hides_only_the_kept_card():
     assert public_action("keep ap6 bottom") == "keep ? bottom"
     assert public_action("play ap6") == "play ap6"
     assert public_action("draw") == "draw"
+
+
+def _at_the_king_decision() -> Game:
+    """A game stopped where the lowest scorer decides about the king after a scoring."""
+    rng = random.Random(3)
+    for seed in range(50):
+        game = Game.new(2, seed=seed)
+        while game.stage != "over":
+            if game.stage == "king" and "king pass" in game.legal():
+                return game
+            game.play(rng.choice(game.legal()))
+    raise AssertionError("no king decision reached")
+
+
+def test_pass_after_a_scoring_leaves_the_king_where_it_is():
+    game = _at_the_king_decision()
+    king = game.position()["king"]
+    after, _, done = _apply(game, "Pass")
+    assert done and after.position()["king"] == king
+    assert after.stage != "king"
+    assert _apply(game, "king pass")[0].position() == after.position()
+    # elsewhere "pass" still ends a turn
+    assert split_actions("pass") == ["end"]
