@@ -63,7 +63,8 @@ LEVEL_NAMES = {
 }
 
 
-def _user(interaction: discord.Interaction) -> User:
+def user_of(interaction: discord.Interaction) -> User:
+    """Who interacted, with their Discord language (the service words private replies in it)."""
     return User(interaction.user.id, interaction.user.display_name, locale=str(interaction.locale))
 
 
@@ -140,7 +141,7 @@ async def handle_button(
         return
     try:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        user = _user(interaction)
+        user = user_of(interaction)
         if action == "end":
             ap = await service.end_needs_confirm(game_id=game_id, turn=turn, user=user)
             if ap:
@@ -208,7 +209,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         level: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        user = _user(interaction)
+        user = user_of(interaction)
         spoken = game_language(language, interaction.guild_locale, interaction.locale)
         outcome = await self.service.new(
             guild_id=interaction.guild_id,
@@ -232,13 +233,15 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     async def join(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         # Back into one's own seat after the computer took it over (bot.home), else a seat.
-        back = await self.bot.home.rejoin(channel_id=_channel(interaction), user=_user(interaction))
+        back = await self.bot.home.rejoin(
+            channel_id=_channel(interaction), user=user_of(interaction)
+        )
         if back is not None:
             await self.bot.deliver(interaction, back)
             return
         await self._run(
             interaction,
-            self.service.join(channel_id=_channel(interaction), user=_user(interaction)),
+            self.service.join(channel_id=_channel(interaction), user=user_of(interaction)),
         )
 
     @app_commands.command(description="Leave the open game before it starts")
@@ -246,7 +249,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
-            self.service.leave(channel_id=_channel(interaction), user=_user(interaction)),
+            self.service.leave(channel_id=_channel(interaction), user=user_of(interaction)),
         )
 
     @app_commands.command(description="Start the game (its author only); seats in join order")
@@ -254,7 +257,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
-            self.service.start(channel_id=_channel(interaction), user=_user(interaction)),
+            self.service.start(channel_id=_channel(interaction), user=user_of(interaction)),
         )
 
     @app_commands.command(description="Play one or more actions, e.g. move c3 d3; build e4; end")
@@ -265,7 +268,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             interaction,
             self.service.play(
                 channel_id=_channel(interaction),
-                user=_user(interaction),
+                user=user_of(interaction),
                 text=actions,
                 created_at=_sent_at(interaction),
             ),
@@ -294,7 +297,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             interaction,
             self.service.undo(
                 channel_id=_channel(interaction),
-                user=_user(interaction),
+                user=user_of(interaction),
                 created_at=_sent_at(interaction),
             ),
         )
@@ -318,7 +321,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             # No game running here: bot.home shows the channel's last finished one.
             with contextlib.suppress(NoGame):
                 view = await self.service.board(
-                    channel_id=_channel(interaction), user=_user(interaction)
+                    channel_id=_channel(interaction), user=user_of(interaction)
                 )
         if view is None:  # a chosen game or decision, or a finished game
             view = await self.bot.home.past_board(
@@ -342,7 +345,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.service.hand(channel_id=_channel(interaction), user=_user(interaction))
+        text = await self.service.hand(channel_id=_channel(interaction), user=user_of(interaction))
         await send_private(interaction, text)
 
     @app_commands.command(description="The rules in brief")
@@ -373,7 +376,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         c = await self.service.confirmable(
             what=what,
             channel_id=_channel(interaction),
-            user=_user(interaction),
+            user=user_of(interaction),
             can_manage_channel=interaction.permissions.manage_channels,
         )
         await ask(interaction, c.question, what, c.game_id, 0, c.confirm_label)

@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cog import send_private
-from bot.i18n import language
-from bot.service import User
+from bot.cog import lang_of, send_private, user_of
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
@@ -32,7 +30,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         text = await home.my_games(
             user_id=interaction.user.id,
             guild_id=interaction.guild_id,
-            lang=language(interaction.locale),
+            lang=lang_of(interaction),
         )
         await send_private(interaction, text)
 
@@ -42,7 +40,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         text = await home.history(
             channel_id=_channel(interaction),
             guild_id=interaction.guild_id,
-            lang=language(interaction.locale),
+            lang=lang_of(interaction),
         )
         await send_private(interaction, text)
 
@@ -56,7 +54,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
             channel_id=_channel(interaction),
             guild_id=interaction.guild_id,
             game_id=game,
-            lang=language(interaction.locale),
+            lang=lang_of(interaction),
         )
         file = discord.File(io.BytesIO(out.text.encode()), filename=out.filename)
         await interaction.followup.send(out.reply, file=file, ephemeral=True)
@@ -70,32 +68,28 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
             guild_id=interaction.guild_id,
             user_id=who.id,
             name=who.display_name,
-            lang=language(interaction.locale),
+            lang=lang_of(interaction),
         )
         await send_private(interaction, text)
 
     @app_commands.command(description="This server's top 10 players, computer levels included")
     async def leaderboard(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.leaderboard(
-            guild_id=interaction.guild_id, lang=language(interaction.locale)
-        )
+        text = await home.leaderboard(guild_id=interaction.guild_id, lang=lang_of(interaction))
         await send_private(interaction, text)
 
     @app_commands.command(description="Your settings (only you see them), e.g. turn notices by DM")
     @app_commands.describe(dm="Tell me it's my turn by direct message instead of a channel ping")
     async def settings(interaction: discord.Interaction, dm: bool | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.settings(
-            user_id=interaction.user.id, dm=dm, lang=language(interaction.locale)
-        )
+        text = await home.settings(user_id=interaction.user.id, dm=dm, lang=lang_of(interaction))
         await send_private(interaction, text)
 
     @app_commands.command(description="Pause your clocks and reminders in all your games")
     @app_commands.describe(days="For how many days (1-14; 0 ends an away period now)")
     async def away(interaction: discord.Interaction, days: app_commands.Range[int, 0, 14]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        user = User(interaction.user.id, interaction.user.display_name, str(interaction.locale))
+        user = user_of(interaction)
         await bot.deliver(interaction, await home.away(user=user, days=days))
 
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.

@@ -66,11 +66,6 @@ class PanelModel:
 # -- actions in words --------------------------------------------------------------
 
 
-def card_name(card: str, lang: str = DEFAULT) -> str:
-    """An action card's name in *lang* (its id if it is no card)."""
-    return _card_name(lang, card)
-
-
 def describe(action: str, game: Game | None = None, *, lang: str = DEFAULT) -> str:
     """An action in words, as an option label or a reply names it, in *lang*.
 
@@ -130,7 +125,7 @@ def _keep_words(card: str, where: str, game: Game | None, lang: str) -> str:
     if game is not None:
         revealed = (game.position().get("turn") or {}).get("revealed") or []
         others = max(0, len(revealed) - 1)
-    name = card_name(card, lang)
+    name = _card_name(lang, card)
     if where == "bottom":
         if others == 0:
             return t(lang, "Keep {card}, nothing else goes under your deck", card=name)
@@ -157,7 +152,7 @@ def _keep_words(card: str, where: str, game: Game | None, lang: str) -> str:
 
 
 def _card_words(card: str, args: list[str], lang: str) -> str:
-    name = card_name(card, lang)
+    name = _card_name(lang, card)
     if card in ("ap6", "ap7"):
         return t(lang, "Play {card}", card=name)
     if card == "extra" and args:
@@ -278,9 +273,11 @@ def group_label(key: str, count: int, lang: str = DEFAULT) -> str:
     if kind == "move" and len(words) == 2:
         return t(lang, "Move knight {square}", square=words[1])
     if kind == "play" and len(words) > 2:
-        return t(lang, "Play {card} from {square}", card=card_name(words[1], lang), square=words[2])
+        return t(
+            lang, "Play {card} from {square}", card=_card_name(lang, words[1]), square=words[2]
+        )
     if kind == "play" and len(words) == 2:
-        return t(lang, "Play {card}", card=card_name(words[1], lang))
+        return t(lang, "Play {card}", card=_card_name(lang, words[1]))
     return t(lang, _GROUP_LABELS[kind]) if kind in _GROUP_LABELS else key
 
 
@@ -546,10 +543,10 @@ def _status(game: Game, me: str, stack_text: str, lang: str = DEFAULT) -> str:
     for c in drawn:
         if c in playable:
             playable.remove(c)
-    names = ", ".join(card_name(c, lang) for c in playable)
+    names = ", ".join(_card_name(lang, c) for c in playable)
     cards = t(lang, "hand: {cards}", cards=names) if names else t(lang, "hand: no cards")
     if drawn:
-        later = ", ".join(card_name(c, lang) for c in drawn)
+        later = ", ".join(_card_name(lang, c) for c in drawn)
         cards += " " + t(lang, "(drawn this turn, for later: {cards})", cards=later)
     parts.append(cards)
     line = " · ".join(parts)
@@ -557,7 +554,7 @@ def _status(game: Game, me: str, stack_text: str, lang: str = DEFAULT) -> str:
         line += "\n" + t(lang, "This turn so far: `{actions}`", actions=stack_text)
     revealed = [c for c in turn.get("revealed") or [] if c != "hidden"]
     if revealed:
-        names = ", ".join(card_name(c, lang) for c in revealed)
+        names = ", ".join(_card_name(lang, c) for c in revealed)
         line += "\n" + t(lang, "Drawn, keep one: {cards}", cards=names)
     return line
 
@@ -635,7 +632,7 @@ def done_words(
             if c in drawn:
                 drawn.remove(c)
         if drawn and not any(a.startswith("keep ") for a in actions):  # a kept card is named
-            names = ", ".join(f"**{card_name(c, lang)}**" for c in drawn)
+            names = ", ".join(f"**{_card_name(lang, c)}**" for c in drawn)
             parts.append(t(lang, "You drew {cards}.", cards=names))
         revealed = [
             c
@@ -643,7 +640,7 @@ def done_words(
             if c != "hidden"
         ]
         if revealed and after.stage == "draw-keep":
-            names = ", ".join(f"**{card_name(c, lang)}**" for c in revealed)
+            names = ", ".join(f"**{_card_name(lang, c)}**" for c in revealed)
             parts.append(t(lang, "You drew {cards}: keep one.", cards=names))
     if not panel:
         parts.append(ap_line(after, lang=lang))

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cog import APOLOGY, report_error, send_private
+from bot.cog import APOLOGY, lang_of, report_error, send_private, user_of
 from bot.errors import ServiceError
-from bot.i18n import DEFAULT, N_, language, t
+from bot.i18n import DEFAULT, N_, t
 from bot.panel import BUTTON_LIMIT, PanelModel, Select
-from bot.service import PanelState, User
+from bot.service import PanelState
 from bot.texts import shorten
 
 if TYPE_CHECKING:
@@ -46,15 +46,6 @@ def button_label(text: str, lang: str) -> str:
     """A button's label in *lang*, within Discord's 80 characters."""
     label = t(lang, text)
     return label if len(label) <= BUTTON_LIMIT else label[: BUTTON_LIMIT - 1] + "…"
-
-
-def _user(interaction: discord.Interaction) -> User:
-    locale = getattr(interaction.locale, "value", None) or str(interaction.locale or "en-US")
-    return User(interaction.user.id, interaction.user.display_name, locale)
-
-
-def _lang(interaction: discord.Interaction) -> str:
-    return language(interaction.locale)
 
 
 class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -184,8 +175,8 @@ async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, 
     """The Play button: the mover gets the panel privately; anyone else a one-line refusal."""
     bot = interaction.client
     try:
-        state = await bot.service.panel_open(game_id=game_id, turn=turn, user=_user(interaction))
-        kwargs = await _message_kwargs(bot, game_id, turn, state, _lang(interaction))
+        state = await bot.service.panel_open(game_id=game_id, turn=turn, user=user_of(interaction))
+        kwargs = await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
         files = kwargs.pop("attachments", [])
         if files:
             kwargs["files"] = files
@@ -199,10 +190,10 @@ async def press_panel(
 ) -> None:
     """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts."""
     bot = interaction.client
-    lang = _lang(interaction)
+    lang = lang_of(interaction)
     try:
         state = await bot.service.panel_press(
-            game_id=game_id, turn=turn, user=_user(interaction), op=op, value=value
+            game_id=game_id, turn=turn, user=user_of(interaction), op=op, value=value
         )
     except ServiceError as exc:
         from bot.panel import closed_model
@@ -283,7 +274,7 @@ async def ask(
 
     *question* and *label* come in the user's language; Keep playing is put in it here.
     """
-    view = confirm_view(what, game_id, turn, label, _lang(interaction))
+    view = confirm_view(what, game_id, turn, label, lang_of(interaction))
     if interaction.response.is_done():
         await interaction.followup.send(question, view=view, ephemeral=True)
     else:
@@ -296,13 +287,13 @@ async def confirmed(
     """An answer to a confirmation: do it (or not), and say so in the same message."""
     bot = interaction.client
     service = bot.service
-    lang = _lang(interaction)
+    lang = lang_of(interaction)
     outcome = None
     try:
         if not yes:
             text = t(lang, "Nothing was changed; play on.")
         else:
-            user = _user(interaction)
+            user = user_of(interaction)
             channel_id = interaction.channel_id or 0
             if what == "end":
                 outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions, split_with_clauses
+from bot.config import AI_LEVELS
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.i18n import DEFAULT, N_, language, t
 from bot.refusals import refusal
@@ -260,6 +261,14 @@ class GameService:
                     lang,
                     "Unknown variant {variant}: choose common, personal or master.",
                     variant=repr(variant),
+                )
+            )
+        if ai_level is not None and ai_level not in AI_LEVELS:
+            raise NotAllowed(
+                t(
+                    lang,
+                    "Unknown computer level {level}: choose random, heuristic, search or expert.",
+                    level=repr(ai_level),
                 )
             )
         if not 0 <= bots <= players - 1:

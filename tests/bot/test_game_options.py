@@ -8,6 +8,7 @@ import functools
 import pytest
 
 from bot.config import AI_LEVELS, BotConfig, ConfigError
+from bot.errors import NotAllowed
 from bot.service import GameService, _engine_choose
 from tests.bot.conftest import ANN, CHANNEL, CONFIG, GUILD, Env
 from tests.bot.test_store import Backend, backend  # noqa: F401 - the fixture
@@ -51,6 +52,14 @@ async def test_each_game_plays_its_own_level(env: Env):
     assert chooser.keywords == {"level": "random"}
     configured = service._chooser(row.__class__(**{**_fields(row), "ai_level": None}))
     assert configured.keywords == {"level": CONFIG.ai_level}
+
+
+async def test_an_unknown_level_is_refused_and_opens_nothing(env: Env):
+    with pytest.raises(NotAllowed, match="Unknown computer level 'grandmaster'"):
+        await env.service.new(
+            guild_id=GUILD, channel_id=CHANNEL, user=ANN, bots=1, ai_level="grandmaster"
+        )
+    assert await env.store.active_game(CHANNEL) is None
 
 
 def _fields(row):
