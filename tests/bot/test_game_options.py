@@ -72,3 +72,9 @@ def test_the_configured_level_may_be_expert():
     assert AI_LEVELS[-1] == "expert"
     with pytest.raises(ConfigError, match="TORRES_AI_LEVEL"):
         BotConfig.from_env({**env, "TORRES_AI_LEVEL": "grandmaster"})
+
+
+def test_new_offers_every_level_the_engine_has_weakest_first():
+    from bot.cog import LEVEL_NAMES
+
+    assert tuple(LEVEL_NAMES) == AI_LEVELS
