@@ -85,8 +85,12 @@ def _batch(fn: Any, items: list, reps: int) -> float:
 def _fresh(fn: Any, items: list, reps: int) -> float:
     """As ``_batch``, with the engine's tables by board (if it keeps any) emptied before
     each pass: every board is new to the engine, as in a game loaded from the store."""
-    from engine.rules import common
+    import importlib
 
+    try:  # engines before the rule modules (engine/rules/) keep no tables by board
+        common = importlib.import_module("engine.rules.common")
+    except ImportError:
+        common = None
     best = float("inf")
     for _ in range(reps):
         tables = getattr(common, "_TABLES", None)
