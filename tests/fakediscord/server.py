@@ -377,7 +377,9 @@ class FakeDiscord:
         self.requests: list[tuple[str, str, int]] = []
         self._seq = 0
         self._conns: dict[int, _Conn] = {}  # the identified connection of each shard
-        self._changed = asyncio.Event()
+        # wait_until's waiters: their condition, looked at once per burst of changes.
+        self._waiters: dict[asyncio.Future[Any], Callable[[], Any]] = {}
+        self._check_pending = False
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -481,24 +483,50 @@ class FakeDiscord:
     # ------------------------------------------------------------------ waiting
 
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        """The state changed: look at the waiters' conditions soon (once for a burst of changes).
+
+        One pass over the conditions in a single callback, instead of waking every
+        waiting task to look at its own: with hundreds of simulated players waiting
+        (bench/bot_bench.py), waking them all at every change cost the fake most of
+        its CPU.
+        """
+        if self._waiters and not self._check_pending:
+            self._check_pending = True
+            asyncio.get_running_loop().call_soon(self._check_waiters)
+
+    def _check_waiters(self) -> None:
+        self._check_pending = False
+        for fut, cond in list(self._waiters.items()):
+            if fut.done():
+                continue
+            try:
+                value = cond()
+            except Exception as exc:  # noqa: BLE001 - raised in the waiter, as before
+                fut.set_exception(exc)
+                continue
+            if value:
+                fut.set_result(value)
 
     async def wait_until(self, cond: Callable[[], T | None], timeout: float, what: str) -> T:
-        """Poll ``cond`` each time the fake's state changes; AssertionError after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            ev = self._changed
+        """Until ``cond`` holds, looked at each time the fake's state changes;
+        ProtocolTimeout (an AssertionError) after ``timeout``."""
+        value = cond()
+        if value:
+            return value
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._waiters[fut] = cond
+        try:
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
             value = cond()
             if value:
                 return value
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ProtocolTimeout(
-                    f"timed out after {timeout:g}s waiting for {what}\n{self.diagnostics()}"
-                )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ev.wait(), remaining)
+            raise ProtocolTimeout(
+                f"timed out after {timeout:g}s waiting for {what}\n{self.diagnostics()}"
+            ) from None
+        finally:
+            self._waiters.pop(fut, None)
 
     async def wait_connected(self, timeout: float = 20.0) -> None:
         """Until a bot has identified and received READY and GUILD_CREATE."""
