@@ -41,6 +41,32 @@ MAIN_DIAGONALS: frozenset[int] = frozenset(
 )
 
 
+# Bit masks of squares: square s is bit NAME_RANK[s], so that a mask's bits from the
+# lowest up are its squares in the order of their names (the legal-action order).
+BIT: tuple[int, ...] = tuple(1 << NAME_RANK[s] for s in range(64))
+ALL = (1 << 64) - 1
+ORTH_MASK: tuple[int, ...] = tuple(sum(BIT[t] for t in ORTH[s]) for s in range(64))
+# BY_LENGTH[m.bit_length()]: the square of the single bit m (index 0 unused).
+BY_LENGTH: tuple[int, ...] = (-1, *SORTED_SQUARES)
+
+
+def mask_of(squares: Iterable[int]) -> int:
+    m = 0
+    for s in squares:
+        m |= BIT[s]
+    return m
+
+
+def squares_of(m: int) -> list[int]:
+    """The squares of mask ``m`` in the order of their names."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(BY_LENGTH[low.bit_length()])
+        m ^= low
+    return out
+
+
 def manhattan(a: int, b: int) -> int:
     return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
 
@@ -100,8 +126,10 @@ class Castles:
     Immutable once built (the rules' caches aside): the game replaces it whenever a
     height changes, so undo snapshots and copies may share it.  ``adj[v]``: the
     castles orthogonally next to the bare square v (which castles a block there would
-    touch; () for squares of castles).  ``frontier[c]``: the bare squares touching
-    castle c and no other.  Doors are worked out per castle on first use.
+    touch; () for squares of castles).  ``front[c]``: the mask of the bare squares
+    touching castle c and no other; ``member_mask[c]``: the mask of c's squares.
+    ``le[k]``: the mask of the squares of height k or less (for every k up to one
+    above the tallest square).  Doors are worked out per castle on first use.
     """
 
     __slots__ = (
@@ -109,8 +137,10 @@ class Castles:
         "area",
         "height",
         "members",
+        "member_mask",
         "adj",
-        "frontier",
+        "front",
+        "le",
         "_doors",
         "_low",
         "build",
@@ -124,17 +154,35 @@ class Castles:
         self.area = area
         self.height = height
         self.members = members
-        frontier: list[list[int]] = [[] for _ in area]
+        front = [0] * len(area)
         for v in bare:
             a = adj[v]
             if len(a) == 1:
-                frontier[a[0]].append(v)
+                front[a[0]] |= BIT[v]
         self.adj = adj
-        self.frontier = frontier
+        self.front = front
+        top = max(height, default=0)
+        le = [0] * (top + 2)
+        masks = []
+        blocks = 0
+        for squares in members:
+            m = 0
+            for s in squares:
+                b = BIT[s]
+                m |= b
+                le[h[s]] |= b
+            masks.append(m)
+            blocks |= m
+        self.member_mask = masks
+        below = ALL & ~blocks  # height 0
+        for k in range(top + 2):
+            below |= le[k]
+            le[k] = below
+        self.le = le
         self._doors: list[frozenset[int] | None] = [None] * len(area)
-        self._low: dict[tuple[int, int], list[int]] = {}  # (castle, level) -> its doors so low
-        self.build: list[int] | None = None  # filled by the rules on first use
-        self.reach: dict[int, tuple[int, ...]] = {}  # knight moves by start, ditto
+        self._low: dict[int, int] = {}  # level << 6 | castle -> the mask of its doors so low
+        self.build: int | None = None  # the mask of block squares, filled by the rules
+        self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
 
@@ -151,19 +199,17 @@ class Castles:
             )
         return found
 
-    def doors_up_to(self, h: Sequence[int], c: int, level: int) -> list[int]:
-        """The doors of castle c no higher than ``level`` (knights at one level near one
-        castle share them)."""
-        key = (c, level)
+    def doors_up_to(self, h: Sequence[int], c: int, level: int) -> int:
+        """The mask of the doors of castle c no higher than ``level`` (knights at one
+        level near one castle share them)."""
+        key = level << 6 | c
         found = self._low.get(key)
         if found is None:
-            known = self._doors[c]
-            if known is None:  # straight from the castle's squares (repeats do no harm)
-                found = [
-                    v for m in self.members[c] for v in ORTH[m] if h[v] < h[m] and h[v] <= level
-                ]
-            else:
-                found = [v for v in known if h[v] <= level]
+            le = self.le
+            found = 0
+            for m in self.members[c]:
+                hm = h[m]
+                found |= ORTH_MASK[m] & le[hm - 1 if hm <= level else level]
             self._low[key] = found
         return found
 
@@ -179,27 +225,37 @@ class Castles:
         area = self.area[:]
         height = self.height[:]
         members = self.members
+        masks = self.member_mask
         adj = self.adj
-        frontier = self.frontier
+        front = self.front
         doors = self._doors[:]
+        hs = h[s]
+        bit = BIT[s]
+        le = self.le[:]
+        le[hs - 1] &= ~bit
+        if len(le) < hs + 2:
+            le.append(ALL)
         c = comp[s]
         if c < 0:
             comp = comp[:]
             adj = adj[:]
-            frontier = frontier[:]
+            front = front[:]
             members = members[:]
+            masks = masks[:]
             touching = adj[s]
             if touching:
                 c = touching[0]
                 area[c] += 1
                 members[c] = [*members[c], s]
-                frontier[c] = [v for v in frontier[c] if v != s]
+                masks[c] |= bit
+                front[c] &= ~bit
             else:
                 c = len(area)
                 area.append(1)
                 height.append(0)
                 members.append([s])
-                frontier.append([])
+                masks.append(bit)
+                front.append(0)
                 doors.append(None)
             comp[s] = c
             adj[s] = ()
@@ -208,12 +264,11 @@ class Castles:
                     a = adj[t]
                     if not a:
                         adj[t] = (c,)
-                        frontier[c] = [*frontier[c], t]
+                        front[c] |= BIT[t]
                     elif c not in a:
                         adj[t] = tuple(sorted((*a, c)))
                         for d in a:
-                            frontier[d] = [v for v in frontier[d] if v != t]
-        hs = h[s]
+                            front[d] &= ~BIT[t]
         if hs > height[c]:
             height[c] = hs
         old = doors[c]
@@ -227,13 +282,17 @@ class Castles:
         new.area = area
         new.height = height
         new.members = members
+        new.member_mask = masks
         new.adj = adj
-        new.frontier = frontier
+        new.front = front
+        new.le = le
         new._doors = doors
-        new._low = {k: v for k, v in self._low.items() if k[0] != c}
+        low = self._low
+        new._low = {k: v for k, v in low.items() if k & 63 != c} if low else {}
         new.build = None
         # A knight's reach changes only next to the castle that grew (its doors did).
-        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
+        reach = self.reach
+        new.reach = {a: r for a, r in reach.items() if comp[a] != c and c not in adj[a]}
         new.moveblock = None
         return new
 
@@ -248,14 +307,18 @@ class Castles:
         height[c] = max(map(h.__getitem__, self.members[c]))
         doors = self._doors[:]
         doors[c] = None
+        le = self.le[:]
+        le[h[s]] |= BIT[s]
         new.comp = comp
         new.area = self.area
         new.height = height
         new.members = self.members
+        new.member_mask = self.member_mask
         new.adj = self.adj
-        new.frontier = self.frontier
+        new.front = self.front
+        new.le = le
         new._doors = doors
-        new._low = {k: v for k, v in self._low.items() if k[0] != c}
+        new._low = {k: v for k, v in self._low.items() if k & 63 != c}
         new.build = None
         adj = self.adj
         new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .board import SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
+from .board import BIT, SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS, MASTER_CARDS
 from .errors import NotationError, notation_error
 from .events import Stage
@@ -226,6 +226,7 @@ def read_position(d: Any) -> State:
                     "position_two_knights", square=SQUARE_NAMES[s], player=other, other=names[p]
                 )
             st.occupant[s] = p
+            st.pieces |= BIT[s]
             st.knights[p].append(s)
     k = d.get("king")
     if k is not None:
@@ -235,6 +236,7 @@ def read_position(d: Any) -> State:
             raise _bad("position_king_and_knight", player=other, square=SQUARE_NAMES[s])
         st.king = s
         st.occupant[s] = KING
+        st.pieces |= BIT[s]
     if stage in (Stage.CASTLES, Stage.PLACE) and st.king is not None:
         raise _bad("position_king_too_early", stage=f"{stage}")
     if stage == Stage.KING and st.king is not None and st.phase == 3:

@@ -31,6 +31,7 @@ class Snapshot(NamedTuple):
     round_starter: int
     heights: tuple[int, ...]
     occupant: tuple[int, ...]
+    pieces: int
     knights: tuple[tuple[int, ...], ...]
     king: int | None
     scores: tuple[int, ...]
@@ -61,6 +62,7 @@ class TurnSnapshot(NamedTuple):
     supply: int
     heights: tuple[int, ...]
     occupant: tuple[int, ...]
+    pieces: int
     knights: tuple[int, ...]
     scores: tuple[int, ...]
     stacks: tuple[int, ...]
@@ -88,6 +90,7 @@ class State:
         "round_starter",
         "heights",
         "occupant",
+        "pieces",
         "knights",
         "king",
         "scores",
@@ -118,6 +121,7 @@ class State:
         self.round_starter = 0
         self.heights = [0] * 64
         self.occupant = [EMPTY] * 64
+        self.pieces = 0  # the mask (board.BIT) of the squares with a piece
         self.knights: list[list[int]] = [[] for _ in range(n)]
         self.king: int | None = None
         self.scores = [0] * n
@@ -164,6 +168,7 @@ class State:
             self.round_starter,
             tuple(self.heights),
             tuple(self.occupant),
+            self.pieces,
             tuple([tuple(k) for k in self.knights]),
             self.king,
             tuple(self.scores),
@@ -189,6 +194,7 @@ class State:
         self.round_starter = s.round_starter
         self.heights = list(s.heights)
         self.occupant = list(s.occupant)
+        self.pieces = s.pieces
         self.knights = [list(k) for k in s.knights]
         self.king = s.king
         self.scores = list(s.scores)
@@ -213,6 +219,7 @@ class State:
             self.supply,
             tuple(self.heights),
             tuple(self.occupant),
+            self.pieces,
             tuple(self.knights[p]),
             tuple(self.scores),
             tuple(self.stacks[p]),
@@ -229,6 +236,7 @@ class State:
         self.supply = s.supply
         self.heights = list(s.heights)
         self.occupant = list(s.occupant)
+        self.pieces = s.pieces
         self.knights[p] = list(s.knights)
         self.scores = list(s.scores)
         self.stacks[p] = list(s.stacks)
@@ -249,6 +257,7 @@ class State:
         new.round_starter = self.round_starter
         new.heights = self.heights[:]
         new.occupant = self.occupant[:]
+        new.pieces = self.pieces
         new.knights = [k[:] for k in self.knights]
         new.king = self.king
         new.scores = self.scores[:]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import NAME_RANK, ORTH, SQUARE_NAMES
+from ..board import NAME_RANK, ORTH_MASK, SORTED_SQUARES, SQUARE_NAMES
 from ..events import Event, Stage
 from ..notation import Action
-from ..state import EMPTY, State, TurnSnapshot
+from ..state import State, TurnSnapshot
 from . import setup, turn
 from .cards import card_plays, do_card
-from .common import block_squares, castles, illegal
+from .common import build_mask, castles, illegal
 from .tables import MAX_DRAWS, MAX_KNIGHTS
 
 _N = SQUARE_NAMES
@@ -18,6 +18,11 @@ _MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
 _BUILD = [f"build {_N[s]}" for s in range(64)]
 _KNIGHT = [f"knight {_N[s]}" for s in range(64)]
 _STACK = [f"stack {k}" for k in range(10)]
+# The same texts indexed by the bit length of the target's mask bit (board.BIT).
+_MOVE_BY_LENGTH = [["", *(row[b] for b in SORTED_SQUARES)] for row in _MOVE]
+_BUILD_BY_LENGTH = ["", *(_BUILD[b] for b in SORTED_SQUARES)]
+_KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]
+_ORTH_MASK = ORTH_MASK
 _RANK = NAME_RANK.__getitem__
 _PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP  # enum class attributes are slow to look up
 
@@ -106,17 +111,33 @@ def legal(st: State) -> list[str]:
     return []
 
 
+def _texts(row: list[str], m: int) -> list[str]:
+    """``row[b]`` for the squares b of mask ``m``, in the order of their names."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(row[low.bit_length()])
+        m ^= low
+    return out
+
+
 def _legal_play(st: State) -> list[str]:
     """The turn's actions, put together in sorted order (the parts come sorted)."""
     p = st.to_move
     ap = st.ap
     mine = st.knights[p]
-    occ = st.occupant
     out: list[str] = []
     if ap >= 1:
+        free = ~st.pieces
+        cc = st.castles or castles(st)
         ts = st.turn_stack
         if ts or (ts is None and any(st.stacks[p])):  # turn.can_build
-            out += [_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY]
+            m = cc.build
+            if m is None:
+                m = build_mask(st)
+            m &= free
+            if m:
+                out += _texts(_BUILD_BY_LENGTH, m)
         if (  # turn.can_draw
             st.variant == "common"
             and len(st.drawn) < MAX_DRAWS
@@ -124,22 +145,26 @@ def _legal_play(st: State) -> list[str]:
             or turn.can_draw(st)
         ):
             out.append("draw")
-    out.append("end")
-    if ap >= 1:
-        if ap >= 2 and len(mine) < MAX_KNIGHTS:  # turn.add_targets, as texts
+        out.append("end")
+        if ap >= 2 and len(mine) < MAX_KNIGHTS:  # turn.add_targets, as a mask
             h = st.heights
-            new: set[int] = set()
+            le = cc.le
+            m = 0
             for k in mine:
-                level = h[k]
-                new.update([t for t in ORTH[k] if occ[t] == EMPTY and h[t] <= level])
-            out += sorted([_KNIGHT[t] for t in new])
-        reach = (st.castles or castles(st)).reach
+                m |= _ORTH_MASK[k] & le[h[k]]
+            m &= free
+            if m:
+                out += _texts(_KNIGHT_BY_LENGTH, m)
+        reach = cc.reach
         for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
-            to = reach.get(a)
-            if to is None:
-                to = turn.move_reach(st, a)
-            row = _MOVE[a]
-            out += [row[b] for b in to if occ[b] == EMPTY]
+            m = reach.get(a)
+            if m is None:
+                m = turn.move_reach(st, a)
+            m &= free
+            if m:
+                out += _texts(_MOVE_BY_LENGTH[a], m)
+    else:
+        out.append("end")
     if not st.played and st.hands[p]:
         out += sorted(card_plays(st))
     if ap >= 1:
