@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..board import NAME_RANK, ORTH_MASK, SORTED_SQUARES, SQUARE_NAMES
 from ..events import Event, Stage
-from ..notation import Action
+from ..notation import BUILD_TEXT, KNIGHT_TEXT, MOVE_TEXT, Action
 from ..state import State, TurnSnapshot
 from . import setup, turn
 from .cards import card_plays, do_card
@@ -14,14 +14,15 @@ from .common import build_mask, castles, illegal
 from .tables import MAX_DRAWS, MAX_KNIGHTS
 
 _N = SQUARE_NAMES
-_MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
-_BUILD = [f"build {_N[s]}" for s in range(64)]
-_KNIGHT = [f"knight {_N[s]}" for s in range(64)]
+_MOVE = MOVE_TEXT
+_BUILD = BUILD_TEXT
+_KNIGHT = KNIGHT_TEXT
 _STACK = [f"stack {k}" for k in range(10)]
 # The same texts indexed by the bit length of the target's mask bit (board.BIT).
 _MOVE_BY_LENGTH = [["", *(row[b] for b in SORTED_SQUARES)] for row in _MOVE]
 _BUILD_BY_LENGTH = ["", *(_BUILD[b] for b in SORTED_SQUARES)]
 _KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]
+_ROWS = [*_MOVE_BY_LENGTH, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH]
 _ORTH_MASK = ORTH_MASK
 _RANK = NAME_RANK.__getitem__
 _PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP  # enum class attributes are slow to look up
@@ -111,14 +112,63 @@ def legal(st: State) -> list[str]:
     return []
 
 
-def _texts(row: list[str], m: int) -> list[str]:
-    """``row[b]`` for the squares b of mask ``m``, in the order of their names."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(row[low.bit_length()])
-        m ^= low
+# Texts by mask, shared by all games (a few MB at most): (mask << 7 | row) -> texts,
+# row 0..63 the moves from that square, 64 builds, 65 new knights.  A mask not seen
+# yet is read a byte (one file) at a time: (row << 11 | file << 8 | byte) -> texts.
+_TEXTS: dict[int, list[str]] = {}
+_TEXTS_MAX = 1 << 15
+_CHUNKS: dict[int, tuple[str, ...]] = {}
+
+
+def _texts_of(key: int) -> list[str]:
+    """The texts of ``key`` (see ``_TEXTS``), worked out and kept."""
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+    r = key & 127
+    m = key >> 7
+    out: list[str] = []
+    if r < 64:  # a knight's moves: a few squares, one at a time
+        row = _ROWS[r]
+        while m:
+            low = m & -m
+            out.append(row[low.bit_length()])
+            m ^= low
+    else:  # many squares: a file at a time
+        base = r << 11
+        f = 0
+        while m:
+            b = m & 255
+            if b:
+                chunk = _CHUNKS.get(base | f | b)
+                if chunk is None:
+                    chunk = _chunk(base | f | b)
+                out += chunk
+            m >>= 8
+            f += 256
+    _TEXTS[key] = out
     return out
+
+
+def _without(full: list[str], row: list[str], key: int, taken: int) -> list[str]:
+    """The texts of ``key`` (see ``_TEXTS``): ``full`` less those of the squares of
+    mask ``taken`` (a few), kept."""
+    out = full[:]
+    while taken:
+        low = taken & -taken
+        out.remove(row[low.bit_length()])
+        taken ^= low
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+    _TEXTS[key] = out
+    return out
+
+
+def _chunk(key: int) -> tuple[str, ...]:
+    row = _ROWS[key >> 11]
+    first = (key >> 8 & 7) << 3  # the bit length of the file's first square, minus 1
+    b = key & 255
+    found = _CHUNKS[key] = tuple(row[first + i + 1] for i in range(8) if b >> i & 1)
+    return found
 
 
 def _legal_play(st: State) -> list[str]:
@@ -135,9 +185,13 @@ def _legal_play(st: State) -> list[str]:
             m = cc.build
             if m is None:
                 m = build_mask(st)
-            m &= free
             if m:
-                out += _texts(_BUILD_BY_LENGTH, m)
+                full = _TEXTS.get(m << 7 | 64) or _texts_of(m << 7 | 64)
+                taken = m & st.pieces
+                if taken:
+                    key = (m ^ taken) << 7 | 64
+                    full = _TEXTS.get(key) or _without(full, _BUILD_BY_LENGTH, key, taken)
+                out += full
         if (  # turn.can_draw
             st.variant == "common"
             and len(st.drawn) < MAX_DRAWS
@@ -154,7 +208,8 @@ def _legal_play(st: State) -> list[str]:
                 m |= _ORTH_MASK[k] & le[h[k]]
             m &= free
             if m:
-                out += _texts(_KNIGHT_BY_LENGTH, m)
+                key = m << 7 | 65
+                out += _TEXTS.get(key) or _texts_of(key)
         reach = cc.reach
         for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
             m = reach.get(a)
@@ -162,7 +217,8 @@ def _legal_play(st: State) -> list[str]:
                 m = turn.move_reach(st, a)
             m &= free
             if m:
-                out += _texts(_MOVE_BY_LENGTH[a], m)
+                key = m << 7 | a
+                out += _TEXTS.get(key) or _texts_of(key)
     else:
         out.append("end")
     if not st.played and st.hands[p]:
