@@ -67,6 +67,16 @@ def squares_of(m: int) -> list[int]:
     return out
 
 
+_NOT_TOP = ALL & ~sum(BIT[s] for s in range(56, 64))  # rank 8: no square above
+_NOT_BOTTOM = ALL & ~sum(BIT[s] for s in range(8))  # rank 1: no square below
+
+
+def around(m: int) -> int:
+    """The squares orthogonally next to a square of mask ``m`` (``m``'s own included
+    only where they are next to another of its squares)."""
+    return ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | ((m << 8) & ALL) | (m >> 8)
+
+
 def manhattan(a: int, b: int) -> int:
     return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
 
@@ -138,7 +148,7 @@ class Castles:
         "height",
         "members",
         "member_mask",
-        "adj",
+        "_adj",
         "front",
         "le",
         "_doors",
@@ -149,42 +159,82 @@ class Castles:
     )
 
     def __init__(self, h: Sequence[int]) -> None:
-        comp, area, height, members, adj, bare = _flood(h)
+        comp = [-1] * 64
+        area: list[int] = []
+        height: list[int] = []
+        members: list[list[int]] = []
+        masks: list[int] = []
+        le = [0] * (max(h) + 2)  # squares of each height, summed up below
+        blocks = 0
+        for start in compress(range(64), h):  # squares of height 0 aside at C speed
+            if comp[start] >= 0 or h[start] < 0:
+                continue
+            c = len(area)
+            comp[start] = c
+            squares = [start]
+            top = h[start]
+            m = 0
+            for s in squares:  # grows while it is read: a breadth-first search
+                b = BIT[s]
+                m |= b
+                le[h[s]] |= b
+                for t in ORTH[s]:
+                    if comp[t] < 0:
+                        ht = h[t]
+                        if ht > 0:
+                            comp[t] = c
+                            squares.append(t)
+                            if ht > top:
+                                top = ht
+            area.append(len(squares))
+            height.append(top)
+            members.append(squares)
+            masks.append(m)
+            blocks |= m
         self.comp = comp
         self.area = area
         self.height = height
         self.members = members
-        front = [0] * len(area)
-        for v in bare:
-            a = adj[v]
-            if len(a) == 1:
-                front[a[0]] |= BIT[v]
-        self.adj = adj
-        self.front = front
-        top = max(height, default=0)
-        le = [0] * (top + 2)
-        masks = []
-        blocks = 0
-        for squares in members:
-            m = 0
-            for s in squares:
-                b = BIT[s]
-                m |= b
-                le[h[s]] |= b
-            masks.append(m)
-            blocks |= m
         self.member_mask = masks
-        below = ALL & ~blocks  # height 0
-        for k in range(top + 2):
+        bare = ALL & ~blocks
+        below = bare  # height 0
+        for k in range(1, len(le)):
+            le[k - 1] = below
             below |= le[k]
-            le[k] = below
+        le[-1] = below
         self.le = le
+        # The bare squares next to each castle; those next to two or more are no frontier.
+        once = twice = 0
+        near = []
+        for m in masks:
+            n = (
+                ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | ((m << 8) & ALL) | (m >> 8)
+            ) & bare
+            twice |= once & n
+            once |= n
+            near.append(n)
+        self.front = [n & ~twice for n in near]
+        self._adj: list[tuple[int, ...]] | None = None
         self._doors: list[frozenset[int] | None] = [None] * len(area)
         self._low: dict[int, int] = {}  # level << 6 | castle -> the mask of its doors so low
         self.build: int | None = None  # the mask of block squares, filled by the rules
         self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
+
+    @property
+    def adj(self) -> list[tuple[int, ...]]:
+        """``adj[v]``: the castles next to the bare square v, in order (worked out on
+        first use)."""
+        adj = self._adj
+        if adj is None:
+            adj = [()] * 64
+            comp = self.comp
+            blocks = ALL & ~self.le[0]
+            for v in squares_of(around(blocks) & ~blocks):
+                adj[v] = tuple(sorted({comp[t] for t in ORTH[v] if comp[t] >= 0}))
+            self._adj = adj
+        return adj
 
     def __len__(self) -> int:
         return len(self.area)
@@ -226,7 +276,7 @@ class Castles:
         height = self.height[:]
         members = self.members
         masks = self.member_mask
-        adj = self.adj
+        adj = self._adj
         front = self.front
         doors = self._doors[:]
         hs = h[s]
@@ -238,13 +288,12 @@ class Castles:
         c = comp[s]
         if c < 0:
             comp = comp[:]
-            adj = adj[:]
             front = front[:]
             members = members[:]
             masks = masks[:]
-            touching = adj[s]
+            touching = [comp[t] for t in ORTH[s] if comp[t] >= 0]
             if touching:
-                c = touching[0]
+                c = touching[0]  # the one castle s touches
                 area[c] += 1
                 members[c] = [*members[c], s]
                 masks[c] |= bit
@@ -258,17 +307,21 @@ class Castles:
                 front.append(0)
                 doors.append(None)
             comp[s] = c
-            adj[s] = ()
+            if adj is not None:
+                adj = adj[:]
+                adj[s] = ()
             for t in ORTH[s]:
                 if comp[t] < 0:
-                    a = adj[t]
+                    a = sorted({comp[u] for u in ORTH[t] if comp[u] >= 0 and u != s})
                     if not a:
-                        adj[t] = (c,)
                         front[c] |= BIT[t]
                     elif c not in a:
-                        adj[t] = tuple(sorted((*a, c)))
                         for d in a:
                             front[d] &= ~BIT[t]
+                        a.append(c)
+                        a.sort()
+                    if adj is not None:
+                        adj[t] = (*a,) if a else (c,)
         if hs > height[c]:
             height[c] = hs
         old = doors[c]
@@ -283,16 +336,16 @@ class Castles:
         new.height = height
         new.members = members
         new.member_mask = masks
-        new.adj = adj
+        new._adj = adj
         new.front = front
         new.le = le
         new._doors = doors
         low = self._low
         new._low = {k: v for k, v in low.items() if k & 63 != c} if low else {}
         new.build = None
-        # A knight's reach changes only next to the castle that grew (its doors did).
-        reach = self.reach
-        new.reach = {a: r for a, r in reach.items() if comp[a] != c and c not in adj[a]}
+        # A knight's reach changes only on or next to the castle that grew (its doors did).
+        near = masks[c] | around(masks[c])
+        new.reach = {a: r for a, r in self.reach.items() if not BIT[a] & near}
         new.moveblock = None
         return new
 
@@ -314,14 +367,15 @@ class Castles:
         new.height = height
         new.members = self.members
         new.member_mask = self.member_mask
-        new.adj = self.adj
+        new._adj = self._adj
         new.front = self.front
         new.le = le
         new._doors = doors
         new._low = {k: v for k, v in self._low.items() if k & 63 != c}
         new.build = None
-        adj = self.adj
-        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
+        m = self.member_mask[c]
+        near = m | around(m)
+        new.reach = {a: r for a, r in self.reach.items() if not BIT[a] & near}
         new.moveblock = None
         return new
 
