@@ -155,6 +155,7 @@ class Castles:
         "_low",
         "build",
         "reach",
+        "reach_keys",
         "moveblock",
     )
 
@@ -216,9 +217,12 @@ class Castles:
         self.front = [n & ~twice for n in near]
         self._adj: list[tuple[int, ...]] | None = None
         self._doors: list[frozenset[int] | None] = [None] * len(area)
-        self._low: dict[int, int] = {}  # level << 6 | castle -> the mask of its doors so low
+        # per castle {level: the mask of its doors so low}, shared by the tables of later
+        # boards while that castle is unchanged
+        self._low: list[dict[int, int] | None] = [None] * len(area)
         self.build: int | None = None  # the mask of block squares, filled by the rules
         self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
+        self.reach_keys = 0  # the mask of the squares in ``reach``
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
 
@@ -252,15 +256,17 @@ class Castles:
     def doors_up_to(self, h: Sequence[int], c: int, level: int) -> int:
         """The mask of the doors of castle c no higher than ``level`` (knights at one
         level near one castle share them)."""
-        key = level << 6 | c
-        found = self._low.get(key)
+        low = self._low[c]
+        if low is None:
+            low = self._low[c] = {}
+        found = low.get(level)
         if found is None:
             le = self.le
             found = 0
             for m in self.members[c]:
                 hm = h[m]
                 found |= ORTH_MASK[m] & le[hm - 1 if hm <= level else level]
-            self._low[key] = found
+            low[level] = found
         return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
@@ -279,6 +285,7 @@ class Castles:
         adj = self._adj
         front = self.front
         doors = self._doors[:]
+        low = self._low[:]
         hs = h[s]
         bit = BIT[s]
         le = self.le[:]
@@ -291,7 +298,7 @@ class Castles:
             front = front[:]
             members = members[:]
             masks = masks[:]
-            touching = [comp[t] for t in ORTH[s] if comp[t] >= 0]
+            touching = adj[s] if adj is not None else [comp[t] for t in ORTH[s] if comp[t] >= 0]
             if touching:
                 c = touching[0]  # the one castle s touches
                 area[c] += 1
@@ -306,22 +313,29 @@ class Castles:
                 masks.append(bit)
                 front.append(0)
                 doors.append(None)
+                low.append(None)
             comp[s] = c
             if adj is not None:
                 adj = adj[:]
                 adj[s] = ()
             for t in ORTH[s]:
                 if comp[t] < 0:
-                    a = sorted({comp[u] for u in ORTH[t] if comp[u] >= 0 and u != s})
-                    if not a:
-                        front[c] |= BIT[t]
-                    elif c not in a:
-                        for d in a:
-                            front[d] &= ~BIT[t]
-                        a.append(c)
-                        a.sort()
                     if adj is not None:
-                        adj[t] = (*a,) if a else (c,)
+                        a = adj[t]
+                        if not a:
+                            adj[t] = (c,)
+                            front[c] |= BIT[t]
+                        elif c not in a:
+                            adj[t] = tuple(sorted((*a, c)))
+                            for d in a:
+                                front[d] &= ~BIT[t]
+                        continue
+                    touched = {comp[u] for u in ORTH[t] if comp[u] >= 0 and u != s}
+                    if not touched:
+                        front[c] |= BIT[t]
+                    elif c not in touched:
+                        for d in touched:
+                            front[d] &= ~BIT[t]
         if hs > height[c]:
             height[c] = hs
         old = doors[c]
@@ -340,12 +354,12 @@ class Castles:
         new.front = front
         new.le = le
         new._doors = doors
-        low = self._low
-        new._low = {k: v for k, v in low.items() if k & 63 != c} if low else {}
+        low[c] = None
+        new._low = low
         new.build = None
         # A knight's reach changes only on or next to the castle that grew (its doors did).
-        near = masks[c] | around(masks[c])
-        new.reach = {a: r for a, r in self.reach.items() if not BIT[a] & near}
+        m = masks[c]
+        _forget_reach(self, new, m | around(m))
         new.moveblock = None
         return new
 
@@ -371,13 +385,27 @@ class Castles:
         new.front = self.front
         new.le = le
         new._doors = doors
-        new._low = {k: v for k, v in self._low.items() if k & 63 != c}
+        low = self._low[:]
+        low[c] = None
+        new._low = low
         new.build = None
         m = self.member_mask[c]
-        near = m | around(m)
-        new.reach = {a: r for a, r in self.reach.items() if not BIT[a] & near}
+        _forget_reach(self, new, m | around(m))
         new.moveblock = None
         return new
+
+
+def _forget_reach(old: Castles, new: Castles, near: int) -> None:
+    """``new`` keeps ``old``'s knight reach but for starts on the squares of ``near``."""
+    reach = old.reach.copy()
+    keys = old.reach_keys
+    drop = keys & near
+    while drop:
+        low = drop & -drop
+        del reach[BY_LENGTH[low.bit_length()]]
+        drop ^= low
+    new.reach = reach
+    new.reach_keys = keys & ~near
 
 
 def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:

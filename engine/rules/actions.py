@@ -179,7 +179,9 @@ def _legal_play(st: State) -> list[str]:
     out: list[str] = []
     if ap >= 1:
         free = ~st.pieces
-        cc = st.castles or castles(st)
+        cc = st.castles
+        if cc is None:
+            cc = castles(st)
         ts = st.turn_stack
         if ts or (ts is None and any(st.stacks[p])):  # turn.can_build
             m = cc.build

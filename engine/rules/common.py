@@ -105,7 +105,9 @@ def build_mask(st: State) -> int:
     Per castle: its squares below its area while it is no taller than its area, and
     the bare squares touching it alone while it is at most one taller than its area.
     """
-    cc = st.castles or castles(st)
+    cc = st.castles
+    if cc is None:
+        cc = castles(st)
     found = cc.build
     if found is None:
         found = 0

@@ -32,7 +32,9 @@ from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS
 def move_reach(st: State, a: int) -> int:
     """The mask of the squares a knight on ``a`` reaches with one step or one door
     passage, were they empty (cached with the castle tables: heights alone decide it)."""
-    cc = st.castles or castles(st)
+    cc = st.castles
+    if cc is None:
+        cc = castles(st)
     found = cc.reach.get(a)
     if found is None:
         h = st.heights
@@ -51,6 +53,7 @@ def move_reach(st: State, a: int) -> int:
                         seen = c
         found &= ~BIT[a]
         cc.reach[a] = found
+        cc.reach_keys |= BIT[a]
     return found
 
 

@@ -49,9 +49,10 @@ def _check(game: Game) -> None:
     for c in range(len(cc)):
         f = fresh.comp[cc.members[c][0]]
         assert cc.doors(h, c) == fresh.doors(h, f)
-    for key, doors in cc._low.items():
-        level, c = key >> 6, key & 63
-        assert doors == fresh.doors_up_to(h, fresh.comp[cc.members[c][0]], level)
+    for c, low in enumerate(cc._low):
+        for level, doors in (low or {}).items():
+            assert doors == fresh.doors_up_to(h, fresh.comp[cc.members[c][0]], level)
+    assert cc.reach_keys == mask_of(cc.reach)
     st.castles = cc
     assert ALL & ~cc.le[0] == mask_of(s for s in range(64) if h[s] > 0)
 
