@@ -178,7 +178,8 @@ def _legal_play(st: State) -> list[str]:
     mine = st.knights[p]
     out: list[str] = []
     if ap >= 1:
-        free = ~st.pieces
+        pieces = st.pieces
+        free = ~pieces
         cc = st.castles
         if cc is None:
             cc = castles(st)
@@ -189,7 +190,7 @@ def _legal_play(st: State) -> list[str]:
                 m = build_mask(st)
             if m:
                 full = _TEXTS.get(m << 7 | 64) or _texts_of(m << 7 | 64)
-                taken = m & st.pieces
+                taken = m & pieces
                 if taken:
                     key = (m ^ taken) << 7 | 64
                     full = _TEXTS.get(key) or _without(full, _BUILD_BY_LENGTH, key, taken)
@@ -217,10 +218,13 @@ def _legal_play(st: State) -> list[str]:
             m = reach.get(a)
             if m is None:
                 m = turn.move_reach(st, a)
-            m &= free
             if m:
-                key = m << 7 | a
-                out += _TEXTS.get(key) or _texts_of(key)
+                full = _TEXTS.get(m << 7 | a) or _texts_of(m << 7 | a)
+                taken = m & pieces
+                if taken:
+                    key = (m ^ taken) << 7 | a
+                    full = _TEXTS.get(key) or _without(full, _MOVE_BY_LENGTH[a], key, taken)
+                out += full
     else:
         out.append("end")
     if not st.played and st.hands[p]:
