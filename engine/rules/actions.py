@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import NAME_RANK, ORTH_MASK, SORTED_SQUARES, SQUARE_NAMES
+from ..board import NAME_RANK, ORTH_MASK, SORTED_SQUARES, SQUARE_NAMES, mask_of, squares_of
 from ..events import Event, Stage
 from ..notation import BUILD_TEXT, KNIGHT_TEXT, MOVE_TEXT, Action
 from ..state import State, TurnSnapshot
@@ -22,7 +22,7 @@ _STACK = [f"stack {k}" for k in range(10)]
 _MOVE_BY_LENGTH = [["", *(row[b] for b in SORTED_SQUARES)] for row in _MOVE]
 _BUILD_BY_LENGTH = ["", *(_BUILD[b] for b in SORTED_SQUARES)]
 _KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]
-_ROWS = [*_MOVE_BY_LENGTH, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH]
+_ROWS = _MOVE_BY_LENGTH
 _ORTH_MASK = ORTH_MASK
 _RANK = NAME_RANK.__getitem__
 _PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP  # enum class attributes are slow to look up
@@ -113,17 +113,46 @@ def legal(st: State) -> list[str]:
 
 
 # Texts by mask, shared by all games (a few MB at most): (mask << 7 | row) -> texts,
-# row 0..63 the moves from that square, 64 builds, 65 new knights.  A mask not seen
-# yet is read a byte (one file) at a time: (row << 11 | file << 8 | byte) -> texts.
-_TEXTS: dict[int, list[str]] = {}
+# row 0..63 the moves from that square, 64 builds, 65 new knights.  Tuples: the
+# garbage collector leaves tuples of strings alone.
+_TEXTS: dict[int, tuple[str, ...]] = {}
 _TEXTS_MAX = 1 << 15
-_CHUNKS: dict[int, tuple[str, ...]] = {}
 
 
-def _texts_of(key: int) -> list[str]:
+def _by_byte(row: list[str]) -> list[list[tuple[str, ...]]]:
+    """``[file][byte]``: the texts of ``row`` for the squares of one byte of a mask."""
+    out = []
+    for f in range(8):
+        texts: list[tuple[str, ...]] = [()]
+        for b in range(1, 256):
+            low = b & -b
+            texts.append((row[8 * f + low.bit_length()], *texts[b ^ low]))
+        out.append(texts)
+    return out
+
+
+_BY_BYTE = {64: _by_byte(_BUILD_BY_LENGTH), 65: _by_byte(_KNIGHT_BY_LENGTH)}
+
+
+def _steps() -> None:
+    """Put the moves to every set of orthogonal neighbours into ``_TEXTS`` (a knight's
+    moves are mostly steps)."""
+    for a in range(64):
+        near = squares_of(ORTH_MASK[a])  # in the order of their names
+        row = MOVE_TEXT[a]
+        for subset in range(1, 1 << len(near)):
+            chosen = [t for i, t in enumerate(near) if subset >> i & 1]
+            _TEXTS[mask_of(chosen) << 7 | a] = tuple(row[t] for t in chosen)
+
+
+_steps()
+
+
+def _texts_of(key: int) -> tuple[str, ...]:
     """The texts of ``key`` (see ``_TEXTS``), worked out and kept."""
     if len(_TEXTS) >= _TEXTS_MAX:
         _TEXTS.clear()
+        _steps()
     r = key & 127
     m = key >> 7
     out: list[str] = []
@@ -134,40 +163,13 @@ def _texts_of(key: int) -> list[str]:
             out.append(row[low.bit_length()])
             m ^= low
     else:  # many squares: a file at a time
-        base = r << 11
+        files = _BY_BYTE[r]
         f = 0
         while m:
-            b = m & 255
-            if b:
-                chunk = _CHUNKS.get(base | f | b)
-                if chunk is None:
-                    chunk = _chunk(base | f | b)
-                out += chunk
+            out += files[f][m & 255]
             m >>= 8
-            f += 256
-    _TEXTS[key] = out
-    return out
-
-
-def _without(full: list[str], row: list[str], key: int, taken: int) -> list[str]:
-    """The texts of ``key`` (see ``_TEXTS``): ``full`` less those of the squares of
-    mask ``taken`` (a few), kept."""
-    out = full[:]
-    while taken:
-        low = taken & -taken
-        out.remove(row[low.bit_length()])
-        taken ^= low
-    if len(_TEXTS) >= _TEXTS_MAX:
-        _TEXTS.clear()
-    _TEXTS[key] = out
-    return out
-
-
-def _chunk(key: int) -> tuple[str, ...]:
-    row = _ROWS[key >> 11]
-    first = (key >> 8 & 7) << 3  # the bit length of the file's first square, minus 1
-    b = key & 255
-    found = _CHUNKS[key] = tuple(row[first + i + 1] for i in range(8) if b >> i & 1)
+            f += 1
+    found = _TEXTS[key] = tuple(out)
     return found
 
 
@@ -178,8 +180,7 @@ def _legal_play(st: State) -> list[str]:
     mine = st.knights[p]
     out: list[str] = []
     if ap >= 1:
-        pieces = st.pieces
-        free = ~pieces
+        free = ~st.pieces
         cc = st.castles
         if cc is None:
             cc = castles(st)
@@ -188,13 +189,10 @@ def _legal_play(st: State) -> list[str]:
             m = cc.build
             if m is None:
                 m = build_mask(st)
+            m &= free
             if m:
-                full = _TEXTS.get(m << 7 | 64) or _texts_of(m << 7 | 64)
-                taken = m & pieces
-                if taken:
-                    key = (m ^ taken) << 7 | 64
-                    full = _TEXTS.get(key) or _without(full, _BUILD_BY_LENGTH, key, taken)
-                out += full
+                key = m << 7 | 64
+                out += _TEXTS.get(key) or _texts_of(key)
         if (  # turn.can_draw
             st.variant == "common"
             and len(st.drawn) < MAX_DRAWS
@@ -218,13 +216,10 @@ def _legal_play(st: State) -> list[str]:
             m = reach.get(a)
             if m is None:
                 m = turn.move_reach(st, a)
+            m &= free
             if m:
-                full = _TEXTS.get(m << 7 | a) or _texts_of(m << 7 | a)
-                taken = m & pieces
-                if taken:
-                    key = (m ^ taken) << 7 | a
-                    full = _TEXTS.get(key) or _without(full, _MOVE_BY_LENGTH[a], key, taken)
-                out += full
+                key = m << 7 | a
+                out += _TEXTS.get(key) or _texts_of(key)
     else:
         out.append("end")
     if not st.played and st.hands[p]:
