@@ -151,7 +151,6 @@ class Castles:
         "_adj",
         "front",
         "le",
-        "_doors",
         "_low",
         "build",
         "reach",
@@ -216,7 +215,6 @@ class Castles:
             near.append(n)
         self.front = [n & ~twice for n in near]
         self._adj: list[tuple[int, ...]] | None = None
-        self._doors: list[frozenset[int] | None] = [None] * len(area)
         # per castle {level: the mask of its doors so low}, shared by the tables of later
         # boards while that castle is unchanged
         self._low: list[dict[int, int] | None] = [None] * len(area)
@@ -242,16 +240,6 @@ class Castles:
 
     def __len__(self) -> int:
         return len(self.area)
-
-    def doors(self, h: Sequence[int], c: int) -> frozenset[int]:
-        """Every square v next to castle c lower than a square of c next to it: a knight
-        may leave c onto v.  ``h`` must be the heights the tables are of."""
-        found = self._doors[c]
-        if found is None:
-            found = self._doors[c] = frozenset(
-                [v for m in self.members[c] for v in ORTH[m] if h[v] < h[m]]
-            )
-        return found
 
     def doors_up_to(self, h: Sequence[int], c: int, level: int) -> int:
         """The mask of the doors of castle c no higher than ``level`` (knights at one
@@ -284,7 +272,6 @@ class Castles:
         masks = self.member_mask
         adj = self._adj
         front = self.front
-        doors = self._doors[:]
         low = self._low[:]
         hs = h[s]
         bit = BIT[s]
@@ -312,7 +299,6 @@ class Castles:
                 members.append([s])
                 masks.append(bit)
                 front.append(0)
-                doors.append(None)
                 low.append(None)
             comp[s] = c
             if adj is not None:
@@ -338,13 +324,6 @@ class Castles:
                             front[d] &= ~BIT[t]
         if hs > height[c]:
             height[c] = hs
-        old = doors[c]
-        if old is not None:  # only pairs with s change: s as the higher or the lower square
-            found = set(old)
-            found.update([v for v in ORTH[s] if h[v] < hs])
-            if not any(h[m] > hs for m in ORTH[s] if comp[m] == c):
-                found.discard(s)
-            doors[c] = frozenset(found)
         new.comp = comp
         new.area = area
         new.height = height
@@ -353,7 +332,6 @@ class Castles:
         new._adj = adj
         new.front = front
         new.le = le
-        new._doors = doors
         low[c] = None
         new._low = low
         new.build = None
@@ -372,8 +350,6 @@ class Castles:
         c = comp[s]
         height = self.height[:]
         height[c] = max(map(h.__getitem__, self.members[c]))
-        doors = self._doors[:]
-        doors[c] = None
         le = self.le[:]
         le[h[s]] |= BIT[s]
         new.comp = comp
@@ -384,7 +360,6 @@ class Castles:
         new._adj = self._adj
         new.front = self.front
         new.le = le
-        new._doors = doors
         low = self._low[:]
         low[c] = None
         new._low = low

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .board import BIT, SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES, mask_of
+from .board import BIT, SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS, MASTER_CARDS
 from .errors import NotationError, notation_error
 from .events import Stage
@@ -221,20 +221,7 @@ def read_position(d: Any) -> State:
             heights[s] = v
             total_on_board += v
 
-    occupant = st.occupant
     for p, squares in _per_player(d, "knights", names).items():
-        if type(squares) is list and len(squares) <= MAX_KNIGHTS:  # the usual case first
-            try:
-                found = list(map(_SQ.__getitem__, squares))
-            except (KeyError, TypeError):
-                found = []
-            m = mask_of(found)
-            if len(found) == len(squares) and not m & st.pieces and m.bit_count() == len(found):
-                for i in found:
-                    occupant[i] = p
-                st.pieces |= m
-                st.knights[p] = found
-                continue
         if not isinstance(squares, list):
             raise _bad("position_knights_not_list", player=names[p])
         if len(squares) > MAX_KNIGHTS:

@@ -155,16 +155,17 @@ def _vault(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- doorclimb
 
 
-def doorclimb_targets(st: State, a: int) -> set[int]:
-    h, occ = st.heights, st.occupant
+def doorclimb_targets(st: State, a: int) -> list[int]:
+    """Every door of the castles rising above the knight on a, whatever its level."""
+    h = st.heights
     level = h[a]
     cc = castles(st)
-    res: set[int] = set()
-    for c in {cc.comp[t] for t in ORTH[a] if h[t] > level}:
-        for v in cc.doors(h, c):
-            if occ[v] == EMPTY and v != a:
-                res.add(v)
-    return res
+    top = len(cc.le) - 1  # no square is taller
+    found = 0
+    for t in ORTH[a]:
+        if h[t] > level:
+            found |= cc.doors_up_to(h, cc.comp[t], top)
+    return squares_of(found & ~st.pieces)
 
 
 def _doorclimb(st: State, a: Action) -> None:
