@@ -130,6 +130,23 @@ def _flood(
     return comp, area, height, members, adj, bare
 
 
+_LEVELS_MAX = 1024  # towers taller than this (the notation allows them) get _Levels
+
+
+class _Levels(list[int]):
+    """``Castles.le`` of a board with an absurdly tall tower: each level worked out
+    when asked (a list as long as the tower would not fit in memory)."""
+
+    __slots__ = ("h",)
+
+    def __init__(self, h: Sequence[int]) -> None:
+        super().__init__()
+        self.h = tuple(h)
+
+    def __getitem__(self, k: int) -> int:  # type: ignore[override]
+        return mask_of([s for s, x in enumerate(self.h) if x <= k])
+
+
 class Castles:
     """Connected components of a height array, with what move generation needs.
 
@@ -138,8 +155,8 @@ class Castles:
     castles orthogonally next to the bare square v (which castles a block there would
     touch; () for squares of castles).  ``front[c]``: the mask of the bare squares
     touching castle c and no other; ``member_mask[c]``: the mask of c's squares.
-    ``le[k]``: the mask of the squares of height k or less (for every k up to one
-    above the tallest square).  Doors are worked out per castle on first use.
+    ``le[k]``: the mask of the squares of height k or less (for every k up to
+    ``top`` + 1, ``top`` no lower than the tallest square).  Doors are worked out per castle on first use.
     """
 
     __slots__ = (
@@ -151,6 +168,7 @@ class Castles:
         "_adj",
         "front",
         "le",
+        "top",
         "_low",
         "build",
         "reach",
@@ -164,7 +182,9 @@ class Castles:
         height: list[int] = []
         members: list[list[int]] = []
         masks: list[int] = []
-        le = [0] * (max(h) + 2)  # squares of each height, summed up below
+        self.top = top_all = max(h)
+        small = top_all <= _LEVELS_MAX
+        le = [0] * (top_all + 2 if small else 1)  # squares of each height, summed up below
         blocks = 0
         for start in compress(range(64), h):  # squares of height 0 aside at C speed
             if comp[start] >= 0 or h[start] < 0:
@@ -177,7 +197,8 @@ class Castles:
             for s in squares:  # grows while it is read: a breadth-first search
                 b = BIT[s]
                 m |= b
-                le[h[s]] |= b
+                if small:
+                    le[h[s]] |= b
                 for t in ORTH[s]:
                     if comp[t] < 0:
                         ht = h[t]
@@ -197,12 +218,15 @@ class Castles:
         self.members = members
         self.member_mask = masks
         bare = ALL & ~blocks
-        below = bare  # height 0
-        for k in range(1, len(le)):
-            le[k - 1] = below
-            below |= le[k]
-        le[-1] = below
-        self.le = le
+        if small:
+            below = bare  # height 0
+            for k in range(1, len(le)):
+                le[k - 1] = below
+                below |= le[k]
+            le[-1] = below
+            self.le = le
+        else:
+            self.le = _Levels(h)
         # The bare squares next to each castle; those next to two or more are no frontier.
         once = twice = 0
         near = []
@@ -275,10 +299,13 @@ class Castles:
         low = self._low[:]
         hs = h[s]
         bit = BIT[s]
-        le = self.le[:]
-        le[hs - 1] &= ~bit
-        if len(le) < hs + 2:
-            le.append(ALL)
+        if hs > _LEVELS_MAX or type(self.le) is _Levels:
+            le: list[int] = _Levels(h)
+        else:
+            le = self.le[:]
+            le[hs - 1] &= ~bit
+            if len(le) < hs + 2:
+                le.append(ALL)
         c = comp[s]
         if c < 0:
             comp = comp[:]
@@ -332,6 +359,7 @@ class Castles:
         new._adj = adj
         new.front = front
         new.le = le
+        new.top = max(self.top, hs)
         low[c] = None
         new._low = low
         new.build = None
@@ -350,8 +378,11 @@ class Castles:
         c = comp[s]
         height = self.height[:]
         height[c] = max(map(h.__getitem__, self.members[c]))
-        le = self.le[:]
-        le[h[s]] |= BIT[s]
+        if type(self.le) is _Levels:
+            le: list[int] = _Levels(h)
+        else:
+            le = self.le[:]
+            le[h[s]] |= BIT[s]
         new.comp = comp
         new.area = self.area
         new.height = height
@@ -360,6 +391,7 @@ class Castles:
         new._adj = self._adj
         new.front = self.front
         new.le = le
+        new.top = self.top
         low = self._low[:]
         low[c] = None
         new._low = low

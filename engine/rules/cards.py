@@ -160,7 +160,7 @@ def doorclimb_targets(st: State, a: int) -> list[int]:
     h = st.heights
     level = h[a]
     cc = castles(st)
-    top = len(cc.le) - 1  # no square is taller
+    top = cc.top  # no square is taller
     found = 0
     for t in ORTH[a]:
         if h[t] > level:

@@ -112,7 +112,7 @@ def build_mask(st: State) -> int:
     if found is None:
         found = 0
         le = cc.le
-        top = len(le) - 1
+        top = cc.top
         masks = cc.member_mask
         front = cc.front
         for c, (a, hc) in enumerate(zip(cc.area, cc.height, strict=True)):
@@ -151,7 +151,7 @@ def add_block(st: State, s: int) -> None:
         hc = new.height[c]
         le = new.le
         if hc <= a:
-            top = len(le) - 1
+            top = new.top
             old |= new.member_mask[c] & le[a - 1 if a <= top else top]
         if hc <= a + 1:
             old |= new.front[c]
