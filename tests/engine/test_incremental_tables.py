@@ -24,7 +24,7 @@ def _canonical(cc: Castles, h: list[int]) -> dict:
         },
         "comp": [name[c] if c >= 0 else None for c in cc.comp],
         "adj": [frozenset(name[c] for c in a) for a in cc.adj],
-        "le": [cc.le[k] for k in range(max(h) + 2)],
+        "le": {k: cc.le[k] for k in {x + d for x in h for d in (-1, 0, 1) if x + d >= 0}},
     }
 
 
