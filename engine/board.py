@@ -41,6 +41,42 @@ MAIN_DIAGONALS: frozenset[int] = frozenset(
 )
 
 
+# Bit masks of squares: square s is bit NAME_RANK[s], so that a mask's bits from the
+# lowest up are its squares in the order of their names (the legal-action order).
+BIT: tuple[int, ...] = tuple(1 << NAME_RANK[s] for s in range(64))
+ALL = (1 << 64) - 1
+ORTH_MASK: tuple[int, ...] = tuple(sum(BIT[t] for t in ORTH[s]) for s in range(64))
+# BY_LENGTH[m.bit_length()]: the square of the single bit m (index 0 unused).
+BY_LENGTH: tuple[int, ...] = (-1, *SORTED_SQUARES)
+
+
+def mask_of(squares: Iterable[int]) -> int:
+    m = 0
+    for s in squares:
+        m |= BIT[s]
+    return m
+
+
+def squares_of(m: int) -> list[int]:
+    """The squares of mask ``m`` in the order of their names."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(BY_LENGTH[low.bit_length()])
+        m ^= low
+    return out
+
+
+_NOT_TOP = ALL & ~sum(BIT[s] for s in range(56, 64))  # rank 8: no square above
+_NOT_BOTTOM = ALL & ~sum(BIT[s] for s in range(8))  # rank 1: no square below
+
+
+def around(m: int) -> int:
+    """The squares orthogonally next to a square of mask ``m`` (``m``'s own included
+    only where they are next to another of its squares)."""
+    return ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | ((m << 8) & ALL) | (m >> 8)
+
+
 def manhattan(a: int, b: int) -> int:
     return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
 
@@ -94,14 +130,33 @@ def _flood(
     return comp, area, height, members, adj, bare
 
 
+_LEVELS_MAX = 1024  # towers taller than this (the notation allows them) get _Levels
+
+
+class _Levels(list[int]):
+    """``Castles.le`` of a board with an absurdly tall tower: each level worked out
+    when asked (a list as long as the tower would not fit in memory)."""
+
+    __slots__ = ("h",)
+
+    def __init__(self, h: Sequence[int]) -> None:
+        super().__init__()
+        self.h = tuple(h)
+
+    def __getitem__(self, k: int) -> int:  # type: ignore[override]
+        return mask_of([s for s, x in enumerate(self.h) if x <= k])
+
+
 class Castles:
     """Connected components of a height array, with what move generation needs.
 
     Immutable once built (the rules' caches aside): the game replaces it whenever a
     height changes, so undo snapshots and copies may share it.  ``adj[v]``: the
     castles orthogonally next to the bare square v (which castles a block there would
-    touch; () for squares of castles).  ``frontier[c]``: the bare squares touching
-    castle c and no other.  Doors are worked out per castle on first use.
+    touch; () for squares of castles).  ``front[c]``: the mask of the bare squares
+    touching castle c and no other; ``member_mask[c]``: the mask of c's squares.
+    ``le[k]``: the mask of the squares of height k or less (for every k up to
+    ``top`` + 1, ``top`` no lower than the tallest square).  Doors are worked out per castle on first use.
     """
 
     __slots__ = (
@@ -109,62 +164,121 @@ class Castles:
         "area",
         "height",
         "members",
-        "adj",
-        "frontier",
-        "_doors",
+        "member_mask",
+        "_adj",
+        "front",
+        "le",
+        "top",
         "_low",
         "build",
         "reach",
+        "reach_keys",
         "moveblock",
     )
 
     def __init__(self, h: Sequence[int]) -> None:
-        comp, area, height, members, adj, bare = _flood(h)
+        comp = [-1] * 64
+        area: list[int] = []
+        height: list[int] = []
+        members: list[list[int]] = []
+        masks: list[int] = []
+        self.top = top_all = max(h)
+        small = top_all <= _LEVELS_MAX
+        le = [0] * (top_all + 2 if small else 1)  # squares of each height, summed up below
+        blocks = 0
+        for start in compress(range(64), h):  # squares of height 0 aside at C speed
+            if comp[start] >= 0 or h[start] < 0:
+                continue
+            c = len(area)
+            comp[start] = c
+            squares = [start]
+            top = h[start]
+            m = 0
+            for s in squares:  # grows while it is read: a breadth-first search
+                b = BIT[s]
+                m |= b
+                if small:
+                    le[h[s]] |= b
+                for t in ORTH[s]:
+                    if comp[t] < 0:
+                        ht = h[t]
+                        if ht > 0:
+                            comp[t] = c
+                            squares.append(t)
+                            if ht > top:
+                                top = ht
+            area.append(len(squares))
+            height.append(top)
+            members.append(squares)
+            masks.append(m)
+            blocks |= m
         self.comp = comp
         self.area = area
         self.height = height
         self.members = members
-        frontier: list[list[int]] = [[] for _ in area]
-        for v in bare:
-            a = adj[v]
-            if len(a) == 1:
-                frontier[a[0]].append(v)
-        self.adj = adj
-        self.frontier = frontier
-        self._doors: list[frozenset[int] | None] = [None] * len(area)
-        self._low: dict[tuple[int, int], list[int]] = {}  # (castle, level) -> its doors so low
-        self.build: list[int] | None = None  # filled by the rules on first use
-        self.reach: dict[int, tuple[int, ...]] = {}  # knight moves by start, ditto
+        self.member_mask = masks
+        bare = ALL & ~blocks
+        if small:
+            below = bare  # height 0
+            for k in range(1, len(le)):
+                le[k - 1] = below
+                below |= le[k]
+            le[-1] = below
+            self.le = le
+        else:
+            self.le = _Levels(h)
+        # The bare squares next to each castle; those next to two or more are no frontier.
+        once = twice = 0
+        near = []
+        for m in masks:
+            n = (
+                ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | ((m << 8) & ALL) | (m >> 8)
+            ) & bare
+            twice |= once & n
+            once |= n
+            near.append(n)
+        self.front = [n & ~twice for n in near]
+        self._adj: list[tuple[int, ...]] | None = None
+        # per castle {level: the mask of its doors so low}, shared by the tables of later
+        # boards while that castle is unchanged
+        self._low: list[dict[int, int] | None] = [None] * len(area)
+        self.build: int | None = None  # the mask of block squares, filled by the rules
+        self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
+        self.reach_keys = 0  # the mask of the squares in ``reach``
         # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
         self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
+
+    @property
+    def adj(self) -> list[tuple[int, ...]]:
+        """``adj[v]``: the castles next to the bare square v, in order (worked out on
+        first use)."""
+        adj = self._adj
+        if adj is None:
+            adj = [()] * 64
+            comp = self.comp
+            blocks = ALL & ~self.le[0]
+            for v in squares_of(around(blocks) & ~blocks):
+                adj[v] = tuple(sorted({comp[t] for t in ORTH[v] if comp[t] >= 0}))
+            self._adj = adj
+        return adj
 
     def __len__(self) -> int:
         return len(self.area)
 
-    def doors(self, h: Sequence[int], c: int) -> frozenset[int]:
-        """Every square v next to castle c lower than a square of c next to it: a knight
-        may leave c onto v.  ``h`` must be the heights the tables are of."""
-        found = self._doors[c]
+    def doors_up_to(self, h: Sequence[int], c: int, level: int) -> int:
+        """The mask of the doors of castle c no higher than ``level`` (knights at one
+        level near one castle share them)."""
+        low = self._low[c]
+        if low is None:
+            low = self._low[c] = {}
+        found = low.get(level)
         if found is None:
-            found = self._doors[c] = frozenset(
-                [v for m in self.members[c] for v in ORTH[m] if h[v] < h[m]]
-            )
-        return found
-
-    def doors_up_to(self, h: Sequence[int], c: int, level: int) -> list[int]:
-        """The doors of castle c no higher than ``level`` (knights at one level near one
-        castle share them)."""
-        key = (c, level)
-        found = self._low.get(key)
-        if found is None:
-            known = self._doors[c]
-            if known is None:  # straight from the castle's squares (repeats do no harm)
-                found = [
-                    v for m in self.members[c] for v in ORTH[m] if h[v] < h[m] and h[v] <= level
-                ]
-            else:
-                found = [v for v in known if h[v] <= level]
-            self._low[key] = found
+            le = self.le
+            found = 0
+            for m in self.members[c]:
+                hm = h[m]
+                found |= ORTH_MASK[m] & le[hm - 1 if hm <= level else level]
+            low[level] = found
         return found
 
     def with_block(self, h: Sequence[int], s: int) -> Castles:
@@ -179,61 +293,79 @@ class Castles:
         area = self.area[:]
         height = self.height[:]
         members = self.members
-        adj = self.adj
-        frontier = self.frontier
-        doors = self._doors[:]
+        masks = self.member_mask
+        adj = self._adj
+        front = self.front
+        low = self._low[:]
+        hs = h[s]
+        bit = BIT[s]
+        if hs > _LEVELS_MAX or type(self.le) is _Levels:
+            le: list[int] = _Levels(h)
+        else:
+            le = self.le[:]
+            le[hs - 1] &= ~bit
+            if len(le) < hs + 2:
+                le.append(ALL)
         c = comp[s]
         if c < 0:
             comp = comp[:]
-            adj = adj[:]
-            frontier = frontier[:]
+            front = front[:]
             members = members[:]
-            touching = adj[s]
+            masks = masks[:]
+            touching = adj[s] if adj is not None else [comp[t] for t in ORTH[s] if comp[t] >= 0]
             if touching:
-                c = touching[0]
+                c = touching[0]  # the one castle s touches
                 area[c] += 1
                 members[c] = [*members[c], s]
-                frontier[c] = [v for v in frontier[c] if v != s]
+                masks[c] |= bit
+                front[c] &= ~bit
             else:
                 c = len(area)
                 area.append(1)
                 height.append(0)
                 members.append([s])
-                frontier.append([])
-                doors.append(None)
+                masks.append(bit)
+                front.append(0)
+                low.append(None)
             comp[s] = c
-            adj[s] = ()
+            if adj is not None:
+                adj = adj[:]
+                adj[s] = ()
             for t in ORTH[s]:
                 if comp[t] < 0:
-                    a = adj[t]
-                    if not a:
-                        adj[t] = (c,)
-                        frontier[c] = [*frontier[c], t]
-                    elif c not in a:
-                        adj[t] = tuple(sorted((*a, c)))
-                        for d in a:
-                            frontier[d] = [v for v in frontier[d] if v != t]
-        hs = h[s]
+                    if adj is not None:
+                        a = adj[t]
+                        if not a:
+                            adj[t] = (c,)
+                            front[c] |= BIT[t]
+                        elif c not in a:
+                            adj[t] = tuple(sorted((*a, c)))
+                            for d in a:
+                                front[d] &= ~BIT[t]
+                        continue
+                    touched = {comp[u] for u in ORTH[t] if comp[u] >= 0 and u != s}
+                    if not touched:
+                        front[c] |= BIT[t]
+                    elif c not in touched:
+                        for d in touched:
+                            front[d] &= ~BIT[t]
         if hs > height[c]:
             height[c] = hs
-        old = doors[c]
-        if old is not None:  # only pairs with s change: s as the higher or the lower square
-            found = set(old)
-            found.update([v for v in ORTH[s] if h[v] < hs])
-            if not any(h[m] > hs for m in ORTH[s] if comp[m] == c):
-                found.discard(s)
-            doors[c] = frozenset(found)
         new.comp = comp
         new.area = area
         new.height = height
         new.members = members
-        new.adj = adj
-        new.frontier = frontier
-        new._doors = doors
-        new._low = {k: v for k, v in self._low.items() if k[0] != c}
+        new.member_mask = masks
+        new._adj = adj
+        new.front = front
+        new.le = le
+        new.top = max(self.top, hs)
+        low[c] = None
+        new._low = low
         new.build = None
-        # A knight's reach changes only next to the castle that grew (its doors did).
-        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
+        # A knight's reach changes only on or next to the castle that grew (its doors did).
+        m = masks[c]
+        _forget_reach(self, new, m | around(m))
         new.moveblock = None
         return new
 
@@ -246,21 +378,41 @@ class Castles:
         c = comp[s]
         height = self.height[:]
         height[c] = max(map(h.__getitem__, self.members[c]))
-        doors = self._doors[:]
-        doors[c] = None
+        if type(self.le) is _Levels:
+            le: list[int] = _Levels(h)
+        else:
+            le = self.le[:]
+            le[h[s]] |= BIT[s]
         new.comp = comp
         new.area = self.area
         new.height = height
         new.members = self.members
-        new.adj = self.adj
-        new.frontier = self.frontier
-        new._doors = doors
-        new._low = {k: v for k, v in self._low.items() if k[0] != c}
+        new.member_mask = self.member_mask
+        new._adj = self._adj
+        new.front = self.front
+        new.le = le
+        new.top = self.top
+        low = self._low[:]
+        low[c] = None
+        new._low = low
         new.build = None
-        adj = self.adj
-        new.reach = {a: r for a, r in self.reach.items() if comp[a] != c and c not in adj[a]}
+        m = self.member_mask[c]
+        _forget_reach(self, new, m | around(m))
         new.moveblock = None
         return new
+
+
+def _forget_reach(old: Castles, new: Castles, near: int) -> None:
+    """``new`` keeps ``old``'s knight reach but for starts on the squares of ``near``."""
+    reach = old.reach.copy()
+    keys = old.reach_keys
+    drop = keys & near
+    while drop:
+        low = drop & -drop
+        del reach[BY_LENGTH[low.bit_length()]]
+        drop ^= low
+    new.reach = reach
+    new.reach_keys = keys & ~near
 
 
 def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:

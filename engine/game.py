@@ -169,6 +169,7 @@ class Game:
         if not actions:
             raise notation_error("no_action")
         st = self._st
+        listed = self._legal
         self._legal = None
         events: list[Event] = []
         if len(actions) == 1:
@@ -183,6 +184,13 @@ class Game:
                     st.restore_turn(snap)
                     del st.undo[undo_len:]
                     raise
+                return events
+            if (a[0] == "end" and st.stage is _PLAY) or (
+                listed is not None and a[0] != "score" and text in listed
+            ):
+                # Ending a turn, or in the legal list: it cannot be refused, so there is
+                # nothing to roll back.
+                step(st, a, events, None)
                 return events
         before = st.snapshot()
         if len(actions) == 1 and actions[0][0] != "score":

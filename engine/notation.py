@@ -29,6 +29,27 @@ _CACHE_MAX = 4096
 _CACHE_TEXT_MAX = 64
 
 
+# The canonical texts of the commonest single actions (those the legal-action list
+# hands out), parsed once: parsing one of them is then a dict lookup.
+MOVE_TEXT: list[list[str]] = [
+    [f"move {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
+]
+BUILD_TEXT: list[str] = [f"build {name}" for name in SQUARE_NAMES]
+KNIGHT_TEXT: list[str] = [f"knight {name}" for name in SQUARE_NAMES]
+_CANONICAL: dict[str, tuple[Action, ...]] = {"end": (("end",),), "draw": (("draw",),)}
+_CANONICAL["score"] = (("score", 1),)
+_CANONICAL["king pass"] = (("king", -1),)
+for _a in range(64):
+    for _b in range(64):
+        _CANONICAL[MOVE_TEXT[_a][_b]] = (("move", _a, _b),)
+    for _verb, _texts in (("build", BUILD_TEXT), ("knight", KNIGHT_TEXT)):
+        _CANONICAL[_texts[_a]] = ((_verb, _a),)
+    for _verb in ("castle", "place", "king"):
+        _CANONICAL[f"{_verb} {SQUARE_NAMES[_a]}"] = ((_verb, _a),)
+for _a in range(10):
+    _CANONICAL[f"stack {_a}"] = (("stack", _a),)
+
+
 def parse_square(word: str) -> int:
     """Square name -> index; NotationError naming the bad word."""
     sq = SQUARE_INDEX.get(word)
@@ -39,7 +60,11 @@ def parse_square(word: str) -> int:
 
 def parse_actions(text: str) -> tuple[Action, ...]:
     """Parse every clause of ``text``; raises NotationError on the first malformed one."""
-    if not isinstance(text, str):
+    if type(text) is str:
+        found = _CANONICAL.get(text)
+        if found is not None:
+            return found
+    elif not isinstance(text, str):
         raise notation_error("actions_not_text")
     cached = _CACHE.get(text)
     if cached is not None:

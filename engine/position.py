@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .board import SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
+from .board import BIT, SORTED_SQUARES, SQUARE_INDEX, SQUARE_NAMES
 from .cards import CARDS, MASTER_CARDS
 from .errors import NotationError, notation_error
 from .events import Stage
@@ -21,6 +21,7 @@ _PLAY, _DRAW_KEEP, _OVER = Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER  # ditto for 
 HIDDEN = "hidden"
 _SQ = SQUARE_INDEX
 _CARD_SET = frozenset(CARDS)
+_ONLY_INT = frozenset((int,))
 _FIELDS = (
     "format",
     "variant",
@@ -200,14 +201,25 @@ def read_position(d: Any) -> State:
 
     total_on_board = 0
     heights = st.heights
-    for sq, v in _obj(d, "heights").items():
-        s = _SQ.get(sq)  # the usual spelling first; _square() has the rest and the errors
-        if s is None:
-            s = _square(sq, "heights")
-        if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)) or v < 0:
-            raise _bad("position_height", square=str(sq), value=repr(v))
-        heights[s] = v
-        total_on_board += v
+    given_heights = _obj(d, "heights")
+    values = given_heights.values()
+    fast = _ONLY_INT.issuperset(map(type, values)) and (not given_heights or min(values) >= 0)
+    if fast:  # the usual case: square names as written, whole heights
+        try:
+            for i, v in zip(map(_SQ.__getitem__, given_heights), values, strict=True):
+                heights[i] = v
+            total_on_board = sum(values)
+        except KeyError:
+            fast = False
+    if not fast:
+        for sq, v in given_heights.items():
+            s = _SQ.get(sq)  # the usual spelling first; _square() has the rest and the errors
+            if s is None:
+                s = _square(sq, "heights")
+            if type(v) is not int and (isinstance(v, bool) or not isinstance(v, int)) or v < 0:
+                raise _bad("position_height", square=str(sq), value=repr(v))
+            heights[s] = v
+            total_on_board += v
 
     for p, squares in _per_player(d, "knights", names).items():
         if not isinstance(squares, list):
@@ -226,6 +238,7 @@ def read_position(d: Any) -> State:
                     "position_two_knights", square=SQUARE_NAMES[s], player=other, other=names[p]
                 )
             st.occupant[s] = p
+            st.pieces |= BIT[s]
             st.knights[p].append(s)
     k = d.get("king")
     if k is not None:
@@ -235,6 +248,7 @@ def read_position(d: Any) -> State:
             raise _bad("position_king_and_knight", player=other, square=SQUARE_NAMES[s])
         st.king = s
         st.occupant[s] = KING
+        st.pieces |= BIT[s]
     if stage in (Stage.CASTLES, Stage.PLACE) and st.king is not None:
         raise _bad("position_king_too_early", stage=f"{stage}")
     if stage == Stage.KING and st.king is not None and st.phase == 3:
@@ -250,8 +264,10 @@ def read_position(d: Any) -> State:
     for p in range(n):
         if p in given_stacks:
             v = given_stacks[p]
-            if not isinstance(v, list) or any(
-                isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in v
+            usual = type(v) is list and _ONLY_INT.issuperset(map(type, v))
+            if not (usual and (not v or min(v) >= 0)) and (
+                not isinstance(v, list)
+                or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in v)
             ):
                 raise _bad("position_stacks", player=names[p])
             st.stacks[p] = list(v)

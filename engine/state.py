@@ -31,6 +31,7 @@ class Snapshot(NamedTuple):
     round_starter: int
     heights: tuple[int, ...]
     occupant: tuple[int, ...]
+    pieces: int
     knights: tuple[tuple[int, ...], ...]
     king: int | None
     scores: tuple[int, ...]
@@ -61,11 +62,15 @@ class TurnSnapshot(NamedTuple):
     supply: int
     heights: tuple[int, ...]
     occupant: tuple[int, ...]
+    pieces: int
     knights: tuple[int, ...]
     scores: tuple[int, ...]
     stacks: tuple[int, ...]
     hand: tuple[str, ...]
     castles: Castles | None
+
+
+_new_tuple = tuple.__new__
 
 
 class State:
@@ -88,6 +93,7 @@ class State:
         "round_starter",
         "heights",
         "occupant",
+        "pieces",
         "knights",
         "king",
         "scores",
@@ -118,6 +124,7 @@ class State:
         self.round_starter = 0
         self.heights = [0] * 64
         self.occupant = [EMPTY] * 64
+        self.pieces = 0  # the mask (board.BIT) of the squares with a piece
         self.knights: list[list[int]] = [[] for _ in range(n)]
         self.king: int | None = None
         self.scores = [0] * n
@@ -164,6 +171,7 @@ class State:
             self.round_starter,
             tuple(self.heights),
             tuple(self.occupant),
+            self.pieces,
             tuple([tuple(k) for k in self.knights]),
             self.king,
             tuple(self.scores),
@@ -189,6 +197,7 @@ class State:
         self.round_starter = s.round_starter
         self.heights = list(s.heights)
         self.occupant = list(s.occupant)
+        self.pieces = s.pieces
         self.knights = [list(k) for k in s.knights]
         self.king = s.king
         self.scores = list(s.scores)
@@ -206,18 +215,22 @@ class State:
 
     def turn_snapshot(self) -> TurnSnapshot:
         p = self.to_move
-        return TurnSnapshot(
-            self.ap,
-            self.turn_stack,
-            self.played,
-            self.supply,
-            tuple(self.heights),
-            tuple(self.occupant),
-            tuple(self.knights[p]),
-            tuple(self.scores),
-            tuple(self.stacks[p]),
-            tuple(self.hands[p]),
-            self.castles,
+        return _new_tuple(  # TurnSnapshot(...) without its keyword-checking __new__
+            TurnSnapshot,
+            (
+                self.ap,
+                self.turn_stack,
+                self.played,
+                self.supply,
+                tuple(self.heights),
+                tuple(self.occupant),
+                self.pieces,
+                tuple(self.knights[p]),
+                tuple(self.scores),
+                tuple(self.stacks[p]),
+                tuple(self.hands[p]),
+                self.castles,
+            ),
         )
 
     def restore_turn(self, s: TurnSnapshot) -> None:
@@ -229,6 +242,7 @@ class State:
         self.supply = s.supply
         self.heights = list(s.heights)
         self.occupant = list(s.occupant)
+        self.pieces = s.pieces
         self.knights[p] = list(s.knights)
         self.scores = list(s.scores)
         self.stacks[p] = list(s.stacks)
@@ -249,6 +263,7 @@ class State:
         new.round_starter = self.round_starter
         new.heights = self.heights[:]
         new.occupant = self.occupant[:]
+        new.pieces = self.pieces
         new.knights = [k[:] for k in self.knights]
         new.king = self.king
         new.scores = self.scores[:]

@@ -4,20 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import NAME_RANK, ORTH, SQUARE_NAMES
+from ..board import NAME_RANK, ORTH_MASK, SORTED_SQUARES, SQUARE_NAMES, mask_of, squares_of
 from ..events import Event, Stage
-from ..notation import Action
-from ..state import EMPTY, State, TurnSnapshot
+from ..notation import BUILD_TEXT, KNIGHT_TEXT, MOVE_TEXT, Action
+from ..state import State, TurnSnapshot
 from . import setup, turn
 from .cards import card_plays, do_card
-from .common import block_squares, castles, illegal
+from .common import build_mask, castles, illegal
 from .tables import MAX_DRAWS, MAX_KNIGHTS
 
 _N = SQUARE_NAMES
-_MOVE = [[f"move {_N[a]} {_N[b]}" for b in range(64)] for a in range(64)]
-_BUILD = [f"build {_N[s]}" for s in range(64)]
-_KNIGHT = [f"knight {_N[s]}" for s in range(64)]
+_MOVE = MOVE_TEXT
+_BUILD = BUILD_TEXT
+_KNIGHT = KNIGHT_TEXT
 _STACK = [f"stack {k}" for k in range(10)]
+# The same texts indexed by the bit length of the target's mask bit (board.BIT).
+_MOVE_BY_LENGTH = [["", *(row[b] for b in SORTED_SQUARES)] for row in _MOVE]
+_BUILD_BY_LENGTH = ["", *(_BUILD[b] for b in SORTED_SQUARES)]
+_KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]
+_ROWS = _MOVE_BY_LENGTH
+_ORTH_MASK = ORTH_MASK
 _RANK = NAME_RANK.__getitem__
 _PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP  # enum class attributes are slow to look up
 
@@ -106,17 +112,87 @@ def legal(st: State) -> list[str]:
     return []
 
 
+# Texts by mask, shared by all games (a few MB at most): (mask << 7 | row) -> texts,
+# row 0..63 the moves from that square, 64 builds, 65 new knights.  Tuples: the
+# garbage collector leaves tuples of strings alone.
+_TEXTS: dict[int, tuple[str, ...]] = {}
+_TEXTS_MAX = 1 << 15
+
+
+def _by_byte(row: list[str]) -> list[list[tuple[str, ...]]]:
+    """``[file][byte]``: the texts of ``row`` for the squares of one byte of a mask."""
+    out = []
+    for f in range(8):
+        texts: list[tuple[str, ...]] = [()]
+        for b in range(1, 256):
+            low = b & -b
+            texts.append((row[8 * f + low.bit_length()], *texts[b ^ low]))
+        out.append(texts)
+    return out
+
+
+_BY_BYTE = {64: _by_byte(_BUILD_BY_LENGTH), 65: _by_byte(_KNIGHT_BY_LENGTH)}
+
+
+def _steps() -> None:
+    """Put the moves to every set of orthogonal neighbours into ``_TEXTS`` (a knight's
+    moves are mostly steps)."""
+    for a in range(64):
+        near = squares_of(ORTH_MASK[a])  # in the order of their names
+        row = MOVE_TEXT[a]
+        for subset in range(1, 1 << len(near)):
+            chosen = [t for i, t in enumerate(near) if subset >> i & 1]
+            _TEXTS[mask_of(chosen) << 7 | a] = tuple(row[t] for t in chosen)
+
+
+_steps()
+
+
+def _texts_of(key: int) -> tuple[str, ...]:
+    """The texts of ``key`` (see ``_TEXTS``), worked out and kept."""
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+        _steps()
+    r = key & 127
+    m = key >> 7
+    out: list[str] = []
+    if r < 64:  # a knight's moves: a few squares, one at a time
+        row = _ROWS[r]
+        while m:
+            low = m & -m
+            out.append(row[low.bit_length()])
+            m ^= low
+    else:  # many squares: a file at a time
+        files = _BY_BYTE[r]
+        f = 0
+        while m:
+            out += files[f][m & 255]
+            m >>= 8
+            f += 1
+    found = _TEXTS[key] = tuple(out)
+    return found
+
+
 def _legal_play(st: State) -> list[str]:
     """The turn's actions, put together in sorted order (the parts come sorted)."""
     p = st.to_move
     ap = st.ap
     mine = st.knights[p]
-    occ = st.occupant
     out: list[str] = []
     if ap >= 1:
+        free = ~st.pieces
+        cc = st.castles
+        if cc is None:
+            cc = castles(st)
         ts = st.turn_stack
         if ts or (ts is None and any(st.stacks[p])):  # turn.can_build
-            out += [_BUILD[s] for s in block_squares(st) if occ[s] == EMPTY]
+            m = cc.build
+            if m is None:
+                m = build_mask(st)
+            m &= free
+            if m:
+                key = m << 7 | 64
+                out += _TEXTS.get(key) or _texts_of(key)
         if (  # turn.can_draw
             st.variant == "common"
             and len(st.drawn) < MAX_DRAWS
@@ -124,22 +200,28 @@ def _legal_play(st: State) -> list[str]:
             or turn.can_draw(st)
         ):
             out.append("draw")
-    out.append("end")
-    if ap >= 1:
-        if ap >= 2 and len(mine) < MAX_KNIGHTS:  # turn.add_targets, as texts
+        out.append("end")
+        if ap >= 2 and len(mine) < MAX_KNIGHTS:  # turn.add_targets, as a mask
             h = st.heights
-            new: set[int] = set()
+            le = cc.le
+            m = 0
             for k in mine:
-                level = h[k]
-                new.update([t for t in ORTH[k] if occ[t] == EMPTY and h[t] <= level])
-            out += sorted([_KNIGHT[t] for t in new])
-        reach = (st.castles or castles(st)).reach
+                m |= _ORTH_MASK[k] & le[h[k]]
+            m &= free
+            if m:
+                key = m << 7 | 65
+                out += _TEXTS.get(key) or _texts_of(key)
+        reach = cc.reach
         for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
-            to = reach.get(a)
-            if to is None:
-                to = turn.move_reach(st, a)
-            row = _MOVE[a]
-            out += [row[b] for b in to if occ[b] == EMPTY]
+            m = reach.get(a)
+            if m is None:
+                m = turn.move_reach(st, a)
+            m &= free
+            if m:
+                key = m << 7 | a
+                out += _TEXTS.get(key) or _texts_of(key)
+    else:
+        out.append("end")
     if not st.played and st.hands[p]:
         out += sorted(card_plays(st))
     if ap >= 1:

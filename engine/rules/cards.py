@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..board import DIAG, ORTH, SQUARE_NAMES, VAULTS
+from ..board import BIT, DIAG, ORTH, SQUARE_NAMES, VAULTS, squares_of
 from ..cards import CARDS
 from ..notation import Action
 from ..state import EMPTY, KING, State
@@ -18,7 +18,7 @@ from . import moveblock
 from .common import (
     N,
     add_block,
-    block_squares,
+    build_mask,
     castles,
     explain_block,
     illegal,
@@ -32,6 +32,7 @@ from .turn import add_targets, explain_add, no_such_stack
 Plays = Callable[[State], list[str]]
 Effect = Callable[[State, Action], None]
 
+_EXTRA = [f"play extra {SQUARE_NAMES[s]}" for s in range(64)]
 _PAIR = [[f"{SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)]
 
 
@@ -154,16 +155,17 @@ def _vault(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- doorclimb
 
 
-def doorclimb_targets(st: State, a: int) -> set[int]:
-    h, occ = st.heights, st.occupant
+def doorclimb_targets(st: State, a: int) -> list[int]:
+    """Every door of the castles rising above the knight on a, whatever its level."""
+    h = st.heights
     level = h[a]
     cc = castles(st)
-    res: set[int] = set()
-    for c in {cc.comp[t] for t in ORTH[a] if h[t] > level}:
-        for v in cc.doors(h, c):
-            if occ[v] == EMPTY and v != a:
-                res.add(v)
-    return res
+    top = cc.top  # no square is taller
+    found = 0
+    for t in ORTH[a]:
+        if h[t] > level:
+            found |= cc.doors_up_to(h, cc.comp[t], top)
+    return squares_of(found & ~st.pieces)
 
 
 def _doorclimb(st: State, a: Action) -> None:
@@ -269,8 +271,7 @@ def _lift(st: State, a: Action) -> None:
 def _extra_plays(st: State) -> list[str]:
     if st.supply <= 0:
         return []
-    occ = st.occupant
-    return [f"play extra {N[s]}" for s in block_squares(st) if occ[s] == EMPTY]
+    return [_EXTRA[s] for s in squares_of(build_mask(st) & ~st.pieces)]
 
 
 def _extra(st: State, a: Action) -> None:
@@ -278,7 +279,7 @@ def _extra(st: State, a: Action) -> None:
     s = a[2]
     if st.supply <= 0:
         raise illegal(a, "supply_empty")
-    if s not in block_squares(st) or st.occupant[s] != EMPTY:
+    if not build_mask(st) & ~st.pieces & BIT[s]:
         explain_block(st, a, s)
     add_block(st, s)
     st.supply -= 1

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ..board import NAME_RANK, ORTH, SQUARE_NAMES, Castles
+from ..board import BIT, ORTH, ORTH_MASK, SQUARE_NAMES, Castles, squares_of
 from ..errors import IllegalAction
 from ..notation import Action, format_action
 from ..state import EMPTY, KING, State
 
 N = SQUARE_NAMES
-_RANK = NAME_RANK.__getitem__
 
 
 def illegal(a: Action, code: str, **params: str | int) -> IllegalAction:
@@ -99,45 +98,42 @@ def joins(st: State, a: Action, s: int) -> IllegalAction:
     return illegal(a, f"block_joins_{len(names)}", square=N[s], **squares)
 
 
-def block_squares(st: State) -> list[int]:
-    """Squares where a block may go by the building rules, pieces aside (cached per board),
-    in the order of their names.
+def build_mask(st: State) -> int:
+    """The mask of the squares where a block may go by the building rules, pieces
+    aside (cached per board).
 
     Per castle: its squares below its area while it is no taller than its area, and
     the bare squares touching it alone while it is at most one taller than its area.
     """
-    cc = castles(st)
-    cached = cc.build
-    if cached is not None:
-        return cached
-    h = st.heights
-    res: list[int] = []
-    for c, a in enumerate(cc.area):  # as _castle_blocks, inline
-        hc = cc.height[c]
-        if hc <= a:
-            res.extend([s for s in cc.members[c] if h[s] < a])
-        if hc <= a + 1:
-            res.extend(cc.frontier[c])
-    res.sort(key=_RANK)  # in the order of the legal-action list
-    cc.build = res
-    return res
+    cc = st.castles
+    if cc is None:
+        cc = castles(st)
+    found = cc.build
+    if found is None:
+        found = 0
+        le = cc.le
+        top = cc.top
+        masks = cc.member_mask
+        front = cc.front
+        for c, (a, hc) in enumerate(zip(cc.area, cc.height, strict=True)):
+            if hc <= a:
+                found |= masks[c] & le[a - 1 if a <= top else top]
+            if hc <= a + 1:
+                found |= front[c]
+        cc.build = found
+    return found
 
 
-def _castle_blocks(cc: Castles, h: list[int], c: int) -> list[int]:
-    """The squares ``block_squares`` has because of castle c."""
-    a = cc.area[c]
-    hc = cc.height[c]
-    res = [s for s in cc.members[c] if h[s] < a] if hc <= a else []
-    if hc <= a + 1:
-        res.extend(cc.frontier[c])
-    return res
+def block_squares(st: State) -> list[int]:
+    """The squares of ``build_mask``, in the order of their names."""
+    return squares_of(build_mask(st))
 
 
 def add_block(st: State, s: int) -> None:
     """One block more on s (never joining castles); the castle tables follow cheaply.
 
-    So does ``block_squares``: only squares of s's castle, of its old frontier and
-    next to s can change (a bare square next to s now touches s's castle).
+    So does ``build_mask``: only squares of s's castle, of its old frontier and next
+    to s can change (a bare square next to s now touches s's castle).
     """
     h = st.heights
     h[s] += 1
@@ -148,19 +144,24 @@ def add_block(st: State, s: int) -> None:
     old = cc.build
     if old is not None:
         c = new.comp[s]
-        drop = set(ORTH[s])
-        drop.update(new.members[c])
-        if c < len(cc.frontier):
-            drop.update(cc.frontier[c])
-        res = [x for x in old if x not in drop]
-        res.extend(_castle_blocks(new, h, c))
-        res.sort(key=_RANK)  # mostly sorted already: cheap
-        new.build = res
+        if c < len(cc.area):
+            old &= ~(cc.member_mask[c] | cc.front[c])
+        old &= ~(ORTH_MASK[s] | BIT[s])
+        a = new.area[c]
+        hc = new.height[c]
+        le = new.le
+        if hc <= a:
+            top = new.top
+            old |= new.member_mask[c] & le[a - 1 if a <= top else top]
+        if hc <= a + 1:
+            old |= new.front[c]
+        new.build = old
     st.castles = new
 
 
 def put_piece(st: State, s: int, who: int) -> None:
     st.occupant[s] = who
+    st.pieces |= BIT[s]
     if who != KING:
         st.knights[who].append(s)
 
@@ -170,6 +171,7 @@ def move_piece(st: State, a: int, b: int) -> None:
     who = occ[a]
     occ[a] = EMPTY
     occ[b] = who
+    st.pieces ^= BIT[a] | BIT[b]
     k = st.knights[who]
     k[k.index(a)] = b
 

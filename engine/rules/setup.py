@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..board import manhattan
+from ..board import BIT, manhattan
 from ..cards import CARD_IDS, MASTER_CARDS, MASTER_IDS
 from ..errors import notation_error
 from ..events import Stage
@@ -230,8 +230,10 @@ def do_king(st: State, a: Action) -> None:
     if s >= 0:
         if st.king is not None:
             st.occupant[st.king] = EMPTY
+            st.pieces &= ~BIT[st.king]
         st.king = s
         st.occupant[s] = KING
+        st.pieces |= BIT[s]
     if setup:
         deal(st)
         st.stage = Stage.PLAY

@@ -3,7 +3,7 @@ turn's stack, drawing and keeping cards, the scoring track, and the end of a tur
 
 from __future__ import annotations
 
-from ..board import NAME_RANK, ORTH
+from ..board import BIT, ORTH, ORTH_MASK, squares_of
 from ..errors import IllegalAction
 from ..events import Event, Stage, TurnEnd
 from ..notation import Action
@@ -12,7 +12,7 @@ from .common import (
     N,
     add_block,
     advance,
-    block_squares,
+    build_mask,
     castles,
     explain_block,
     illegal,
@@ -29,44 +29,44 @@ from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS
 # ---------------------------------------------------------------------- moving a knight
 
 
-def move_reach(st: State, a: int) -> tuple[int, ...]:
-    """Squares a knight on ``a`` reaches with one step or one door passage, were they
-    empty, in the order of their names (cached with the castle tables: heights alone
-    decide it)."""
-    cc = castles(st)
+def move_reach(st: State, a: int) -> int:
+    """The mask of the squares a knight on ``a`` reaches with one step or one door
+    passage, were they empty (cached with the castle tables: heights alone decide it)."""
+    cc = st.castles
+    if cc is None:
+        cc = castles(st)
     found = cc.reach.get(a)
     if found is None:
         h = st.heights
         level = h[a]
-        comp = cc.comp
-        res = set()
-        up = set()  # the castles rising above the knight next to it
-        for t in ORTH[a]:
-            ht = h[t]
-            if ht <= level:
-                res.add(t)
-            else:
-                if ht == level + 1:
-                    res.add(t)
-                up.add(comp[t])
-        for c in up:
-            res.update(cc.doors_up_to(h, c, level))
-        res.discard(a)
-        found = cc.reach[a] = tuple(sorted(res, key=NAME_RANK.__getitem__))
+        le = cc.le
+        near = ORTH_MASK[a]
+        found = near & le[level + 1]  # steps: at most one level up
+        if near & ~le[level]:  # castles rising above the knight next to it: their doors
+            comp = cc.comp
+            seen = -1
+            for t in ORTH[a]:
+                if h[t] > level:
+                    c = comp[t]
+                    if c != seen:
+                        found |= cc.doors_up_to(h, c, level)
+                        seen = c
+        found &= ~BIT[a]
+        cc.reach[a] = found
+        cc.reach_keys |= BIT[a]
     return found
 
 
 def move_targets(st: State, a: int) -> list[int]:
     """Squares the knight on ``a`` reaches with one step or one door passage."""
-    occ = st.occupant
-    return [t for t in move_reach(st, a) if occ[t] == EMPTY]
+    return squares_of(move_reach(st, a) & ~st.pieces)
 
 
 def do_move(st: State, a: Action) -> None:
     src, dst = a[1], a[2]
     need_own(st, a, src)
     need_ap(st, a, 1, "ap_move")
-    if dst not in move_targets(st, src):
+    if not move_reach(st, src) & ~st.pieces & BIT[dst]:
         need_empty(st, a, dst)
         _explain_move(st, a, src, dst)
     move_piece(st, src, dst)
@@ -108,7 +108,7 @@ def do_build(st: State, a: Action) -> None:
     elif st.turn_stack == 0:
         raise illegal(a, "turn_stack_empty")
     s = a[1]
-    if s not in block_squares(st) or st.occupant[s] != EMPTY:
+    if not build_mask(st) & ~st.pieces & BIT[s]:
         explain_block(st, a, s)
     if st.turn_stack is None:
         st.turn_stack = stacks.pop(stacks.index(max(stacks)))
