@@ -61,6 +61,21 @@ def _render_png(
     )
 
 
+def _alt_or_none(
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: list[str],
+    note: str | None,
+    labels: dict[str, str] | None,
+    language: str,
+) -> str | None:
+    try:
+        return alt_text(position, viewer, highlight, note, labels, language)
+    except Exception:  # the picture is worth sending without its description
+        log.exception("could not describe the board picture")
+        return None
+
+
 def alt_text(
     position: dict[str, Any],
     viewer: str | None,
@@ -132,6 +147,23 @@ class Renderer:
             return await self._processes.run(_render_png, *args)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, _render_png, *args)
+
+    async def describe(
+        self,
+        position: dict[str, Any],
+        viewer: str | None,
+        highlight: Iterable[str],
+        note: str | None = None,
+        labels: dict[str, str] | None = None,
+        language: str = DEFAULT,
+    ) -> str | None:
+        """The picture's description (``alt_text``) in a render thread; None if it failed.
+
+        Off the event loop: describing a position costs ~1 ms of CPU, which at
+        200 games was ~6% of the loop's own CPU."""
+        args = (position, viewer, sorted(highlight), note, labels, language)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _alt_or_none, *args)
 
     async def animate(self, positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
@@ -312,11 +344,7 @@ class TorresBot(discord.Client):
         *language* is the game's for a public picture, the asker's for a private one."""
         highlight = sorted(highlight)
         png = await self.render(position, viewer, highlight, note, labels, language)
-        try:
-            alt: str | None = alt_text(position, viewer, highlight, note, labels, language)
-        except Exception:  # the picture is worth sending without its description
-            log.exception("could not describe the board picture")
-            alt = None
+        alt = await self.renderer.describe(position, viewer, highlight, note, labels, language)
         return discord.File(png, filename="board.png", description=alt)
 
     async def publish(self, outcome: Outcome) -> bool:

@@ -65,6 +65,11 @@ class Poster:
         # post these again; mark them when the database lets us.
         self._unmarked: dict[int, Post] = {}
         self._marking = False  # a mark_pending pass is running
+        # Each worker's rows from its last read of the outbox, not yet delivered: read
+        # again only when the game was kicked since (this process queues every row it
+        # commits with submit(), which kicks; rows left by a crash, by the background
+        # resume()), so a post costs no second read to find that nothing follows it.
+        self._rows: dict[int, list[tuple[int, float, dict[str, Any]]]] = {}
 
     def submit(self, post: Post) -> asyncio.Future[str]:
         """Queue *post*; the future ends with POSTED, FORBIDDEN or REJECTED (never RETRY)."""
@@ -161,13 +166,15 @@ class Poster:
         delay = RETRY_FIRST
         while True:
             try:
+                fresh = game_id in self._again
                 self._again.discard(game_id)
                 if self._unmarked:
                     await self.mark_pending()
-                item = await self._next(game_id)
+                item = await self._next(game_id, fresh=fresh)
                 if item is None:
                     if game_id in self._again:  # something was queued while we looked
                         continue
+                    self._rows.pop(game_id, None)
                     return
                 post, late = item
                 try:
@@ -188,9 +195,19 @@ class Poster:
             delay = RETRY_FIRST
             await self._done(post, result)
 
-    async def _next(self, game_id: int) -> tuple[Post, bool] | None:
-        """The oldest undelivered post of the game: queued rows first, then memory."""
-        for outbox_id, created_at, payload in await self._store.unsent(game_id):
+    async def _next(self, game_id: int, *, fresh: bool = True) -> tuple[Post, bool] | None:
+        """The oldest undelivered post of the game: queued rows first, then memory.
+
+        The rows are read from the database when *fresh* (the game was kicked since
+        the last read) or never read yet; else the rest of the last read serves.
+        """
+        rows = self._rows.get(game_id)
+        if fresh or rows is None:
+            rows = await self._store.unsent(game_id)
+        # Delivered since the read (a merged post delivers several rows at once).
+        rows = [r for r in rows if r[0] not in self._finished]
+        self._rows[game_id] = rows
+        for outbox_id, created_at, payload in rows:
             if outbox_id in self._unmarked:
                 continue
             bundle = self._bundles.get(outbox_id)
@@ -248,6 +265,8 @@ class Poster:
         if post.replay:
             then.append(replay_post(post).to_payload())
         await self._store.mark_sent(post.outbox_id, time.time(), then=then)
+        if then:  # a row queued here, not submitted: the game's worker reads it
+            self.kick(post.game_id)
 
 
 def _members(post: Post) -> list[int]:

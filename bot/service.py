@@ -1160,6 +1160,10 @@ class GameService:
         if created_at is None:
             return
         if row.turn_start_seq > 0:
+            if created_at + CLOCK_SLACK >= row.updated_at:
+                # Sent after the game's last change, so after its turn began (the same
+                # clock wrote both, the change last): no need to read when that was.
+                return
             rows = await self._store.actions(row.id, after_seq=row.turn_start_seq - 1)
             began = rows[0].time if rows else row.updated_at
         else:  # the first decision: the game's start (when the seats were taken)

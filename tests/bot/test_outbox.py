@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 
 import pytest
 
@@ -62,6 +64,36 @@ async def test_posts_go_out_in_order_and_a_failing_one_holds_back_the_rest(tmp_p
     assert discord.posted == [("one", False), ("two", False), ("three", False)]
     assert discord.tries == ["one"] * 4 + ["two", "three"]
     assert await store.unsent(1) == []
+    await store.close()
+
+
+async def test_the_worker_reads_the_outbox_again_only_when_kicked(tmp_path):
+    """Posting a game's rows costs one read, not one more after each post to see that
+    nothing follows; a row submitted meanwhile is read and posted too."""
+    store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two"], 1.0)
+    reads: list[int] = []
+    unsent = store.unsent
+
+    async def counted(game_id: int):
+        reads.append(game_id)
+        return await unsent(game_id)
+
+    store.unsent = counted  # type: ignore[method-assign]
+    discord = Discord()
+    poster = Poster(store, discord.send, started=0.0)
+    assert await poster.submit(Post(5, 1, "", outbox_id=ids[0])) == POSTED
+    await settled(poster)
+    assert discord.posted == [("one", False), ("two", False)] and reads == [1]
+    with sqlite3.connect(tmp_path / "t.db") as db:  # a row committed after the worker's read
+        three = db.execute(
+            "INSERT INTO outbox (game_id, created_at, payload) VALUES (1, 2.0, ?)",
+            (json.dumps(Post(5, 1, "three").to_payload()),),
+        ).lastrowid
+    assert three is not None
+    assert await poster.submit(Post(5, 1, "", outbox_id=three)) == POSTED
+    await settled(poster)
+    assert [text for text, _ in discord.posted] == ["one", "two", "three"] and len(reads) == 2
+    assert await unsent(1) == []
     await store.close()
 
 

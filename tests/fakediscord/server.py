@@ -65,11 +65,37 @@ class ProtocolTimeout(AssertionError):
     """The bot did not do what was awaited within the timeout."""
 
 
+try:  # the bot's discord.py uses orjson too when it is installed (a dependency of the bot)
+    import orjson
+except ImportError:  # pragma: no cover - plain json does the same, slower
+    orjson = None  # type: ignore[assignment]
+
+
+def _dumps(data: Any) -> bytes:
+    """JSON bytes: orjson's when it can (~5x faster; the load benchmark sends many),
+    else json's (e.g. integers beyond 64 bits)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(data)
+        except TypeError:
+            pass
+    return json.dumps(data).encode()
+
+
+def _loads(raw: str | bytes) -> Any:
+    if orjson is not None:
+        try:
+            return orjson.loads(raw)
+        except ValueError:
+            pass
+    return json.loads(raw)
+
+
 def _json(data: Any, status: int = 200) -> web.Response:
     # Exactly "application/json": discord.py compares the header verbatim and
     # treats anything else (e.g. "; charset=utf-8") as text.
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=_dumps(data), status=status, headers={"Content-Type": "application/json"}
     )
 
 
@@ -147,7 +173,7 @@ class Fault:
             }
             if self.via:
                 headers["Via"] = "1.1 google"
-            return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+            return web.Response(body=_dumps(body), status=429, headers=headers)
         return _json({"message": f"{self.status}: injected failure", "code": 0}, self.status)
 
 
@@ -377,7 +403,9 @@ class FakeDiscord:
         self.requests: list[tuple[str, str, int]] = []
         self._seq = 0
         self._conns: dict[int, _Conn] = {}  # the identified connection of each shard
-        self._changed = asyncio.Event()
+        # wait_until's waiters: their condition, looked at once per burst of changes.
+        self._waiters: dict[asyncio.Future[Any], Callable[[], Any]] = {}
+        self._check_pending = False
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -481,24 +509,50 @@ class FakeDiscord:
     # ------------------------------------------------------------------ waiting
 
     def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        """The state changed: look at the waiters' conditions soon (once for a burst of changes).
+
+        One pass over the conditions in a single callback, instead of waking every
+        waiting task to look at its own: with hundreds of simulated players waiting
+        (bench/bot_bench.py), waking them all at every change cost the fake most of
+        its CPU.
+        """
+        if self._waiters and not self._check_pending:
+            self._check_pending = True
+            asyncio.get_running_loop().call_soon(self._check_waiters)
+
+    def _check_waiters(self) -> None:
+        self._check_pending = False
+        for fut, cond in list(self._waiters.items()):
+            if fut.done():
+                continue
+            try:
+                value = cond()
+            except Exception as exc:  # noqa: BLE001 - raised in the waiter, as before
+                fut.set_exception(exc)
+                continue
+            if value:
+                fut.set_result(value)
 
     async def wait_until(self, cond: Callable[[], T | None], timeout: float, what: str) -> T:
-        """Poll ``cond`` each time the fake's state changes; AssertionError after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            ev = self._changed
+        """Until ``cond`` holds, looked at each time the fake's state changes;
+        ProtocolTimeout (an AssertionError) after ``timeout``."""
+        value = cond()
+        if value:
+            return value
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._waiters[fut] = cond
+        try:
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
             value = cond()
             if value:
                 return value
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ProtocolTimeout(
-                    f"timed out after {timeout:g}s waiting for {what}\n{self.diagnostics()}"
-                )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(ev.wait(), remaining)
+            raise ProtocolTimeout(
+                f"timed out after {timeout:g}s waiting for {what}\n{self.diagnostics()}"
+            ) from None
+        finally:
+            self._waiters.pop(fut, None)
 
     async def wait_connected(self, timeout: float = 20.0) -> None:
         """Until a bot has identified and received READY and GUILD_CREATE."""
@@ -988,7 +1042,7 @@ class FakeDiscord:
                         break
                     continue
                 try:
-                    payload = json.loads(msg.data)
+                    payload = _loads(msg.data)
                 except ValueError:
                     self._error("GATEWAY", "/gateway", 4002, "Error while decoding payload")
                     await ws.close(code=4002)
@@ -1003,7 +1057,7 @@ class FakeDiscord:
     async def _send(self, conn: _Conn, payload: dict[str, Any]) -> None:
         async with conn.lock:
             if not conn.ws.closed:
-                await conn.ws.send_str(json.dumps(payload))
+                await conn.ws.send_str(_dumps(payload).decode())
 
     def _conn_for(self, guild_id: int | None) -> _Conn | None:
         return self._conns.get(self.shard_of(guild_id))
@@ -1015,7 +1069,9 @@ class FakeDiscord:
         async with conn.lock:
             conn.seq += 1
             if not conn.ws.closed:
-                await conn.ws.send_str(json.dumps({"op": 0, "s": conn.seq, "t": event, "d": data}))
+                await conn.ws.send_str(
+                    _dumps({"op": 0, "s": conn.seq, "t": event, "d": data}).decode()
+                )
 
     async def _on_gateway(self, conn: _Conn, payload: dict[str, Any]) -> None:
         op = payload.get("op")
@@ -1325,7 +1381,7 @@ class FakeDiscord:
             body: dict[str, Any] = {}
             for name, headers, data in _multipart(ctype, await request.read()):
                 if name == "payload_json":
-                    body = json.loads(data.decode())
+                    body = _loads(data)
                 elif name.startswith("files[") and name.endswith("]"):
                     idx = int(name[6:-1])
                     files[idx] = Attachment(
@@ -1343,7 +1399,7 @@ class FakeDiscord:
         if ctype.split(";")[0].strip() != "application/json":
             raise FormError("", f"unexpected content type {ctype!r}", code=50035)
         try:
-            return json.loads(raw), files
+            return _loads(raw), files
         except ValueError as e:
             raise FormError("", "The request body contains invalid JSON.", code=50109) from e
 
