@@ -84,20 +84,11 @@ def manhattan(a: int, b: int) -> int:
 def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
     """The castles of a height array: (castle per square or -1, area, height, squares) per castle.
 
-    The one flood fill of the project: the game's tables and the AI's evaluation use it.
+    For the moveblock card and the AI's evaluation.  ``Castles`` runs its own fill, which
+    gathers each castle's mask and the squares by height on the way: building it from
+    this one and a second pass measured 10-20% slower on freshly loaded boards.
     """
-    comp, area, height, members, _adj, _bare = _flood(h)
-    return comp, area, height, members
-
-
-def _flood(
-    h: Sequence[int],
-) -> tuple[list[int], list[int], list[int], list[list[int]], list[tuple[int, ...]], list[int]]:
-    """``label_castles`` plus, for bare squares, the castles next to them (sorted) and
-    the bare squares next to any castle, found on the way."""
     comp = [-1] * 64
-    adj: list[tuple[int, ...]] = [()] * 64
-    bare: list[int] = []
     area: list[int] = []
     height: list[int] = []
     members: list[list[int]] = []
@@ -110,24 +101,17 @@ def _flood(
         top = h[start]
         for s in squares:  # grows while it is read: a breadth-first search
             for t in ORTH[s]:
-                ht = h[t]
-                if ht > 0:
-                    if comp[t] < 0:
+                if comp[t] < 0:
+                    ht = h[t]
+                    if ht > 0:
                         comp[t] = c
                         squares.append(t)
                         if ht > top:
                             top = ht
-                else:
-                    a = adj[t]
-                    if not a:
-                        adj[t] = (c,)
-                        bare.append(t)
-                    elif a[-1] != c:  # castles are numbered in order: a stays sorted
-                        adj[t] = (*a, c)
         area.append(len(squares))
         height.append(top)
         members.append(squares)
-    return comp, area, height, members, adj, bare
+    return comp, area, height, members
 
 
 _LEVELS_MAX = 1024  # towers taller than this (the notation allows them) get _Levels
