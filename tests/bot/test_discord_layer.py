@@ -203,10 +203,10 @@ async def test_a_post_goes_out_even_if_the_picture_fails(bot: TorresBot, monkeyp
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
-    async def broken(*args: object) -> bytes:
+    async def broken(*args: object) -> tuple[bytes, str | None]:
         raise ValueError("bad position")
 
-    monkeypatch.setattr(bot.renderer, "render", broken)
+    monkeypatch.setattr(bot.renderer, "picture", broken)
     post = Post(
         1,
         7,
@@ -231,19 +231,19 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     channel = _Channel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
-    async def fake_render(
+    async def fake_picture(
         position: object,
         viewer: object,
         highlight: object,
         note: object = None,
         labels=None,
         language: str = "en",
-    ) -> bytes:
+    ) -> tuple[bytes, str | None]:
         assert viewer is None and sorted(highlight) == ["c3", "d3"]  # type: ignore[arg-type]
         assert language == "en"  # the game's
-        return b"\x89PNG fake"
+        return b"\x89PNG fake", "the board in words"
 
-    monkeypatch.setattr(bot.renderer, "render", fake_render)
+    monkeypatch.setattr(bot.renderer, "picture", fake_picture)
     post = Post(
         1,
         7,
@@ -255,6 +255,7 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     assert await bot.send_post(post) == POSTED
     ((_, kwargs),) = channel.sent
     assert [f.filename for f in kwargs["files"]] == ["board.png"]
+    assert [f.description for f in kwargs["files"]] == ["the board in words"]
     mentions = kwargs["allowed_mentions"]
     assert [u.id for u in mentions.users] == [42] and not mentions.everyone and not mentions.roles
     assert "view" not in kwargs

@@ -108,9 +108,10 @@ async def test_pictures_drawn_in_processes_equal_those_drawn_in_threads():
     try:
         await processes.start()
         position = game.position()
-        expected = await threads.render(position, None, ["c3"])
-        assert await processes.render(position, None, ["c3"]) == expected
-        assert expected[:8] == b"\x89PNG\r\n\x1a\n"
+        expected = await threads.picture(position, None, ["c3"])
+        assert await processes.picture(position, None, ["c3"]) == expected
+        assert expected[0][:8] == b"\x89PNG\r\n\x1a\n"
+        assert expected[1] and "c3" in expected[1]
     finally:
         threads.close()
         processes.close()
