@@ -11,28 +11,14 @@ from bot.config import AI_LEVELS, BotConfig, ConfigError
 from bot.errors import NotAllowed
 from bot.service import GameService, _engine_choose
 from tests.bot.conftest import ANN, CHANNEL, CONFIG, GUILD, Env
-from tests.bot.test_store import Backend, backend  # noqa: F401 - the fixture
+from tests.bot.test_store import Backend, _new_game, backend  # noqa: F401 - the fixture
 
 
 @pytest.mark.parametrize("level", [None, "expert"])
 async def test_a_games_language_and_level_are_stored(backend: Backend, level):  # noqa: F811
     store = await backend.open()
     try:
-        game_id = await store.create_game(
-            guild_id=5,
-            channel_id=10,
-            author_id=1,
-            author_display="ann",
-            seats_wanted=2,
-            bots=1,
-            variant="common",
-            seed=3,
-            reminder_interval=60.0,
-            reminder_limit=3,
-            idle_cancel_after=600.0,
-            language="nl",
-            ai_level=level,
-        )
+        game_id = await _new_game(store, bots=1, language="nl", ai_level=level)
         row = await store.game(game_id)
         assert row is not None
         assert (row.language, row.ai_level) == ("nl", level)

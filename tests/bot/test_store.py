@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import asyncpg
@@ -61,21 +62,23 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return Backend("postgresql", pg.create_database(), asyncpg.IntegrityConstraintViolationError)
 
 
-async def _new_game(store: GameStore, channel: int = 10, author: int = 1) -> int:
-    return await store.create_game(
-        guild_id=5,
-        channel_id=channel,
-        author_id=author,
-        author_display="ann",
-        seats_wanted=2,
-        bots=0,
-        variant="common",
-        seed=3,
-        reminder_interval=60.0,
-        reminder_limit=3,
-        idle_cancel_after=600.0,
-        now=1000.0,
-    )
+async def _new_game(store: GameStore, channel: int = 10, author: int = 1, **options: Any) -> int:
+    """A two-seat game; *options* override any of create_game's settings."""
+    settings: dict[str, Any] = {
+        "guild_id": 5,
+        "channel_id": channel,
+        "author_id": author,
+        "author_display": "ann",
+        "seats_wanted": 2,
+        "bots": 0,
+        "variant": "common",
+        "seed": 3,
+        "reminder_interval": 60.0,
+        "reminder_limit": 3,
+        "idle_cancel_after": 600.0,
+        "now": 1000.0,
+    }
+    return await store.create_game(**(settings | options))
 
 
 async def test_migrations_from_an_empty_database(backend):
