@@ -30,7 +30,6 @@ from functools import partial
 from typing import Any, TypeVar
 
 import aiosqlite
-import orjson
 
 from bot.errors import Busy
 
@@ -276,7 +275,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
     data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
-            data[key] = load_json(data[key])
+            data[key] = json.loads(data[key])
     return GameRow(**data)
 
 
@@ -420,16 +419,6 @@ def _preflight(path: str) -> None:
 
 def _dump(value: Any) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True)
-
-
-def load_json(text: str | bytes) -> Any:
-    """A stored JSON value (positions, payloads): orjson's parser, ~3x faster than json's
-    (a game's position is read at every command), or json's for what orjson refuses
-    (NaN, integers beyond 64 bits); the same values either way."""
-    try:
-        return orjson.loads(text)
-    except ValueError:
-        return json.loads(text)
 
 
 class Store:
@@ -895,7 +884,7 @@ class Store:
             " ORDER BY id",
             (game_id,),
         )
-        return [(int(r[0]), float(r[1]), load_json(r[2])) for r in rows]
+        return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
 
     async def games_with_unsent(self) -> list[int]:
         """Games that have queued posts not yet delivered."""
@@ -909,7 +898,7 @@ class Store:
         row = await self._one(
             "SELECT payload FROM outbox WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
         )
-        return None if row is None else load_json(row[0])
+        return None if row is None else json.loads(row[0])
 
     async def prune_outbox(self, *, sent_before: float) -> int:
         """Forget posts delivered before *sent_before*, except each game's latest."""

@@ -37,7 +37,6 @@ from bot.store import (
     UserSettings,
     _committed_by,
     _results,
-    load_json,
 )
 
 # Each migration moves the schema from version i to i + 1, like bot.store._MIGRATIONS.
@@ -207,7 +206,7 @@ def _game(row: asyncpg.Record) -> GameRow:
     data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
-            data[key] = load_json(data[key])
+            data[key] = json.loads(data[key])
     return GameRow(**data)
 
 
@@ -688,7 +687,7 @@ class PgStore:
             " ORDER BY id",
             game_id,
         )
-        return [(int(r[0]), float(r[1]), load_json(r[2])) for r in rows]
+        return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
 
     async def games_with_unsent(self) -> list[int]:
         """Games that have queued posts not yet delivered."""
@@ -702,7 +701,7 @@ class PgStore:
         value = await self._pool.fetchval(
             "SELECT payload FROM outbox WHERE game_id = $1 ORDER BY id DESC LIMIT 1", game_id
         )
-        return None if value is None else load_json(value)
+        return None if value is None else json.loads(value)
 
     async def prune_outbox(self, *, sent_before: float) -> int:
         """Forget posts delivered before *sent_before*, except each game's latest."""
