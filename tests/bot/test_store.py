@@ -567,4 +567,3 @@ async def test_sqlite_a_write_stuck_behind_the_writer_thread_gives_up_as_busy(
     await store.set_meta("k", "after")
     assert await store.get_meta("k") == "after"
     await store.close()
-
