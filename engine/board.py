@@ -229,8 +229,8 @@ class Castles:
         self.build: int | None = None  # the mask of block squares, filled by the rules
         self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
         self.reach_keys = 0  # the mask of the squares in ``reach``
-        # (occupants, {from: [to, ...]}) of the moveblock card, filled by the rules
-        self.moveblock: tuple[tuple[int, ...], dict[int, list[int]]] | None = None
+        # (pieces, {from: [to, ...]}, its plays) of the moveblock card, filled by the rules
+        self.moveblock: tuple[int, dict[int, list[int]], list[str]] | None = None
 
     @property
     def adj(self) -> list[tuple[int, ...]]:
@@ -239,9 +239,17 @@ class Castles:
         adj = self._adj
         if adj is None:
             adj = [()] * 64
+            single = 0
+            for c, m in enumerate(self.front):  # next to castle c alone
+                single |= m
+                one = (c,)
+                while m:
+                    low = m & -m
+                    adj[BY_LENGTH[low.bit_length()]] = one
+                    m ^= low
             comp = self.comp
             blocks = ALL & ~self.le[0]
-            for v in squares_of(around(blocks) & ~blocks):
+            for v in squares_of(around(blocks) & ~blocks & ~single):  # next to two or more
                 adj[v] = tuple(sorted({comp[t] for t in ORTH[v] if comp[t] >= 0}))
             self._adj = adj
         return adj
@@ -274,6 +282,9 @@ class Castles:
         """
         new = Castles.__new__(Castles)
         comp = self.comp
+        c = comp[s]
+        if c >= 0:  # on a castle: its squares and neighbours stay, its height may not
+            return self._raised(new, h, s, c)
         area = self.area[:]
         height = self.height[:]
         members = self.members
@@ -290,49 +301,47 @@ class Castles:
             le[hs - 1] &= ~bit
             if len(le) < hs + 2:
                 le.append(ALL)
-        c = comp[s]
-        if c < 0:
-            comp = comp[:]
-            front = front[:]
-            members = members[:]
-            masks = masks[:]
-            touching = adj[s] if adj is not None else [comp[t] for t in ORTH[s] if comp[t] >= 0]
-            if touching:
-                c = touching[0]  # the one castle s touches
-                area[c] += 1
-                members[c] = [*members[c], s]
-                masks[c] |= bit
-                front[c] &= ~bit
-            else:
-                c = len(area)
-                area.append(1)
-                height.append(0)
-                members.append([s])
-                masks.append(bit)
-                front.append(0)
-                low.append(None)
-            comp[s] = c
-            if adj is not None:
-                adj = adj[:]
-                adj[s] = ()
-            for t in ORTH[s]:
-                if comp[t] < 0:
-                    if adj is not None:
-                        a = adj[t]
-                        if not a:
-                            adj[t] = (c,)
-                            front[c] |= BIT[t]
-                        elif c not in a:
-                            adj[t] = tuple(sorted((*a, c)))
-                            for d in a:
-                                front[d] &= ~BIT[t]
-                        continue
-                    touched = {comp[u] for u in ORTH[t] if comp[u] >= 0 and u != s}
-                    if not touched:
+        comp = comp[:]
+        front = front[:]
+        members = members[:]
+        masks = masks[:]
+        touching = adj[s] if adj is not None else [comp[t] for t in ORTH[s] if comp[t] >= 0]
+        if touching:
+            c = touching[0]  # the one castle s touches
+            area[c] += 1
+            members[c] = [*members[c], s]
+            masks[c] |= bit
+            front[c] &= ~bit
+        else:
+            c = len(area)
+            area.append(1)
+            height.append(0)
+            members.append([s])
+            masks.append(bit)
+            front.append(0)
+            low.append(None)
+        comp[s] = c
+        if adj is not None:
+            adj = adj[:]
+            adj[s] = ()
+        for t in ORTH[s]:
+            if comp[t] < 0:
+                if adj is not None:
+                    a = adj[t]
+                    if not a:
+                        adj[t] = (c,)
                         front[c] |= BIT[t]
-                    elif c not in touched:
-                        for d in touched:
+                    elif c not in a:
+                        adj[t] = tuple(sorted((*a, c)))
+                        for d in a:
                             front[d] &= ~BIT[t]
+                    continue
+                touched = {comp[u] for u in ORTH[t] if comp[u] >= 0 and u != s}
+                if not touched:
+                    front[c] |= BIT[t]
+                elif c not in touched:
+                    for d in touched:
+                        front[d] &= ~BIT[t]
         if hs > height[c]:
             height[c] = hs
         new.comp = comp
@@ -348,6 +357,40 @@ class Castles:
         new._low = low
         new.build = None
         # A knight's reach changes only on or next to the castle that grew (its doors did).
+        m = masks[c]
+        _forget_reach(self, new, m | around(m))
+        new.moveblock = None
+        return new
+
+    def _raised(self, new: Castles, h: Sequence[int], s: int, c: int) -> Castles:
+        """``with_block`` of a block on castle c's square s."""
+        hs = h[s]
+        if hs > self.height[c]:
+            height = self.height[:]
+            height[c] = hs
+            new.height = height
+        else:
+            new.height = self.height
+        le = self.le
+        if hs > _LEVELS_MAX or type(le) is _Levels:
+            new.le = _Levels(h)
+        else:
+            le = le[:]
+            le[hs - 1] &= ~BIT[s]
+            if len(le) < hs + 2:
+                le.append(ALL)
+            new.le = le
+        new.comp = self.comp
+        new.area = self.area
+        new.members = self.members
+        new.member_mask = masks = self.member_mask
+        new._adj = self._adj
+        new.front = self.front
+        new.top = hs if hs > self.top else self.top
+        low = self._low[:]
+        low[c] = None
+        new._low = low
+        new.build = None
         m = masks[c]
         _forget_reach(self, new, m | around(m))
         new.moveblock = None

@@ -23,6 +23,8 @@ _SQ = SQUARE_INDEX
 _CARD_SET = frozenset(CARDS)
 _ONLY_INT = frozenset((int,))
 _ONLY_STR = frozenset((str,))
+_SQUARE_SET = frozenset(SQUARE_NAMES)
+_ZEROS = (0,) * 64
 _FIELDS = (
     "format",
     "variant",
@@ -177,6 +179,8 @@ def _players_of(v: Any, names: tuple[str, ...]) -> dict[int, Any] | None:
         return {}
     if type(v) is not dict:
         return None
+    if tuple(v) == names:  # every player, in the order of the players (as written)
+        return dict(enumerate(v.values()))
     out = {}
     for name, x in v.items():
         if type(name) is not str or name not in names:
@@ -268,12 +272,9 @@ def _read_usual(d: Any) -> State | None:
     values = given_heights.values()
     if not _ONLY_INT.issuperset(map(type, values)) or (given_heights and min(values) < 0):
         return None
-    heights = st.heights
-    try:
-        for i, v in zip(map(_SQ.__getitem__, given_heights), values, strict=True):
-            heights[i] = v
-    except KeyError:
+    if not _SQUARE_SET.issuperset(given_heights):
         return None
+    st.heights = list(map(given_heights.get, SQUARE_NAMES, _ZEROS))
     total_on_board = sum(values)
 
     knights = _players_of(d.get("knights"), names)

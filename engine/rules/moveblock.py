@@ -4,7 +4,7 @@ a block, fast, is the most work of any card."""
 
 from __future__ import annotations
 
-from ..board import NAME_RANK, ORTH, SORTED_SQUARES, SQUARE_NAMES, label_castles
+from ..board import NAME_RANK, ORTH, SORTED_SQUARES, SQUARE_NAMES, Castles, label_castles
 from ..errors import IllegalAction
 from ..notation import Action
 from ..state import EMPTY, KING, State
@@ -26,11 +26,17 @@ def targets(st: State) -> dict[int, list[int]]:
     that square's castle (and the bare squares next to it, if it becomes bare), so
     destinations are grouped by the castle they land on or extend.
     """
-    h, occ = st.heights, st.occupant
     cc = castles(st)
-    key = tuple(occ)
-    if cc.moveblock is not None and cc.moveblock[0] == key:
-        return cc.moveblock[1]
+    found = cc.moveblock
+    if found is None or found[0] != st.pieces:
+        found = _targets(st, cc)
+    return found[1]
+
+
+def _targets(st: State, cc: Castles) -> tuple[int, dict[int, list[int]], list[str]]:
+    """``targets`` and ``plays`` worked out, kept with the castle tables (they depend on
+    the heights and on which squares hold a piece)."""
+    h, occ = st.heights, st.occupant
     comp, area, height, members, adj = cc.comp, cc.area, cc.height, cc.members, cc.adj
     n_before = len(area)
     bad_base = {c for c in range(n_before) if height[c] > area[c]}
@@ -120,15 +126,20 @@ def targets(st: State) -> dict[int, list[int]]:
                             targets.append(b)
         if targets:
             out[a] = targets
-    cc.moveblock = (key, out)
-    return out
+    # In sorted order (there may be hundreds): numbers in name order are sorted, not texts.
+    keys = [_RANK64[a] + _RANK[b] for a, bs in out.items() for b in bs]
+    keys.sort()
+    found = cc.moveblock = (st.pieces, out, list(map(_BY_RANK.__getitem__, keys)))
+    return found
 
 
 def plays(st: State) -> list[str]:
-    """In sorted order (there may be hundreds): numbers in name order are sorted, not texts."""
-    keys = [_RANK64[a] + _RANK[b] for a, bs in targets(st).items() for b in bs]
-    keys.sort()
-    return list(map(_BY_RANK.__getitem__, keys))
+    """Every ``play moveblock A B``, sorted (the list is kept: do not change it)."""
+    cc = castles(st)
+    found = cc.moveblock
+    if found is None or found[0] != st.pieces:
+        found = _targets(st, cc)
+    return found[2]
 
 
 def effect(st: State, a: Action) -> None:
