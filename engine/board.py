@@ -229,8 +229,8 @@ class Castles:
         self.build: int | None = None  # the mask of block squares, filled by the rules
         self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
         self.reach_keys = 0  # the mask of the squares in ``reach``
-        # (pieces, {from: [to, ...]}, its plays) of the moveblock card, filled by the rules
-        self.moveblock: tuple[int, dict[int, list[int]], list[str]] | None = None
+        # (pieces, {from: mask of to}, its plays) of the moveblock card, filled by the rules
+        self.moveblock: tuple[int, dict[int, int], list[str]] | None = None
 
     @property
     def adj(self) -> list[tuple[int, ...]]:

@@ -4,7 +4,18 @@ a block, fast, is the most work of any card."""
 
 from __future__ import annotations
 
-from ..board import NAME_RANK, ORTH, SORTED_SQUARES, SQUARE_NAMES, Castles, label_castles
+from ..board import (
+    ALL,
+    BIT,
+    BY_LENGTH,
+    ORTH,
+    ORTH_MASK,
+    SORTED_SQUARES,
+    SQUARE_NAMES,
+    Castles,
+    around,
+    label_castles,
+)
 from ..errors import IllegalAction
 from ..notation import Action
 from ..state import EMPTY, KING, State
@@ -13,14 +24,12 @@ from .common import N, add_block, castles, illegal, need_empty
 _MOVEBLOCK = [
     [f"play moveblock {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
 ]
-_RANK = NAME_RANK
-_RANK64 = [64 * r for r in NAME_RANK]
-# _BY_RANK[64 * rank(A) + rank(B)]: the text of ``play moveblock A B``
-_BY_RANK = [_MOVEBLOCK[a][b] for a in SORTED_SQUARES for b in SORTED_SQUARES]
+# _BY_LENGTH[A][m.bit_length()]: the text of ``play moveblock A B``, m the bit of B
+_BY_LENGTH = [["", *(row[b] for b in SORTED_SQUARES)] for row in _MOVEBLOCK]
 
 
-def targets(st: State) -> dict[int, list[int]]:
-    """Every legal ``play moveblock A B`` as {A: [B, ...]} (docs/rules.md §6).
+def targets(st: State) -> dict[int, int]:
+    """Every legal ``play moveblock A B`` as {A: the mask of the B} (docs/rules.md §6).
 
     Works on the current castle labels: taking a block off a square changes only
     that square's castle (and the bare squares next to it, if it becomes bare), so
@@ -33,40 +42,41 @@ def targets(st: State) -> dict[int, list[int]]:
     return found[1]
 
 
-def _targets(st: State, cc: Castles) -> tuple[int, dict[int, list[int]], list[str]]:
-    """``targets`` and ``plays`` worked out, kept with the castle tables (they depend on
-    the heights and on which squares hold a piece)."""
-    h, occ = st.heights, st.occupant
-    comp, area, height, members, adj = cc.comp, cc.area, cc.height, cc.members, cc.adj
+def _targets(st: State, cc: Castles) -> tuple[int, dict[int, int], list[str]]:
+    """``targets`` (as masks) and ``plays`` worked out, kept with the castle tables
+    (they depend on the heights and on which squares hold a piece)."""
+    h = st.heights
+    comp, area, height, members = cc.comp, cc.area, cc.height, cc.members
+    masks, front, le, top = cc.member_mask, cc.front, cc.le, cc.top
+    free = ALL & ~st.pieces
     n_before = len(area)
     bad_base = {c for c in range(n_before) if height[c] > area[c]}
-    groups: dict[int, list[int]] = {}  # castle -> destinations fine while it is unchanged
-    related: dict[int, list[int]] = {}  # castle -> every destination on or next to it
-    fresh: list[int] = []  # bare squares touching no castle
-    for b in range(64):
-        if occ[b] != EMPTY:
-            continue
-        hb = h[b]
-        if hb > 0:
-            c = comp[b]
-            ok = max(height[c], hb + 1) <= area[c]
-        else:
-            t = adj[b]
-            if not t:
-                fresh.append(b)
-                continue
-            if len(t) > 1:
-                continue
-            c = t[0]
-            ok = height[c] <= area[c] + 1
-        related.setdefault(c, []).append(b)
-        if ok:
-            groups.setdefault(c, []).append(b)
-    out: dict[int, list[int]] = {}
-    for a in range(64):
+    # per castle: the empty squares on it and the empty bare squares next to it alone
+    # (every destination on or next to it), and those fine while it is unchanged
+    on = [m & free for m in masks]
+    beside = [m & free for m in front]
+    groups = []
+    for c in range(n_before):
+        a_c = area[c]
+        g = 0
+        if height[c] <= a_c:
+            g = on[c] & le[a_c - 1 if a_c <= top else top]
+        if height[c] <= a_c + 1:
+            g |= beside[c]
+        groups.append(g)
+    every_group = 0
+    for g in groups:
+        every_group |= g
+    blocks = ALL & ~le[0]
+    fresh = le[0] & free & ~around(blocks)  # bare squares touching no castle
+    out: dict[int, int] = {}
+    texts: list[str] = []
+    sources = blocks & free
+    while sources:
+        low = sources & -sources
+        sources ^= low
+        a = BY_LENGTH[low.bit_length()]
         ha = h[a]
-        if ha == 0 or occ[a] != EMPTY:
-            continue
         ca = comp[a]
         if ha >= 2:
             area_a = area[ca]
@@ -86,50 +96,72 @@ def _targets(st: State, cc: Castles) -> tuple[int, dict[int, list[int]], list[st
         if len(bad) > 1 or n2 < 5:
             continue
         bad_c = next(iter(bad)) if bad else -1
-        targets: list[int] = []
+        targets = 0
         if n2 >= 6:
             if bad_c < 0:
-                for c, lst in groups.items():
-                    if c != ca:
-                        targets.extend(lst)
+                targets = every_group & ~groups[ca]
             elif bad_c != ca:
-                targets.extend(groups.get(bad_c, ()))
+                targets = groups[bad_c]
             if bad_c < 0 or bad_c == ca:
-                for b in related.get(ca, ()):
-                    if b == a:
-                        continue
-                    hb = h[b]
-                    if hb > 0:
-                        if max(height_a, hb + 1) <= area_a:
-                            targets.append(b)
-                    elif height_a <= area_a + 1:
-                        targets.append(b)
+                if height_a <= area_a and area_a > 0:
+                    targets |= on[ca] & le[area_a - 1 if area_a <= top else top] & ~low
+                if height_a <= area_a + 1:
+                    targets |= beside[ca]
         if bad_c < 0:
-            targets.extend(fresh)
+            targets |= fresh
         if gone:
-            near = [b for b in ORTH[a] if h[b] == 0 and occ[b] == EMPTY]
+            near = ORTH_MASK[a] & le[0] & free
             if near:
-                targets = [b for b in targets if b not in near]
-                for b in near:
+                targets &= ~near
+                for b in ORTH[a]:
+                    if not BIT[b] & near:
+                        continue
                     touch = {comp[t] for t in ORTH[b] if t != a and comp[t] >= 0}
                     if not touch:
                         if bad_c < 0:
-                            targets.append(b)
+                            targets |= BIT[b]
                     elif len(touch) == 1 and n2 >= 6:
                         (c,) = touch
                         if bad_c >= 0 and bad_c != c:
                             continue
                         if c == ca:
                             if height_a <= area_a + 1:
-                                targets.append(b)
+                                targets |= BIT[b]
                         elif height[c] <= area[c] + 1:
-                            targets.append(b)
+                            targets |= BIT[b]
         if targets:
             out[a] = targets
-    # In sorted order (there may be hundreds): numbers in name order are sorted, not texts.
-    keys = [_RANK64[a] + _RANK[b] for a, bs in out.items() for b in bs]
-    keys.sort()
-    found = cc.moveblock = (st.pieces, out, list(map(_BY_RANK.__getitem__, keys)))
+            base = a << 11
+            f = 0
+            while targets:
+                byte = targets & 255
+                if byte:
+                    key = base | f << 8 | byte
+                    texts += _TEXTS.get(key) or _texts_of(key)
+                targets >>= 8
+                f += 1
+    found = cc.moveblock = (st.pieces, out, texts)
+    return found
+
+
+# The texts of the moves of a block from one square to the squares of one byte of a
+# mask (one file): (from << 11 | file << 8 | byte) -> texts, filled on first use.
+_TEXTS: dict[int, tuple[str, ...]] = {}
+_TEXTS_MAX = 1 << 16
+
+
+def _texts_of(key: int) -> tuple[str, ...]:
+    if len(_TEXTS) >= _TEXTS_MAX:
+        _TEXTS.clear()
+    row = _BY_LENGTH[key >> 11]
+    first = 8 * (key >> 8 & 7)
+    m = key & 255
+    out = []
+    while m:
+        low = m & -m
+        out.append(row[first + low.bit_length()])
+        m ^= low
+    found = _TEXTS[key] = tuple(out)
     return found
 
 
@@ -152,7 +184,7 @@ def effect(st: State, a: Action) -> None:
     if dst == src:
         raise illegal(a, "moveblock_same_square")
     need_empty(st, a, dst)
-    if dst not in targets(st).get(src, ()):
+    if not targets(st).get(src, 0) & BIT[dst]:
         _explain(st, a, src, dst)
     h[src] -= 1
     cc = st.castles
