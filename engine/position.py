@@ -285,24 +285,29 @@ def _read_usual(d: Any) -> State | None:
     for p, squares in knights.items():
         if type(squares) is not list or len(squares) > MAX_KNIGHTS:
             return None
-        own = st.knights[p]
-        for sq in squares:
-            s = _SQ.get(sq) if type(sq) is str else None
-            if s is None or occ[s] != EMPTY:
+        try:
+            if not _SQUARE_SET.issuperset(squares):  # not only square names
                 return None
+        except TypeError:  # an unhashable entry
+            return None
+        own = list(map(_SQ.__getitem__, squares))
+        m = sum(map(BIT.__getitem__, own))
+        if m & pieces or m.bit_count() != len(own):  # two pieces on a square
+            return None
+        pieces |= m
+        for s in own:
             occ[s] = p
-            pieces |= BIT[s]
-            own.append(s)
+        st.knights[p] = own
     k = d.get("king")
     if k is not None:
-        s = _SQ.get(k) if type(k) is str else None
-        if s is None or occ[s] != EMPTY:
+        ks = _SQ.get(k) if type(k) is str else None
+        if ks is None or occ[ks] != EMPTY:
             return None
         if stage is Stage.CASTLES or stage is Stage.PLACE or (stage is Stage.KING and phase == 3):
             return None
-        st.king = s
-        occ[s] = KING
-        pieces |= BIT[s]
+        st.king = ks
+        occ[ks] = KING
+        pieces |= BIT[ks]
     st.pieces = pieces
 
     scores = _players_of(d.get("scores"), names)

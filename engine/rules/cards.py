@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..board import BIT, DIAG, ORTH, SQUARE_NAMES, VAULTS, squares_of
+from ..board import BIT, BY_LENGTH, DIAG, ORTH, ORTH_MASK, SQUARE_NAMES, VAULTS, squares_of
 from ..cards import CARDS
 from ..notation import Action
 from ..state import EMPTY, KING, State
@@ -208,12 +208,12 @@ def lift_ok(st: State, s: int) -> bool:
     if hs > 0:
         c = cc.comp[s]
         return max(cc.height[c], hs + 1) <= cc.area[c]
-    t = cc.adj[s]
-    if not t:
+    near = ORTH_MASK[s] & ~cc.le[0]  # the castle squares next to s
+    if not near:
         return True
-    if len(t) > 1:
+    c = cc.comp[BY_LENGTH[(near & -near).bit_length()]]
+    if not cc.front[c] & BIT[s]:  # next to another castle too
         return False
-    c = t[0]
     return cc.height[c] <= cc.area[c] + 1
 
 
