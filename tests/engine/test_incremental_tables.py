@@ -9,6 +9,7 @@ import pytest
 
 from engine import Game
 from engine.board import ALL, Castles, mask_of
+from engine.rules import moveblock
 from engine.rules.common import build_mask
 from engine.rules.turn import move_reach
 
@@ -42,8 +43,12 @@ def _check(game: Game) -> None:
     assert _canonical(cc, h) == _canonical(fresh, h)
     kept_build = cc.build
     kept_reach = dict(cc.reach)
+    kept_moveblock = cc.moveblock
     st.castles = fresh
     assert build_mask(st) == (build_mask(st) if kept_build is None else kept_build)
+    if kept_moveblock is not None and kept_moveblock[0] == st.pieces:  # kept for these pieces
+        assert moveblock.plays(st) == kept_moveblock[2]
+        assert moveblock.targets(st) == kept_moveblock[1]
     for a, r in kept_reach.items():
         assert move_reach(st, a) == r, a
     top = cc.top
@@ -65,6 +70,7 @@ def test_kept_tables_equal_fresh_ones(variant: str, seed: int) -> None:
     game = Game.new(4 - seed % 3, variant=variant, seed=seed)
     while not game.over:
         legal = game.legal()
+        _check(game)  # with the tables the legal list just filled in
         plays = [a for a in legal if a.startswith("play")]
         action = rng.choice(plays) if plays and rng.random() < 0.5 else rng.choice(legal)
         game.play(action)
