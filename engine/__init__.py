@@ -13,7 +13,8 @@ Where things live (each rule has one home):
 - ``state``: the ``State`` the rules work on and the frozen ``Snapshot`` undo keeps;
 - ``events``: ``Stage`` and the typed events ``play`` returns, ``decision_over``;
 - ``rules``: the rules, one module per part (see ``engine.rules``);
-- ``position``: torres-position/1 dicts to and from a ``State``;
+- ``position``: torres-position/1 dicts to and from a ``State`` (``position_fast``: the
+  quick reader of the well-formed ones);
 - ``notation``: parsing and printing actions, ``split_actions``;
 - ``record``: game records (torres-record/1) and their replay;
 - ``board``: squares, neighbour tables, castles; ``cards``: card names and help;

@@ -242,11 +242,8 @@ class Castles:
             single = 0
             for c, m in enumerate(self.front):  # next to castle c alone
                 single |= m
-                one = (c,)
-                while m:
-                    low = m & -m
-                    adj[BY_LENGTH[low.bit_length()]] = one
-                    m ^= low
+                for v in squares_of(m):
+                    adj[v] = (c,)
             comp = self.comp
             blocks = ALL & ~self.le[0]
             for v in squares_of(around(blocks) & ~blocks & ~single):  # next to two or more
@@ -294,13 +291,7 @@ class Castles:
         low = self._low[:]
         hs = h[s]
         bit = BIT[s]
-        if hs > _LEVELS_MAX or type(self.le) is _Levels:
-            le: list[int] = _Levels(h)
-        else:
-            le = self.le[:]
-            le[hs - 1] &= ~bit
-            if len(le) < hs + 2:
-                le.append(ALL)
+        le = self._le_with(h, s)
         comp = comp[:]
         front = front[:]
         members = members[:]
@@ -362,24 +353,26 @@ class Castles:
         new.moveblock = None
         return new
 
+    def _le_with(self, h: Sequence[int], s: int) -> list[int]:
+        """``le`` after one block more on s (``h`` already counts it)."""
+        hs = h[s]
+        if hs > _LEVELS_MAX or type(self.le) is _Levels:
+            return _Levels(h)
+        le = self.le[:]
+        le[hs - 1] &= ~BIT[s]
+        if len(le) < hs + 2:
+            le.append(ALL)
+        return le
+
     def _raised(self, new: Castles, h: Sequence[int], s: int, c: int) -> Castles:
         """``with_block`` of a block on castle c's square s."""
         hs = h[s]
-        if hs > self.height[c]:
-            height = self.height[:]
+        height = self.height
+        if hs > height[c]:
+            height = height[:]
             height[c] = hs
-            new.height = height
-        else:
-            new.height = self.height
-        le = self.le
-        if hs > _LEVELS_MAX or type(le) is _Levels:
-            new.le = _Levels(h)
-        else:
-            le = le[:]
-            le[hs - 1] &= ~BIT[s]
-            if len(le) < hs + 2:
-                le.append(ALL)
-            new.le = le
+        new.height = height
+        new.le = self._le_with(h, s)
         new.comp = self.comp
         new.area = self.area
         new.members = self.members
@@ -390,10 +383,9 @@ class Castles:
         low = self._low[:]
         low[c] = None
         new._low = low
-        new.build = None
         m = masks[c]
         _forget_reach(self, new, m | around(m))
-        new.moveblock = None
+        new.build = new.moveblock = None
         return new
 
     def lowered(self, h: Sequence[int], s: int) -> Castles:

@@ -44,6 +44,11 @@ def move_reach(st: State, a: int) -> int:
         found = near & le[level + 1]  # steps: at most one level up
         if near & ~le[level]:  # castles rising above the knight next to it: their doors
             comp = cc.comp
+            if level:  # on a castle: every square of height next to it is of that castle
+                found |= cc.doors_up_to(h, comp[a], level)
+                cc.reach[a] = found = found & ~BIT[a]
+                cc.reach_keys |= BIT[a]
+                return found
             seen = -1
             for t in ORTH[a]:
                 if h[t] > level:
@@ -64,9 +69,15 @@ def move_targets(st: State, a: int) -> list[int]:
 
 def do_move(st: State, a: Action) -> None:
     src, dst = a[1], a[2]
-    need_own(st, a, src)
-    need_ap(st, a, 1, "ap_move")
-    if not move_reach(st, src) & ~st.pieces & BIT[dst]:
+    if st.occupant[src] != st.to_move:
+        need_own(st, a, src)
+    if st.ap < 1:
+        need_ap(st, a, 1, "ap_move")
+    cc = st.castles
+    reach = cc.reach.get(src) if cc is not None else None
+    if reach is None:
+        reach = move_reach(st, src)
+    if not reach & ~st.pieces & BIT[dst]:
         need_empty(st, a, dst)
         _explain_move(st, a, src, dst)
     move_piece(st, src, dst)
@@ -98,7 +109,8 @@ def can_build(st: State) -> bool:
 
 
 def do_build(st: State, a: Action) -> None:
-    need_ap(st, a, 1, "ap_build")
+    if st.ap < 1:
+        need_ap(st, a, 1, "ap_build")
     stacks = st.stacks[st.to_move]
     if st.turn_stack is None:
         if not stacks:
@@ -108,7 +120,11 @@ def do_build(st: State, a: Action) -> None:
     elif st.turn_stack == 0:
         raise illegal(a, "turn_stack_empty")
     s = a[1]
-    if not build_mask(st) & ~st.pieces & BIT[s]:
+    cc = st.castles
+    m = cc.build if cc is not None else None
+    if m is None:
+        m = build_mask(st)
+    if not m & ~st.pieces & BIT[s]:
         explain_block(st, a, s)
     if st.turn_stack is None:
         st.turn_stack = stacks.pop(stacks.index(max(stacks)))

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from engine import Game, NotationError
-from engine.position import _read_checked, _read_usual
+from engine.position import _read_checked
+from engine.position_fast import read_usual as _read_usual
 from engine.state import State
 
 

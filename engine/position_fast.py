@@ -1,0 +1,267 @@
+"""Reading a well-formed torres-position/1 dict fast (``engine.position`` has the
+checking reader, for everything else, and the writer)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .board import BIT, SQUARE_INDEX, SQUARE_NAMES
+from .cards import CARDS, MASTER_CARDS
+from .events import Stage
+from .rules.setup import default_decks
+from .rules.tables import ALLOTMENT, BASE_AP, MAX_KNIGHTS, ROUNDS, TOTAL_BLOCKS, VARIANTS
+from .state import EMPTY, KING, NOBODY, DeckKey, State
+
+FORMAT = "torres-position/1"
+_STAGE_OF: dict[str, Stage] = {str(x): x for x in Stage}  # faster than calling Stage
+_PLAY, _DRAW_KEEP, _OVER = Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER  # ditto for its attributes
+_SQ = SQUARE_INDEX
+_CARD_SET = frozenset(CARDS)
+_ONLY_INT = frozenset((int,))
+_ONLY_STR = frozenset((str,))
+_SQUARE_SET = frozenset(SQUARE_NAMES)
+_ZEROS = (0,) * 64
+
+
+def _players_of(v: Any, names: tuple[str, ...]) -> dict[int, Any] | None:
+    """``v`` by seat, if it is None or a dict keyed by player names (else None)."""
+    if v is None:
+        return {}
+    if type(v) is not dict:
+        return None
+    if tuple(v) == names:  # every player, in the order of the players (as written)
+        return dict(enumerate(v.values()))
+    out = {}
+    for name, x in v.items():
+        if type(name) is not str or name not in names:
+            return None
+        out[names.index(name)] = x
+    return out
+
+
+def _card_list(v: Any) -> list[str] | None:
+    """A copy of ``v`` if it is a list of card ids (else None)."""
+    if type(v) is not list:
+        return None
+    try:
+        if _CARD_SET.issuperset(v):
+            return v[:]
+    except TypeError:  # an unhashable entry
+        pass
+    return None
+
+
+def read_usual(d: Any) -> State | None:
+    """``read_position`` of a well-formed position (as ``write_position`` writes them), in
+    one pass with no helper per field; None for anything unusual, which the checking
+    reader then reads (or refuses with its reason).  Whatever it reads, it reads as
+    ``engine.position``'s checking reader does (tests/engine/test_position_reader.py)."""
+    if type(d) is not dict or d.get("format") != FORMAT:
+        return None
+    names_v = d.get("players")
+    if not (
+        type(names_v) is list
+        and 2 <= len(names_v) <= 4
+        and _ONLY_STR.issuperset(map(type, names_v))
+        and all(map(str.strip, names_v))
+        and len(set(names_v)) == len(names_v)
+    ):
+        return None
+    names = tuple(names_v)
+    n = len(names)
+    variant = d.get("variant", "common")
+    if type(variant) is not str or variant not in VARIANTS:
+        return None
+    stage_text = d.get("stage", "play")
+    stage = _STAGE_OF.get(stage_text) if type(stage_text) is str else None
+    if stage is None:
+        return None
+    seed = d.get("seed")
+    if seed is None:
+        seed = 0
+    elif type(seed) is not int or seed < -(2**63):
+        return None
+    phase = d.get("phase", 1)
+    if type(phase) is not int or not 1 <= phase <= 3:
+        return None
+    rnd = d.get("round", 1)
+    if type(rnd) is not int or not 1 <= rnd <= ROUNDS[n][phase - 1]:
+        return None
+    ps = d.get("phase_starter")
+    if ps is None:
+        phase_starter = 0
+    elif type(ps) is str and ps in names:
+        phase_starter = names.index(ps)
+    else:
+        return None
+    rs = d.get("round_starter")
+    if rs is None:
+        round_starter = phase_starter
+    elif type(rs) is str and rs in names:
+        round_starter = names.index(rs)
+    else:
+        return None
+    tm = d.get("to_move")
+    if tm is not None and (type(tm) is not str or tm not in names):
+        return None
+    to_move = NOBODY if stage is _OVER else phase_starter if tm is None else names.index(tm)
+
+    st = State(names, variant, seed)
+    st.stage = stage
+    st.phase = phase
+    st.round = rnd
+    st.phase_starter = phase_starter
+    st.round_starter = round_starter
+    st.to_move = to_move
+
+    given_heights = d.get("heights")
+    if given_heights is None:
+        given_heights = {}
+    elif type(given_heights) is not dict:
+        return None
+    values = given_heights.values()
+    if not _ONLY_INT.issuperset(map(type, values)) or (given_heights and min(values) < 0):
+        return None
+    if not _SQUARE_SET.issuperset(given_heights):
+        return None
+    st.heights = list(map(given_heights.get, SQUARE_NAMES, _ZEROS))
+    total_on_board = sum(values)
+
+    knights = _players_of(d.get("knights"), names)
+    if knights is None:
+        return None
+    occ = st.occupant
+    pieces = 0
+    for p, squares in knights.items():
+        if type(squares) is not list or len(squares) > MAX_KNIGHTS:
+            return None
+        try:
+            if not _SQUARE_SET.issuperset(squares):  # not only square names
+                return None
+        except TypeError:  # an unhashable entry
+            return None
+        own = list(map(_SQ.__getitem__, squares))
+        m = sum(map(BIT.__getitem__, own))
+        if m & pieces or m.bit_count() != len(own):  # two pieces on a square
+            return None
+        pieces |= m
+        for s in own:
+            occ[s] = p
+        st.knights[p] = own
+    k = d.get("king")
+    if k is not None:
+        ks = _SQ.get(k) if type(k) is str else None
+        if ks is None or occ[ks] != EMPTY:
+            return None
+        if stage is Stage.CASTLES or stage is Stage.PLACE or (stage is Stage.KING and phase == 3):
+            return None
+        st.king = ks
+        occ[ks] = KING
+        pieces |= BIT[ks]
+    st.pieces = pieces
+
+    scores = _players_of(d.get("scores"), names)
+    if scores is None:
+        return None
+    for p, v in scores.items():
+        if type(v) is not int or v < 0:
+            return None
+        st.scores[p] = v
+
+    in_turn = stage is _PLAY or stage is _DRAW_KEEP
+    stacks = _players_of(d.get("stacks"), names)
+    if stacks is None:
+        return None
+    for p in range(n):
+        if p in stacks:
+            v = stacks[p]
+            if type(v) is not list or not _ONLY_INT.issuperset(map(type, v)) or v and min(v) < 0:
+                return None
+            st.stacks[p] = v[:]
+        elif in_turn:
+            st.stacks[p] = list(ALLOTMENT[n][phase - 1])
+
+    hands = _players_of(d.get("hands"), names)
+    if hands is None:
+        return None
+    for p, v in hands.items():
+        cards = _card_list(v)
+        if cards is None:
+            return None
+        st.hands[p] = cards
+
+    mc = d.get("master_card")
+    if mc is not None and (type(mc) is not str or mc not in MASTER_CARDS):
+        return None
+    st.master = mc
+
+    turn = d.get("turn")
+    if turn is not None and type(turn) is not dict:
+        return None
+    if in_turn:
+        turn = turn or {}
+        ap = turn.get("ap", BASE_AP)
+        stack = turn.get("stack")
+        played = turn.get("played", False)
+        drawn = _card_list(turn.get("drawn", []))
+        revealed = _card_list(turn.get("revealed", []))
+        if (
+            type(ap) is not int
+            or ap < 0
+            or stack is not None
+            and (type(stack) is not int or stack < 0)
+            or type(played) is not bool
+            or drawn is None
+            or revealed is None
+            or len(revealed) > 3
+            or (revealed if stage is _PLAY else variant == "master" or not revealed)
+        ):
+            return None
+        st.ap = ap
+        st.turn_stack = stack
+        st.drawn = drawn
+        st.played = played
+        st.revealed = revealed
+    else:
+        st.clear_turn()
+
+    decks_raw = d.get("decks")
+    if decks_raw is not None and type(decks_raw) is not dict:
+        return None
+    decks: dict[DeckKey, tuple[str, ...]] = {}
+    if variant == "master":
+        if decks_raw:
+            return None
+    elif variant == "common":
+        if decks_raw:
+            if len(decks_raw) != 1 or "common" not in decks_raw:
+                return None
+            deck = _card_list(decks_raw["common"])
+            if deck is None:
+                return None
+            decks["common"] = tuple(deck)
+        else:
+            decks["common"] = default_decks(st, random.Random(seed))["common"]
+    else:
+        given = _players_of(decks_raw, names)
+        if given is None:
+            return None
+        for p, v in given.items():
+            deck = _card_list(v)
+            if deck is None:
+                return None
+            given[p] = tuple(deck)
+        defaults = default_decks(st, random.Random(seed)) if len(given) < n else {}
+        for p in range(n):
+            decks[p] = given[p] if p in given else defaults[p]
+    st.decks = decks
+
+    supply = d.get("supply")
+    if supply is None:
+        in_stacks = sum(map(sum, st.stacks)) + (st.turn_stack or 0)
+        supply = max(0, TOTAL_BLOCKS - total_on_board - in_stacks)
+    elif type(supply) is not int or supply < 0:
+        return None
+    st.supply = supply
+    return st
