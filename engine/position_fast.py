@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .board import BIT, SQUARE_INDEX, SQUARE_NAMES
+from .board import BIT, SQUARE_INDEX
 from .cards import CARDS, MASTER_CARDS
 from .events import Stage
 from .rules.setup import default_decks
@@ -20,8 +20,6 @@ _SQ = SQUARE_INDEX
 _CARD_SET = frozenset(CARDS)
 _ONLY_INT = frozenset((int,))
 _ONLY_STR = frozenset((str,))
-_SQUARE_SET = frozenset(SQUARE_NAMES)
-_ZEROS = (0,) * 64
 
 
 def _players_of(v: Any, names: tuple[str, ...]) -> dict[int, Any] | None:
@@ -123,9 +121,12 @@ def read_usual(d: Any) -> State | None:
     values = given_heights.values()
     if not _ONLY_INT.issuperset(map(type, values)) or (given_heights and min(values) < 0):
         return None
-    if not _SQUARE_SET.issuperset(given_heights):
+    heights = st.heights
+    try:
+        for i, v in zip(map(_SQ.__getitem__, given_heights), values, strict=True):
+            heights[i] = v
+    except KeyError:
         return None
-    st.heights = list(map(given_heights.get, SQUARE_NAMES, _ZEROS))
     total_on_board = sum(values)
 
     knights = _players_of(d.get("knights"), names)
@@ -136,19 +137,14 @@ def read_usual(d: Any) -> State | None:
     for p, squares in knights.items():
         if type(squares) is not list or len(squares) > MAX_KNIGHTS:
             return None
-        try:
-            if not _SQUARE_SET.issuperset(squares):  # not only square names
+        own = st.knights[p]
+        for sq in squares:
+            s = _SQ.get(sq) if type(sq) is str else None
+            if s is None or occ[s] != EMPTY:
                 return None
-        except TypeError:  # an unhashable entry
-            return None
-        own = list(map(_SQ.__getitem__, squares))
-        m = sum(map(BIT.__getitem__, own))
-        if m & pieces or m.bit_count() != len(own):  # two pieces on a square
-            return None
-        pieces |= m
-        for s in own:
             occ[s] = p
-        st.knights[p] = own
+            pieces |= BIT[s]
+            own.append(s)
     k = d.get("king")
     if k is not None:
         ks = _SQ.get(k) if type(k) is str else None
