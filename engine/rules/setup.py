@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..board import BIT, manhattan
+from ..board import ALL, BIT, manhattan, squares_of
 from ..cards import CARD_IDS, MASTER_CARDS, MASTER_IDS
 from ..errors import notation_error
 from ..events import Stage
@@ -172,11 +172,14 @@ def do_castle(st: State, a: Action) -> None:
 def empty_castle_squares(st: State) -> list[int]:
     """Squares of castles with no knight on them (first knights, the setup king)."""
     cc = castles(st)
-    occ = st.occupant
-    taken = {cc.comp[s] for s in range(64) if 0 <= occ[s] < KING and cc.comp[s] >= 0}
-    return [
-        s for s in range(64) if st.heights[s] > 0 and occ[s] == EMPTY and cc.comp[s] not in taken
-    ]
+    comp, masks = cc.comp, cc.member_mask
+    free = ALL & ~st.pieces & ~cc.le[0]  # empty castle squares
+    for own in st.knights:
+        for k in own:
+            c = comp[k]
+            if c >= 0:
+                free &= ~masks[c]
+    return sorted(squares_of(free))
 
 
 def place_targets(st: State) -> list[int]:
@@ -212,7 +215,7 @@ def king_targets(st: State) -> list[int]:
     """Squares the king may go to now (setup: an empty castle; later: any empty castle square)."""
     if st.placing_king:
         return empty_castle_squares(st)
-    return [s for s in range(64) if st.heights[s] > 0 and st.occupant[s] == EMPTY]
+    return sorted(squares_of(ALL & ~st.pieces & ~castles(st).le[0]))
 
 
 def do_king(st: State, a: Action) -> None:
