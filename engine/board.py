@@ -263,10 +263,13 @@ class Castles:
         found = low.get(level)
         if found is None:
             le = self.le
-            found = 0
-            for m in self.members[c]:
-                hm = h[m]
-                found |= ORTH_MASK[m] & le[hm - 1 if hm <= level else level]
+            if level:
+                found = 0
+                for m in self.members[c]:
+                    hm = h[m]
+                    found |= ORTH_MASK[m] & le[hm - 1 if hm <= level else level]
+            else:  # from the ground: every bare square next to the castle
+                found = around(self.member_mask[c]) & le[0]
             low[level] = found
         return found
 
@@ -284,18 +287,15 @@ class Castles:
             return self._raised(new, h, s, c)
         area = self.area[:]
         height = self.height[:]
-        members = self.members
-        masks = self.member_mask
+        members = self.members[:]
+        masks = self.member_mask[:]
         adj = self._adj
-        front = self.front
+        front = self.front[:]
         low = self._low[:]
         hs = h[s]
         bit = BIT[s]
         le = self._le_with(h, s)
         comp = comp[:]
-        front = front[:]
-        members = members[:]
-        masks = masks[:]
         touching = adj[s] if adj is not None else [comp[t] for t in ORTH[s] if comp[t] >= 0]
         if touching:
             c = touching[0]  # the one castle s touches

@@ -14,7 +14,7 @@ from .errors import notation_error
 from .events import Event, Stage
 from .notation import parse_actions, parse_square
 from .position import read_position, write_position
-from .rules.actions import legal, step
+from .rules.actions import TURN_ACTIONS, legal, step
 from .rules.setup import new_state
 from .state import State
 
@@ -177,9 +177,11 @@ class Game:
             if st.stage is _PLAY and (a[0] in _UNDOABLE or a == _ONE_STEP):
                 # One action that undo can take back: its snapshot is all it may change.
                 snap = st.turn_snapshot()
-                undo_len = len(st.undo)
-                try:
-                    step(st, a, events, snap)
+                undo = st.undo
+                undo_len = len(undo)
+                try:  # step(st, a, events, snap), the stage and kind known
+                    undo.append(snap)
+                    TURN_ACTIONS[a[0]](st, a)
                 except BaseException:
                     st.restore_turn(snap)
                     del st.undo[undo_len:]

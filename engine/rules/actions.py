@@ -28,7 +28,7 @@ _RANK = NAME_RANK.__getitem__
 _PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP  # enum class attributes are slow to look up
 
 
-_TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
+TURN_ACTIONS: dict[str, Callable[[State, Action], None]] = {
     "move": turn.do_move,
     "build": turn.do_build,
     "score": turn.do_score,
@@ -52,7 +52,7 @@ def step(st: State, a: Action, events: list[Event], snap: TurnSnapshot | None) -
             return
         if kind != "draw":
             st.undo.append(snap if snap is not None else st.turn_snapshot())
-        _TURN_ACTIONS[kind](st, a)
+        TURN_ACTIONS[kind](st, a)
         return
     if stage is _DRAW_KEEP:
         if kind != "keep":
