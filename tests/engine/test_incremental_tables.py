@@ -64,7 +64,7 @@ def _check(game: Game) -> None:
 
 
 @pytest.mark.parametrize("variant", ["common", "personal", "master"])
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(8))
 def test_kept_tables_equal_fresh_ones(variant: str, seed: int) -> None:
     rng = random.Random(seed)
     game = Game.new(4 - seed % 3, variant=variant, seed=seed)
