@@ -185,7 +185,12 @@ def do_knight(st: State, a: Action) -> None:
     if len(st.knights[p]) >= MAX_KNIGHTS:
         raise illegal(a, "all_knights_placed")
     need_ap(st, a, 2, "ap_knight")
-    if s not in add_targets(st, p):
+    cc = st.castles if st.castles is not None else castles(st)
+    h, le = st.heights, cc.le
+    m = 0  # add_targets(st, p) as a mask
+    for k in st.knights[p]:
+        m |= ORTH_MASK[k] & le[h[k]]
+    if not m & ~st.pieces & BIT[s]:
         explain_add(st, a, s)
     put_piece(st, s, p)
     st.ap -= 2
