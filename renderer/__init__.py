@@ -91,7 +91,7 @@ def render_board(
         viewer is not a player, a highlight square is not a square, or the
         language is not one of ``renderer.i18n.LANGUAGES``.
     """
-    rendering = render(
+    view = build_view(
         position,
         viewer,
         highlight,
@@ -99,7 +99,7 @@ def render_board(
         labels=labels,
         language=language,
     )
-    return encode_png(rendering.image)
+    return encode_png(paint(view, paletted=True).image)
 
 
 def describe(
@@ -162,7 +162,10 @@ def encode_png(image: Image.Image) -> bytes:
     ~2). Deflate level 3 is 2.4 times faster than 6 for a PNG ~25% larger
     (~80 KB for a busy board). Deterministic: same picture, same bytes.
     """
-    paletted = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    if image.mode == "P":  # drawn in the fixed palette (``render_board``)
+        paletted = image
+    else:
+        paletted = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
     paletted.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
