@@ -31,9 +31,12 @@ __all__ = [
     "Rendering",
     "TextBox",
     "describe",
+    "describe_view",
     "encode_png",
+    "read_view",
     "render",
     "render_board",
+    "view_png",
     "warm_up",
 ]
 
@@ -99,6 +102,38 @@ def render_board(
         labels=labels,
         language=language,
     )
+    return view_png(view)
+
+
+def read_view(
+    position: Mapping[str, Any],
+    viewer: str | None = None,
+    highlight: Iterable[str] | None = None,
+    *,
+    highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
+    language: str = "en",
+) -> BoardView:
+    """Read ``position`` through the engine once, for :func:`view_png` and
+    :func:`describe_view`: a picture and its alt text from one reading (what
+    ``render_board`` and ``describe`` each do on their own). Arguments as for
+    :func:`render_board`.
+
+    :raises ValueError: as :func:`render_board`.
+    """
+    return build_view(
+        position,
+        viewer,
+        highlight,
+        highlight_note=highlight_note,
+        labels=labels,
+        language=language,
+    )
+
+
+def view_png(view: BoardView) -> bytes:
+    """The PNG of a :func:`read_view`: the bytes of ``render_board`` with the
+    same arguments. Drawn straight in the PNG's fixed palette."""
     return encode_png(paint(view, paletted=True).image)
 
 
