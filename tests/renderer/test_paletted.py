@@ -6,6 +6,7 @@ change nothing, whatever is in their caches, and stay within their bounds.
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 import pytest
@@ -118,3 +119,19 @@ def test_the_patch_caches_stay_within_their_bounds():
     assert cache.get((0,)) is None and cache.get((49,)) is patch
     for cache in (_draw._PATCHES, _draw._CELLS):
         assert cache.bytes <= cache.max_bytes
+
+
+def test_the_png_decodes_to_the_same_pixels_with_or_without_isal(monkeypatch):
+    """ISA-L's PNG and Pillow's (the fallback) hold the same picture."""
+    from renderer import _png
+
+    pos, highlight = load("late"), load_highlight("late")
+    view = renderer.read_view(pos, pos["to_move"], highlight)
+    fast = renderer.view_png(view)
+    monkeypatch.setattr(_png, "isal_zlib", None)
+    slow = renderer.view_png(view)
+    a, b = Image.open(io.BytesIO(fast)), Image.open(io.BytesIO(slow))
+    assert a.mode == b.mode == "P" and a.getpalette() == b.getpalette()
+    assert _same(a, b)
+    with pytest.raises(ValueError):
+        _png.palette_png(Image.new("RGB", (2, 2)))
