@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import struct
+import threading
 import zlib
 
 from PIL import Image
@@ -38,17 +39,39 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
 
-def _rows(image: Image.Image) -> bytes:
-    """The picture's rows, each after its filter byte (0)."""
+#: Each thread's buffer of filtered rows, reused: a fresh 1.5 MB image a
+#: picture cost ~700 page faults (~2 ms) on a busy machine, more than the deflate.
+_local = threading.local()
+#: Bytes of rows handed to deflate at a time (small buffers are reused too).
+CHUNK = 1 << 16
+
+
+def _rows(image: Image.Image) -> Image.Image:
+    """This thread's rows buffer holding the picture, each row after its filter
+    byte (0): the picture one column to the right of a zero column."""
     width, height = image.size
-    rows = Image.new("L", (width + 1, height), 0)
+    rows = getattr(_local, "rows", None)
+    if rows is None or rows.size != (width + 1, height):
+        rows = _local.rows = Image.new("L", (width + 1, height), 0)
     rows.im.paste(image.im, (1, 0, width + 1, height))
+    return rows
+
+
+def _deflated(rows: Image.Image) -> bytes:
+    """The zlib stream of the rows, read and deflated CHUNK bytes at a time."""
     encoder = Image._getencoder("L", "raw", ("L", 0, 1))
-    encoder.setimage(rows.im, (0, 0, width + 1, height))
-    _, status, data = encoder.encode((width + 1) * height)
-    if status != 1:  # pragma: no cover - one call holds the whole picture
-        return rows.tobytes()
-    return data
+    encoder.setimage(rows.im, (0, 0, *rows.size))
+    deflate = isal_zlib.compressobj(ISAL_LEVEL)
+    parts = []
+    while True:
+        _, status, data = encoder.encode(CHUNK)
+        parts.append(deflate.compress(data))
+        if status:
+            break
+    if status < 0:  # pragma: no cover - a raw copy of an image in memory
+        raise RuntimeError(f"encoder error {status} reading the picture")
+    parts.append(deflate.flush())
+    return b"".join(parts)
 
 
 def palette_png(image: Image.Image) -> bytes:
@@ -66,7 +89,7 @@ def palette_png(image: Image.Image) -> bytes:
             SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", bytes(image.getpalette() or ())),
-            _chunk(b"IDAT", isal_zlib.compress(_rows(image), ISAL_LEVEL)),
+            _chunk(b"IDAT", _deflated(_rows(image))),
             _chunk(b"IEND", b""),
         )
     )
