@@ -208,7 +208,9 @@ class _Painter:
         patch_key = (key, fill, stroke_fill, box[2] - box[0], box[3] - box[1], ground)
         patch = _PATCHES.get(patch_key)
         if patch is None:
-            patch = _make_patch(glyph, fill, stroke_fill, self.image.crop(box), left, top)
+            flat = _flat_colours().get(ground) if isinstance(ground, int) else None
+            under = self.image.crop(box)
+            patch = _make_patch(glyph, fill, stroke_fill, under, left, top, flat)
             _PATCHES.put(patch_key, patch)
         self.image.im.paste(patch.im, box)
 
@@ -1072,6 +1074,12 @@ def _flat_indices() -> dict[RGB, int]:
 ENTRY_OVERHEAD = 1024
 
 
+@functools.cache
+def _flat_colours() -> dict[int, RGB]:
+    """The flat colour of each palette index that one quantises to."""
+    return {index: colour for colour, index in _flat_indices().items()}
+
+
 def _pixels(entry: Image.Image | _Cell) -> int:
     """Bytes an entry of a patch cache is counted for (palette pixels: a byte each)."""
     image = entry.patch if isinstance(entry, _Cell) else entry
@@ -1139,13 +1147,17 @@ class _Cell:
     texts: tuple[tuple[str, int, Box], ...]
 
 
-#: Cells by (ground, height, highlighted, knight's look, king): a few hundred
-#: kinds occur in practice; each is 102 x 102 px (~10 KB), so 6 MB hold ~600.
-_CELLS = _PatchCache(6 << 20)
+#: Cells by (ground, height, highlighted, knight's look, king): ~40 kinds occur
+#: in practice (200 random games); each is 102 x 102 px (~11 KB counted), so
+#: 2 MB hold ~180.
+_CELLS = _PatchCache(2 << 20)
 
-#: A picture pastes ~75 texts, ~1.5 KB each on average (a full-width line of
-#: the panel ~20 KB); 8 MB hold those of a few hundred games' pictures.
-_PATCHES = _PatchCache(8 << 20)
+#: A picture pastes ~35 texts, ~7 KB each on average (a full-width line of the
+#: panel ~20 KB). The stored test pictures in three languages need ~7 MB. With
+#: 200 random games taking turns, 8 MB hit 69% of texts, 16 MB 77%, 48 MB 89%
+#: (a miss, ~100 us plus the glyph, is mostly a text new to the picture: a
+#: score, a name, a line at a new height).
+_PATCHES = _PatchCache(16 << 20)
 
 
 def _make_patch(
@@ -1155,14 +1167,18 @@ def _make_patch(
     under: Image.Image,
     left: int,
     top: int,
+    ground: RGB | None = None,
 ) -> Image.Image:
     """The palette indices of ``under`` (a crop of the palette image) with the
     text drawn on it as ``_Painter.text`` draws it on an RGB picture, quantised as
-    ``encode_png`` quantises it; pixels the text does not touch keep their index."""
-    rgb = under.convert("RGB")
+    ``encode_png`` quantises it; pixels the text does not touch keep their index.
+
+    *ground*: the flat colour all of ``under`` is, if it is one. A flat colour
+    quantises to its own index, so then the quantised drawing is the patch as
+    it is (~60 us); otherwise the untouched pixels are put back through a mask
+    (an anti-aliased pixel's colour need not quantise to its own index)."""
+    rgb = Image.new("RGB", under.size, ground) if ground is not None else under.convert("RGB")
     draw = ImageDraw.Draw(rgb)
-    touched = Image.new("L", under.size, 0)
-    cover = ImageDraw.Draw(touched).draw
     ink = draw._getink(fill)[0]
     masks = []
     if glyph.stroke_mask is not None:
@@ -1174,11 +1190,20 @@ def _make_patch(
         masks.append((glyph.mask, ink))
     for (mask, (ox, oy)), colour in masks:
         draw.draw.draw_bitmap((ox - left, oy - top), mask, colour)
-        cover.draw_bitmap((ox - left, oy - top), mask, 255)
     drawn = rgb.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    if ground is not None:
+        return drawn
+    touched = Image.new("L", under.size, 0)
+    cover = ImageDraw.Draw(touched).draw
+    for (mask, (ox, oy)), _ in masks:
+        cover.draw_bitmap((ox - left, oy - top), mask, 255)
     patch = under.copy()
-    patch.paste(drawn, (0, 0), touched.point(lambda v: 255 if v else 0))
+    patch.paste(drawn, (0, 0), touched.point(_TOUCHED))
     return patch
+
+
+#: Any coverage at all: the pixel was drawn on.
+_TOUCHED = [0] + [255] * 255
 
 
 def _walls(square: str) -> tuple[tuple[str | None, list[tuple[int, int]]], ...]:
