@@ -26,11 +26,15 @@ draw 23.8 ms, encode 25.9 ms, 61.8 KB. The landscape layout (issue 8,
 1500x1000, no 3D view) against the portrait one, run alternately: total 13.4
 against 14.0 ms, 70.9 against 78.1 KB.
 
-Drawing straight in the palette with cached text and cell patches, and ISA-L's
-deflate (branch render-fast, against main 4feee5f, back to back, --runs 30, on
-a machine shared with other jobs): see the integration notes of that branch;
-e.g. render_board 24.1 -> ~5.5 ms, draw (RGB) 6.7 + palette 2.4 -> ~2.5 ms,
-encode 5.8 -> ~1.3 ms, 70.9 -> 76.3 KB.
+Drawing straight in the palette with cached text and cell patches, layout
+worked out once, and ISA-L's deflate (branch render-fast against main 4feee5f,
+run back to back, --runs 30, the machine shared with other jobs): render_board
+14.6 -> 5.9 ms (draw 5.8 RGB + 2.3 quantise -> 2.7 in the palette; encode 8.3
+-> 1.1), PNG + alt text as the bot makes it 5.3 ms, 70.9 -> 76.3 KB (all 27
+stored pictures: 1691 -> 1725 KB), throughput 60 -> 167 renders/s on 1 thread.
+CPU time here swings by up to 1.6x with the other jobs on the machine (main's
+late picture: 14.6 ms in "total", 22.6 in the languages table of the same run):
+compare figures of one run, or runs made back to back.
 """
 
 from __future__ import annotations
