@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -41,13 +42,17 @@ from bot.service import (
     public_action,
 )
 from bot.storage import GameStore
-from bot.store import GameRow, ResultRow, ResultSeat, SeatRow
+from bot.store import GameRow, ResultRow, ResultSeat, SeatRow, UserSettings
 from engine import changed_squares
 from engine.record import Record, RecordError, format_record, record_from_log, replay
 
 LEADERBOARD_SIZE = 10
 LEADERBOARD_MIN_GAMES = 3
 _LIST_LIMIT = 15  # games shown by /torres games and /torres history
+# A user's settings read here serve the next minute's commands and turn messages
+# (see HomeService._user_settings); at most this many users are remembered (~200 B each).
+SETTINGS_FRESH = 60.0
+CACHED_SETTINGS = 4096
 CLOCK_NAMES = {1: N_("1 hour"), 24: N_("1 day"), 72: N_("3 days"), 168: N_("7 days")}
 """The times per turn ``/torres new clock:`` offers, in hours (English: ``t(lang, name)``)."""
 
@@ -113,6 +118,10 @@ class HomeService:
         self._clock = clock
         self._ratings: dict[int | None, _Ratings] = {}
         self._rating_locks: dict[int | None, asyncio.Lock] = {}
+        # Users' settings as last read or written here, with when (monotonic time):
+        # every command asks for a pending notice and every turn message whether
+        # its player wants a DM, and each read is a database round trip.
+        self._settings: OrderedDict[int, tuple[float, UserSettings]] = OrderedDict()
 
     # -- /torres games ---------------------------------------------------------------
 
@@ -520,7 +529,7 @@ class HomeService:
         if dm is not None:
             # Turning DMs on (again) clears an old refusal: the next one is news.
             current = replace(current, dm=dm, dm_refused=False if dm else current.dm_refused)
-            await self._store.set_user_settings(current)
+            await self._save_settings(current)
         if dm is not None:
             lines = [t(lang, "**Your Torres settings** (saved)")]
         else:
@@ -552,24 +561,48 @@ class HomeService:
             )
         return "\n".join(lines)
 
+    async def _user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings, from memory if read or written here in the last
+        ``SETTINGS_FRESH`` seconds. A change made by another process (another shard)
+        shows here that much later at most; this process's own changes at once."""
+        known = self._settings.get(user_id)
+        if known is not None and time.monotonic() - known[0] < SETTINGS_FRESH:
+            return known[1]
+        return self._remember(await self._store.user_settings(user_id))
+
+    def _remember(self, settings: UserSettings) -> UserSettings:
+        self._settings[settings.user_id] = (time.monotonic(), settings)
+        self._settings.move_to_end(settings.user_id)
+        while len(self._settings) > CACHED_SETTINGS:
+            self._settings.popitem(last=False)
+        return settings
+
+    async def _save_settings(self, settings: UserSettings) -> None:
+        self._settings.pop(settings.user_id, None)  # unknown until the write is done
+        await self._store.set_user_settings(settings)
+        self._remember(settings)
+
     async def wants_dm(self, user_id: int) -> bool:
-        return (await self._store.user_settings(user_id)).dm
+        return (await self._user_settings(user_id)).dm
 
     async def dm_refused(self, user_id: int) -> None:
         """Remember that a turn notice could not be sent by DM, to tell the user once."""
         current = await self._store.user_settings(user_id)
         if not current.dm_refused:
-            await self._store.set_user_settings(replace(current, dm_refused=True))
+            await self._save_settings(replace(current, dm_refused=True))
 
     async def pending_notice(self, user_id: int, lang: str = DEFAULT) -> str | None:
         """What the user must hear once, privately, at their next command (then forgotten).
 
         *lang* is the user's (the command's ``interaction.locale``).
         """
-        current = await self._store.user_settings(user_id)
-        if not current.dm_refused:
+        if not (await self._user_settings(user_id)).dm_refused:
             return None
-        await self._store.set_user_settings(replace(current, dm_refused=False))
+        current = await self._store.user_settings(user_id)  # read again: it changes once
+        if not current.dm_refused:
+            self._remember(current)
+            return None
+        await self._save_settings(replace(current, dm_refused=False))
         return t(
             lang,
             "I could not send you a direct message about your turn: Discord refused it "
@@ -680,7 +713,7 @@ class HomeService:
         now = self._clock()
         current = await self._store.user_settings(user.id)
         until = now + days * 86400 * self._clock_scale if days else None
-        await self._store.set_user_settings(replace(current, away_until=until))
+        await self._save_settings(replace(current, away_until=until))
         posts = []
         for row, _ in await self._store.user_games(user.id):
             if row.status != "running":

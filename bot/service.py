@@ -42,7 +42,10 @@ COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
-CACHED_GAMES = 128  # running games whose Game object (and hint) stay in memory
+# Running games whose Game object (~23 KB with its turn's undo history), hint and
+# turn's actions stay in memory: enough for every game of a busy process (a game
+# missing here is rebuilt from the database at its next command: a read and a replay).
+CACHED_GAMES = 1024
 ID_MAX = 2**63 - 1  # SQLite's INTEGER range: a larger id in a forged custom_id is no game's
 CLOCK_SLACK = 0.001  # Discord's snowflake times have millisecond resolution
 LAG_NORMAL = 0.5  # seconds from a command's creation to its arrival, clocks agreeing
@@ -221,6 +224,10 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
         self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
+        # The current turn's actions (undone ones left out) as of a log position,
+        # kept up to date by this process's own writes: the panel and the turn
+        # message need them at every step, and reading the log costs a round trip.
+        self._turn_log: _Lru[int, tuple[int, tuple[str, ...]]] = _Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
@@ -488,7 +495,7 @@ class GameService:
     ) -> Outcome:
         """The End turn button."""
         sent = self._sent_here(created_at)
-        await self._check_button(game_id, turn, lang=user.lang)
+        self._check_ids(game_id, turn, lang=user.lang)
         return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
@@ -507,21 +514,21 @@ class GameService:
             assert channel_id is not None
             game_id = (await self._running(channel_id, lang=lang)).id
         if turn is not None:
-            await self._check_button(game_id, turn, lang=lang)
+            self._check_ids(game_id, turn, lang=lang)
         async with self._lock(game_id):
-            # Everything is checked again under the lock: a cancel, a resignation
-            # or the end of the turn may have landed while this request waited.
-            row = await self._fresh(game_id, lang=lang)
+            # Everything is checked under the lock: a cancel, a resignation or the
+            # end of the turn may have landed while this request waited.
+            row, seats = await self._fresh_seated(game_id, lang=lang)
+            if turn is not None:
+                self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more; nothing was changed."))
-            if turn is not None and row.turn_no != turn:
-                raise StaleButton(t(lang, texts.STALE_BUTTON))
-            seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
             work = game.copy()
-            undone = (await self.turn_actions(game_id) or [""])[-1]
+            done_before = await self._turn_actions(row)
+            undone = (done_before or [""])[-1]
             if not work.undo():
                 raise NotAllowed(
                     t(
@@ -532,6 +539,7 @@ class GameService:
                 )
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
+            self._turn_log[game_id] = (seq, tuple(done_before[:-1]))
         if undone:
             took = t(
                 lang,
@@ -554,12 +562,11 @@ class GameService:
     ) -> Outcome:
         lang = user.lang
         async with self._lock(game_id):
-            row = await self._fresh(game_id, lang=lang)
+            row, seats = await self._fresh_seated(game_id, lang=lang)
+            if turn is not None:
+                self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more."))
-            if turn is not None and row.turn_no != turn:
-                raise StaleButton(t(lang, texts.STALE_BUTTON))
-            seats = await self._store.seats(game_id)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -584,7 +591,7 @@ class GameService:
                     row, seats, seat, user.id, part, game, work, events, done, lang=lang
                 )
                 played.append(part)
-                if done:
+                if done or len(played) == len(parts):
                     break
                 row = await self._fresh(game_id, lang=lang)
                 game = work
@@ -627,11 +634,21 @@ class GameService:
                 "winners": list(over.get("winners", work.winners)),
             }
         posts: list[Post] = []
+        done_before = await self._turn_actions(row)
         if done:
             nxt = row.last_seq + 1
             new_row = replace(row, turn_no=row.turn_no + 1, turn_start_seq=nxt, last_seq=nxt)
             posts.append(
-                await self._turn_post(row, new_row, seats, seat, before, work, events, text)
+                await self._turn_post(
+                    row,
+                    new_row,
+                    seats,
+                    seat,
+                    before,
+                    work,
+                    events,
+                    [*done_before, *split_actions(text)],
+                )
             )
             if note:  # e.g. why the computer played this turn (play_for), in the same message
                 posts[-1].text = f"{note}\n{posts[-1].text}"
@@ -650,6 +667,8 @@ class GameService:
             self._forget(row.id)
         else:
             self._cache[row.id] = (seq, work.copy())
+            now_done = () if done else (*done_before, *split_actions(normalize(text)))
+            self._turn_log[row.id] = (seq, now_done)
         if not done:
             return Outcome(
                 reply=t(
@@ -816,11 +835,13 @@ class GameService:
             row = await self._active(channel_id, lang=lang)
         else:
             if turn is not None:
-                await self._check_button(game_id, turn, lang=lang)
-            row = await self._fresh(game_id, lang=lang)
+                row, seats = await self._check_button(game_id, turn, lang=lang)
+            else:
+                row, seats = await self._fresh_seated(game_id, lang=lang)
         if row.status != "running":
             raise NotAllowed(t(lang, "The game hasn't started yet: nobody holds cards."))
-        seats = await self._store.seats(row.id)
+        if game_id is None:
+            seats = await self._store.seats(row.id)
         mine = next((s for s in seats if s.user_id == user.id), None)
         if mine is None or mine.name is None:
             raise NotSeated(t(lang, "You're not playing in this game, so you have no hand."))
@@ -1182,10 +1203,11 @@ class GameService:
         """A finished game leaves memory (it is only read from the database from now on)."""
         self._cache.pop(game_id, None)
         self._hints.pop(game_id, None)
+        self._turn_log.pop(game_id, None)
 
     def _cache_size(self) -> int:
         """Games held in memory (for tests of the bounds)."""
-        return len(self._cache) + len(self._hints)
+        return len(self._cache) + len(self._hints) + len(self._turn_log)
 
     @asynccontextmanager
     async def _lock(self, game_id: int) -> AsyncIterator[None]:
@@ -1205,6 +1227,17 @@ class GameService:
         if row is None:
             raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
         return row
+
+    async def _fresh_seated(
+        self, game_id: int, *, lang: str = DEFAULT
+    ) -> tuple[GameRow, list[SeatRow]]:
+        """The game and its seats, read together (one round trip in PostgreSQL)."""
+        if not 0 < game_id <= ID_MAX:
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
+        row, seats = await self._store.game_and_seats(game_id)
+        if row is None:
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
+        return row, seats
 
     async def _active(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
         row = await self._store.active_game(channel_id)
@@ -1236,9 +1269,18 @@ class GameService:
                 t(lang, "This button doesn't belong to any game; nothing was changed.")
             )
 
-    async def _check_button(self, game_id: int, turn: int, *, lang: str = DEFAULT) -> None:
+    async def _check_button(
+        self, game_id: int, turn: int, *, lang: str = DEFAULT
+    ) -> tuple[GameRow, list[SeatRow]]:
+        """A button's game and its seats, if the button still belongs to the current turn."""
         self._check_ids(game_id, turn, lang=lang)
-        row = await self._fresh(game_id, lang=lang)
+        row, seats = await self._fresh_seated(game_id, lang=lang)
+        self._check_turn(row, turn, lang=lang)
+        return row, seats
+
+    @staticmethod
+    def _check_turn(row: GameRow, turn: int, *, lang: str = DEFAULT) -> None:
+        """Refuse a button (or panel) of a finished game or of an earlier turn."""
         if row.status != "running":
             raise StaleButton(t(lang, "This game is over; these buttons no longer do anything."))
         if row.turn_no != turn:
@@ -1388,18 +1430,10 @@ class GameService:
         before: Game,
         after: Game,
         events: list[dict[str, Any]],
-        current: str,
+        played: Sequence[str],
     ) -> Post:
-        """The public message for a finished decision; *current* is the text that finished it."""
-        entries = await self._store.actions(old_row.id, after_seq=old_row.turn_start_seq)
-        actions: list[str] = []
-        for entry in entries:
-            if entry.kind == "play":
-                actions.extend(split_actions(entry.action))
-            elif entry.kind == "undo" and actions:
-                actions.pop()
-        actions.extend(split_actions(current))
-        actions = [public_action(a) for a in actions]
+        """The public message for a finished decision; *played* are the turn's actions."""
+        actions = [public_action(a) for a in played]
         lang = new_row.language
         start = old_row.turn_start_position or before.position()
         start_scores = dict(start.get("scores") or {})
@@ -1429,12 +1463,10 @@ class GameService:
 
     async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
         """The Play button of a turn message: the mover's panel; anyone else is refused."""
-        await self._check_button(game_id, turn, lang=user.lang)
-        row = await self._fresh(game_id, lang=user.lang)
-        seats = await self._store.seats(game_id)
+        row, seats = await self._check_button(game_id, turn, lang=user.lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        return await self._panel_state(row, game, None, "", user.lang)
+        return await self._panel_state(row, game, None, "", user.lang, seats)
 
     async def panel_press(
         self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
@@ -1447,10 +1479,9 @@ class GameService:
         """
         lang = user.lang
         self._check_ids(game_id, turn, lang=lang)
-        row = await self._fresh(game_id, lang=lang)
+        row, seats = await self._fresh_seated(game_id, lang=lang)
         if row.status != "running" or row.turn_no != turn:
             return self._closed_panel(row, turn, lang)
-        seats = await self._store.seats(game_id)
         game = await self._load(row)
         self._mover(row, game, seats, user)
         group: str | None = None
@@ -1463,7 +1494,12 @@ class GameService:
             action = await self._hint(row, "", game)
             if action is None:
                 return await self._panel_state(
-                    row, game, None, t(lang, "No suggestion right now: choose yourself."), lang
+                    row,
+                    game,
+                    None,
+                    t(lang, "No suggestion right now: choose yourself."),
+                    lang,
+                    seats,
                 )
         elif op == "undo":
             try:
@@ -1471,28 +1507,30 @@ class GameService:
             except StaleButton:
                 return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
             except NotAllowed as exc:
-                return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
-            row = await self._fresh(game_id, lang=lang)
-            return await self._panel_state(row, await self._load(row), None, outcome.reply, lang)
+                return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
+            row, seats = await self._fresh_seated(game_id, lang=lang)
+            return await self._panel_state(
+                row, await self._load(row), None, outcome.reply, lang, seats
+            )
         elif op in ("end", "endok"):
             action = "end"
         elif op != "back":
-            return await self._panel_state(row, game, None, "", lang)
+            return await self._panel_state(row, game, None, "", lang, seats)
         if action is None:
-            return await self._panel_state(row, game, group, "", lang)
+            return await self._panel_state(row, game, group, "", lang, seats)
         if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
             return PanelState(
                 panels.confirm_end_model(self._panel_header(row, game, lang), game.ap or 0, lang),
                 position=None,
             )
-        before_actions = await self.turn_actions(game_id)
+        before_actions = await self._turn_actions(row)
         try:
             outcome = await self._play(game_id, user, action, turn=turn)
         except StaleButton:
             return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
         except IllegalMove as exc:
-            return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang)
-        row = await self._fresh(game_id, lang=lang)
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
+        row, seats = await self._fresh_seated(game_id, lang=lang)
         if (
             outcome.posts
             or outcome.ai_game is not None
@@ -1511,7 +1549,9 @@ class GameService:
         words = panels.done_words(action, game, after, panel=True, lang=lang)
         groups = panels.grouped(after) if after.to_move == game.to_move else {}
         nxt = panels.follow_group(action, groups)
-        return await self._panel_state(row, after, nxt, t(lang, "Done: {words}", words=words), lang)
+        return await self._panel_state(
+            row, after, nxt, t(lang, "Done: {words}", words=words), lang, seats
+        )
 
     async def confirmable(
         self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
@@ -1583,22 +1623,28 @@ class GameService:
 
     async def end_needs_confirm(self, *, game_id: int, turn: int, user: User) -> int:
         """AP the player would give up by ending now (0: no confirmation needed)."""
-        await self._check_button(game_id, turn, lang=user.lang)
-        row = await self._fresh(game_id, lang=user.lang)
-        seats = await self._store.seats(game_id)
+        row, seats = await self._check_button(game_id, turn, lang=user.lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
         return (game.ap or 0) if game.stage == "play" else 0
 
     async def turn_actions(self, game_id: int) -> list[str]:
         """The actions of the turn in progress, undone ones left out."""
-        row = await self._fresh(game_id)
+        return await self._turn_actions(await self._fresh(game_id))
+
+    async def _turn_actions(self, row: GameRow) -> list[str]:
+        """The actions of *row*'s turn, from memory when this process knows them at
+        the row's log position, else from the log."""
+        known = self._turn_log.get(row.id)
+        if known is not None and known[0] == row.last_seq:
+            return list(known[1])
         actions: list[str] = []
-        for entry in await self._store.actions(game_id, after_seq=row.turn_start_seq):
+        for entry in await self._store.actions(row.id, after_seq=row.turn_start_seq):
             if entry.kind == "play":
                 actions.extend(split_actions(entry.action))
             elif entry.kind == "undo" and actions:
                 actions.pop()
+        self._turn_log[row.id] = (row.last_seq, tuple(actions))
         return actions
 
     def _panel_header(self, row: GameRow, game: Game, lang: str = "en") -> str:
@@ -1637,9 +1683,17 @@ class GameService:
         return PanelState(panels.closed_model(text))
 
     async def _panel_state(
-        self, row: GameRow, game: Game, group: str | None, note: str, lang: str = "en"
+        self,
+        row: GameRow,
+        game: Game,
+        group: str | None,
+        note: str,
+        lang: str = "en",
+        seats: Sequence[SeatRow] | None = None,
     ) -> PanelState:
-        done = await self.turn_actions(row.id)
+        done = await self._turn_actions(row)
+        if seats is None:
+            seats = await self._store.seats(row.id)
         model = panels.build_panel(
             game,
             header=self._panel_header(row, game, lang),
@@ -1658,7 +1712,7 @@ class GameService:
             game.to_move,
             highlight,
             note=t(lang, "changed this turn so far"),
-            labels=picture_labels(await self._store.seats(row.id), lang),
+            labels=picture_labels(seats, lang),
         )
 
 

@@ -634,6 +634,11 @@ class Store:
         rows = await self._all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_seat(r) for r in rows]
 
+    async def game_and_seats(self, game_id: int) -> tuple[GameRow | None, list[SeatRow]]:
+        """The game and its seats (one round trip in PostgreSQL; two local reads here)."""
+        game = await self.game(game_id)
+        return (game, await self.seats(game_id)) if game is not None else (None, [])
+
     async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]:
         rows = await self._all(
             "SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",

@@ -201,7 +201,7 @@ def _dump(value: Any) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True)
 
 
-def _game(row: asyncpg.Record) -> GameRow:
+def _game(row: asyncpg.Record | dict[str, Any]) -> GameRow:
     data = dict(row)
     data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
     for key in _JSON_COLUMNS:
@@ -419,6 +419,19 @@ class PgStore:
     async def game(self, game_id: int) -> GameRow | None:
         row = await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id)
         return None if row is None else _game(row)
+
+    async def game_and_seats(self, game_id: int) -> tuple[GameRow | None, list[SeatRow]]:
+        """The game and its seats in one round trip (the service reads both for every command)."""
+        row = await self._pool.fetchrow(
+            "SELECT g.*, ARRAY(SELECT s FROM seats s WHERE s.game_id = g.id ORDER BY s.seat)"
+            " AS seats_of_game FROM games g WHERE g.id = $1",
+            game_id,
+        )
+        if row is None:
+            return None, []
+        data = dict(row)
+        seats = [SeatRow(**dict(s)) for s in data.pop("seats_of_game")]
+        return _game(data), seats
 
     async def active_game(self, channel_id: int) -> GameRow | None:
         """The open or running game of a channel, if any."""

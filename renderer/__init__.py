@@ -13,7 +13,6 @@ the viewer's own hand is named.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,6 +22,7 @@ from ._describe import MAX_LENGTH as DESCRIPTION_LIMIT
 from ._describe import describe_view
 from ._draw import PieceMark, Rendering, TextBox, paint, palette_image
 from ._model import BoardView, build_view
+from ._png import palette_png
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -31,9 +31,12 @@ __all__ = [
     "Rendering",
     "TextBox",
     "describe",
+    "describe_view",
     "encode_png",
+    "read_view",
     "render",
     "render_board",
+    "view_png",
     "warm_up",
 ]
 
@@ -91,7 +94,7 @@ def render_board(
         viewer is not a player, a highlight square is not a square, or the
         language is not one of ``renderer.i18n.LANGUAGES``.
     """
-    rendering = render(
+    view = build_view(
         position,
         viewer,
         highlight,
@@ -99,7 +102,39 @@ def render_board(
         labels=labels,
         language=language,
     )
-    return encode_png(rendering.image)
+    return view_png(view)
+
+
+def read_view(
+    position: Mapping[str, Any],
+    viewer: str | None = None,
+    highlight: Iterable[str] | None = None,
+    *,
+    highlight_note: str | None = None,
+    labels: Mapping[str, str] | None = None,
+    language: str = "en",
+) -> BoardView:
+    """Read ``position`` through the engine once, for :func:`view_png` and
+    :func:`describe_view`: a picture and its alt text from one reading (what
+    ``render_board`` and ``describe`` each do on their own). Arguments as for
+    :func:`render_board`.
+
+    :raises ValueError: as :func:`render_board`.
+    """
+    return build_view(
+        position,
+        viewer,
+        highlight,
+        highlight_note=highlight_note,
+        labels=labels,
+        language=language,
+    )
+
+
+def view_png(view: BoardView) -> bytes:
+    """The PNG of a :func:`read_view`: the bytes of ``render_board`` with the
+    same arguments. Drawn straight in the PNG's fixed palette."""
+    return encode_png(paint(view, paletted=True).image)
 
 
 def describe(
@@ -159,10 +194,12 @@ def encode_png(image: Image.Image) -> bytes:
     every one of them (``_draw.palette_colours``), so a fixed palette keeps the
     flat colours exact and the text edges smooth without an adaptive
     quantisation per render (which cost ~14 ms; mapping to a fixed palette costs
-    ~2). Deflate level 3 is 2.4 times faster than 6 for a PNG ~25% larger
-    (~80 KB for a busy board). Deterministic: same picture, same bytes.
+    ~2, and ``render_board`` draws straight in the palette, skipping even that).
+    Deflated in one call (``_png``), not by Pillow's row-by-row encoder.
+    Deterministic: same picture, same bytes.
     """
-    paletted = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    paletted.save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
+    if image.mode == "P":  # drawn in the fixed palette (``render_board``)
+        paletted = image
+    else:
+        paletted = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    return palette_png(paletted)

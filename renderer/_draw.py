@@ -1,20 +1,26 @@
 """Paint a BoardView onto a Pillow image.
 
 Each call paints on its own image. The only shared state is a set of caches of
-immutable things (fonts, rendered text masks, text widths, the empty map): filled
-on first use, never mutated afterwards, so renders may run in worker threads side
-by side.
+immutable things (fonts, rendered text masks, text widths, wrapped paragraphs,
+the empty map, and for pictures drawn straight in the PNG's palette, text and
+map cell patches): filled on first use, never mutated afterwards, so renders may
+run in worker threads side by side. Every cache is bounded (least recently used
+entries go).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -117,8 +123,15 @@ class _Painter:
     def __init__(self, view: BoardView | None, image: Image.Image | None = None) -> None:
         self.view = view  # None only while painting the shared base picture
         self.image = image if image is not None else Image.new("RGB", g.CANVAS_SIZE, BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
+        #: On a palette image (the fixed palette) shapes are drawn in palette
+        #: indices and text is pasted from the patch cache: the pixels of the
+        #: RGB picture after ``encode_png``'s quantisation, without drawing or
+        #: quantising the RGB picture.
+        self.paletted = self.image.mode == "P"
+        self.draw = _IndexDraw(self.image) if self.paletted else ImageDraw.Draw(self.image)
         self.out = Rendering(self.image)
+        #: What the panel's layout works out once and uses at every scale.
+        self._memo: dict[tuple, Any] = {}
 
     # -- text ---------------------------------------------------------------
     def text(
@@ -135,7 +148,16 @@ class _Painter:
         stroke_fill: RGB | None = None,
     ) -> Box:
         x, y = xy
-        glyph = _glyph(text, size, bold, anchor, stroke, math.modf(x)[0], math.modf(y)[0])
+        fx, fy = math.modf(x)[0], math.modf(y)[0]
+        glyph = _glyph(text, size, bold, anchor, stroke, fx, fy)
+        if self.paletted:
+            self._paste_text(
+                glyph, (text, size, bold, anchor, stroke, fx, fy), x, y, fill, stroke_fill
+            )
+            left, top, right, bottom = glyph.bbox
+            box = (left + x, top + y, right + x, bottom + y)
+            self.out.texts.append(TextBox(text, box, layer, size))
+            return box
         # As ImageDraw.text does it (Pillow 13), with the masks from the cache:
         # the stroke in stroke_fill, then the text itself on top.
         ix, iy = int(x), int(y)
@@ -155,16 +177,47 @@ class _Painter:
         self.out.texts.append(TextBox(text, box, layer, size))
         return box
 
+    def _paste_text(
+        self,
+        glyph: _Glyph,
+        key: tuple,
+        x: float,
+        y: float,
+        fill: RGB,
+        stroke_fill: RGB | None,
+    ) -> None:
+        """Text on the palette image: the patch of palette indices that drawing it
+        on the RGB picture and quantising would give, from the patch cache, keyed
+        by the text and what is under it."""
+        ix, iy = int(x), int(y)
+        masks = [glyph.mask] if glyph.stroke_mask is None else [glyph.stroke_mask, glyph.mask]
+        left = min(ox for _, (ox, _) in masks)
+        top = min(oy for _, (_, oy) in masks)
+        right = max(ox + m.size[0] for m, (ox, _) in masks)
+        bottom = max(oy + m.size[1] for m, (_, oy) in masks)
+        if right <= left or bottom <= top:
+            return  # nothing drawn (blank text)
+        box = (ix + left, iy + top, ix + right, iy + bottom)
+        # What is under the text: mostly one flat colour (a row, a marker, a
+        # stone), keyed by its index; else by a digest of the indices.
+        low, high = self.image.im.crop(box).getextrema()
+        if low == high:
+            ground: object = low
+        else:
+            ground = hashlib.blake2b(self.image.crop(box).tobytes(), digest_size=16).digest()
+        patch_key = (key, fill, stroke_fill, box[2] - box[0], box[3] - box[1], ground)
+        patch = _PATCHES.get(patch_key)
+        if patch is None:
+            flat = _flat_colours().get(ground) if isinstance(ground, int) else None
+            under = self.image.crop(box)
+            patch = _make_patch(glyph, fill, stroke_fill, under, left, top, flat)
+            _PATCHES.put(patch_key, patch)
+        self.image.im.paste(patch.im, box)
+
     def fit(self, text: str, size: int, width: float, *, bold: bool = True, min_size: int = 16):
         """Largest font size <= size (down to min_size) at which text fits width;
         past that, the text is cut with an ellipsis."""
-        while size > min_size and _length(text, size, bold) > width:
-            size -= 1
-        if _length(text, size, bold) <= width:
-            return text, size
-        while text and _length(text + "…", size, bold) > width:
-            text = text[:-1]
-        return text + "…", size
+        return _fit(text, size, width, bold, min_size)
 
     def shown(self, name: str) -> str:
         """A player name as drawn: characters the shipped font lacks (emoji, CJK)
@@ -243,27 +296,21 @@ class _Painter:
             own = castle_of.get(square)
             if own is None:
                 continue
-            f, r = g.square_coords(square)
-            left, top, right, bottom = g.map_cell_box(square)
-            for df, dr, edge in (
-                (1, 0, [(right, top - 2), (right, bottom + 2)]),
-                (0, -1, [(left - 2, bottom), (right + 2, bottom)]),
-                (-1, 0, [(left, top - 2), (left, bottom + 2)]),
-                (0, 1, [(left - 2, top), (right + 2, top)]),
-            ):
-                nf, nr = f + df, r + dr
-                inside = 0 <= nf < 8 and 0 <= nr < 8
-                if not inside or castle_of.get(g.FILES[nf] + g.RANKS[nr]) != own:
+            for neighbour, edge in _WALLS[square]:
+                if neighbour is None or castle_of.get(neighbour) != own:
                     d.line(edge, fill=EDGE, width=5)
         self._map_frame()
-        self.out.texts += [replace(t) for t in _base().map_texts]
+        self.out.texts += [TextBox(t.text, t.box, t.layer, t.size) for t in _base().map_texts]
         # Cells: highlights, pieces, heights.
-        for square in g.SQUARES:
-            self._map_cell(square)
+        if self.paletted:
+            self._map_cells_from_cache(castle_of)
+        else:
+            for square in g.SQUARES:
+                self._map_cell(square)
         # Castle areas: a tag on the top-left corner of each castle's first cell.
         for castle in v.castles:
-            first = min(castle, key=lambda s: (-g.square_coords(s)[1], g.square_coords(s)[0]))
-            left, top, _, _ = g.map_cell_box(first)
+            first = min(castle, key=_READING.__getitem__)
+            left, top, _, _ = _BOX[first]
             label = str(len(castle))
             w = max(_length(label, TAG_SIZE, True) + 14, 34)
             cx, cy = left + 4, top + 4
@@ -311,6 +358,56 @@ class _Painter:
         x0, y0 = g.MAP_ORIGIN
         box = (x0 - 2, y0 - 2, x0 + g.MAP_SIZE + 2, y0 + g.MAP_SIZE + 2)
         self.draw.rectangle(box, outline=EDGE, width=5)
+
+    def _map_cells_from_cache(self, castle_of: dict[str, int]) -> None:
+        """``_map_cell`` for every square, on the palette image: a cell's inside
+        (all that ``_map_cell`` draws) depends only on what it shows and the
+        ground under it, so it is pasted from the cell cache, drawn once."""
+        v = self.view
+        occupants = {square: p for p in v.players for square in p.knights}
+        king_castle = v.king_castle or ()
+        image = self.image.im
+        flat = _flat_indices()
+        for square in g.SQUARES:
+            h = v.heights.get(square, 0)
+            occupant = occupants.get(square)
+            king = occupant is None and v.king == square
+            marked = square in v.highlight
+            if not (h or occupant or king or marked):
+                continue  # nothing to draw
+            left, top, right, bottom = box = _BOX[square]
+            colour = _stone_shade(h, square in king_castle) if h else _FLOOR[square]
+            ground = flat[colour]
+            look = None if occupant is None else (occupant.shape, occupant.colour, occupant.ink)
+            key = (ground, h, marked, look, king)
+            cx, cy = _CENTRE[square]
+            # Pillow's boxes include their right and bottom edges, crops do not.
+            inside = (
+                left + CELL_INSET,
+                top + CELL_INSET,
+                right - CELL_INSET + 1,
+                bottom - CELL_INSET + 1,
+            )
+            cell = _CELLS.get(key)
+            if cell is None:
+                first = len(self.out.texts)
+                self._map_cell(square)
+                texts = tuple(
+                    (t.text, t.size, (t.box[0] - cx, t.box[1] - cy, t.box[2] - cx, t.box[3] - cy))
+                    for t in self.out.texts[first:]
+                )
+                cell = _Cell(self.image.crop(inside), texts)
+                _CELLS.put(key, cell)
+                continue
+            image.paste(cell.patch.im, inside)
+            for text, size, (x0, y0, x1, y1) in cell.texts:
+                self.out.texts.append(
+                    TextBox(text, (x0 + cx, y0 + cy, x1 + cx, y1 + cy), "map", size)
+                )
+            if occupant is not None:
+                self.out.pieces.append(PieceMark("knight", occupant.name, square, h, (cx, cy), box))
+            elif king:
+                self.out.pieces.append(PieceMark("king", None, square, h, (cx, cy), box))
 
     def _map_cell(self, square: str) -> None:
         v = self.view
@@ -395,9 +492,44 @@ class _Painter:
         """The panel's blocks, the header and rows scaled by ``k``, the other
         text by at most BODY_GROWTH and never so much that a one-line text
         wraps (longer ones may take more lines)."""
+        w = x1 - x0
+        info, master_head, master_help, private, note, map_key = self._panel_paras(w)
+
+        # One factor for all of it; a line that fits on one line stays on one.
+        kb = min(k, BODY_GROWTH)
+        for p in info + master_head + master_help + private + note + map_key:
+            if len(self._para_lines(p, 1.0, w)) == 1:
+                kb = min(kb, self._grown(p, kb, w) / p.size)
+
+        def lines(group: list[_Para]) -> list[_Line]:
+            return [line for p in group for line in self._para_lines(p, kb, w)]
+
+        blocks = [self._header_block(x0, x1, k), self._players_block(x0, x1, k)]
+        if info:
+            blocks.append(self._lines_block(lines(info), x0, x1, "panel"))
+        if master_head:
+            # The help whole or not at all.
+            options = [lines(master_head + master_help), lines(master_head)]
+            blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
+        if private:
+            blocks.append(self._lines_block(lines(private), x0, x1, "footer"))
+        options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
+        blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
+        return blocks
+
+    def _panel_paras(self, w: float) -> tuple[list[_Para], ...]:
+        """The panel's paragraphs below the players, whatever the scale: facts
+        (deck, king's castle), master card and its help, the viewer's own cards,
+        the highlight's note and the map key. Worked out once a picture (the
+        panel is laid out at up to six scales)."""
+        memo = self._memo.get(("paras", w))
+        if memo is None:
+            memo = self._memo[("paras", w)] = self._panel_paras_now(w)
+        return memo
+
+    def _panel_paras_now(self, w: float) -> tuple[list[_Para], ...]:
         v = self.view
         lang = v.language
-        w = x1 - x0
         info: list[_Para] = []
         if v.common_deck is not None and v.variant != "master":
             text = tn(lang, "Deck: {n} card left", "Deck: {n} cards left", v.common_deck)
@@ -432,28 +564,7 @@ class _Painter:
             "Map: big number = the square's height, so its knight's level. Dark tag: castle area.",
         )
         map_key = [_Para(key, SMALL, bold=False, muted=True)]
-
-        # One factor for all of it; a line that fits on one line stays on one.
-        kb = min(k, BODY_GROWTH)
-        for p in info + master_head + master_help + private + note + map_key:
-            if len(self._para_lines(p, 1.0, w)) == 1:
-                kb = min(kb, self._grown(p, kb, w) / p.size)
-
-        def lines(group: list[_Para]) -> list[_Line]:
-            return [line for p in group for line in self._para_lines(p, kb, w)]
-
-        blocks = [self._header_block(x0, x1, k), self._players_block(x0, x1, k)]
-        if info:
-            blocks.append(self._lines_block(lines(info), x0, x1, "panel"))
-        if master_head:
-            # The help whole or not at all.
-            options = [lines(master_head + master_help), lines(master_head)]
-            blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
-        if private:
-            blocks.append(self._lines_block(lines(private), x0, x1, "footer"))
-        options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
-        blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
-        return blocks
+        return info, master_head, master_help, private, note, map_key
 
     def _one_line(self, p: _Para, width: float) -> _Para:
         """A short fact (the deck, the king's castle) a little smaller rather
@@ -467,28 +578,12 @@ class _Painter:
     def _grown(self, p: _Para, k: float, width: float) -> int:
         """The largest size up to ``p.size * k`` at which the paragraph wraps to
         no more lines than at its own size: growing must not break a line."""
-        width -= SWATCH_INDENT * k if p.swatch else 0
-        lines = len(self._wrap(p.text, p.size, width, p.bold))
-        size = round(p.size * k)
-        while size > p.size and len(self._wrap(p.text, size, width, p.bold)) > lines:
-            size -= 1
-        return size
+        return _grown(p, k, width)
 
     def _para_lines(self, p: _Para, k: float, width: float) -> list[_Line]:
         """A paragraph at ``k`` times its size, wrapped to ``width``; its swatch
         goes left of the first line, and all its lines are indented past it."""
-        size = round(p.size * k)
-        indent = round(SWATCH_INDENT * k) if p.swatch else 0
-        wrapped = self._wrap(p.text, size, width - indent, p.bold)
-        # Grown text must not leave one word alone on the last line.
-        for smaller in range(size - 1, p.size - 1, -1):
-            if len(wrapped) < 2 or " " in wrapped[-1]:
-                break
-            wrapped, size = self._wrap(p.text, smaller, width - indent, p.bold), smaller
-        return [
-            _Line(t, size, p.bold, p.muted, p.swatch if i == 0 else None, indent)
-            for i, t in enumerate(wrapped)
-        ]
+        return list(_para_lines(p, k, width))
 
     def _lines_block(
         self,
@@ -549,10 +644,13 @@ class _Painter:
     def _header_block(self, x0: float, x1: float, k: float) -> _Block:
         """Phase and round (or "Setup", "Game over"), then who is to do what, on
         a dark card; a long line takes up to three lines rather than a small font."""
+        memo = self._memo.get(("stage",))
+        if memo is None:
+            memo = self._memo[("stage",)] = (title(self.view), stage_line(self.view, self.shown))
+        heading, (line, player) = memo
         head, head_size = self.fit(
-            title(self.view), round(TITLE_SIZE * k), x1 - x0 - 36, min_size=TITLE_SIZE - 8
+            heading, round(TITLE_SIZE * k), x1 - x0 - 36, min_size=TITLE_SIZE - 8
         )
-        line, player = stage_line(self.view, self.shown)
         indent = round(STAGE_SIZE * k + 12) if player is not None else 0
         width = x1 - x0 - 36 - indent
         stage_size = self._grown(_Para(line, STAGE_SIZE), k, width)
@@ -611,6 +709,12 @@ class _Painter:
     def _row_lines(self, p: PlayerView) -> list[str]:
         """A row's small print: stacks (sizes for the player to move, a count for
         the others), knights in reserve, cards, personal deck."""
+        memo = self._memo.get(("row", p.name))
+        if memo is None:
+            memo = self._memo[("row", p.name)] = self._row_lines_now(p)
+        return list(memo)
+
+    def _row_lines_now(self, p: PlayerView) -> list[str]:
         v = self.view
         lang = v.language
         stacks = []
@@ -699,21 +803,8 @@ class _Painter:
         return ", ".join(cards) if cards else t(lang, "no cards")
 
     def _wrap(self, text: str, size: int, width: float, bold: bool = True) -> list[str]:
-        """Lines of at most ``width`` px, broken at spaces; a no-break space
-        (U+00A0, which translations use to keep "noch 5 AP" together) is not
-        a place to break."""
-        out: list[str] = []
-        line = ""
-        for word in _BREAKS.split(text.strip(_ASCII_SPACE)):
-            trial = f"{line} {word}".strip()
-            if _length(trial, size, bold) <= width or not line:
-                line = trial
-            else:
-                out.append(line)
-                line = word
-        if line:
-            out.append(line)
-        return out
+        """Lines of at most ``width`` px, broken at spaces (see ``_wrapped``)."""
+        return list(_wrapped(text, size, width, bold))
 
 
 ROW_GAP = 8
@@ -772,6 +863,60 @@ class _Line(_Para):
         return self.size + 10
 
 
+# Layout is pure: the same paragraph at the same size and width wraps the same
+# way in every picture (the legend, the master card's help, most rows), and the
+# panel is laid out at up to six scales a picture. Caching the wrapped lines
+# saves ~1 ms of pure Python (interpreter lock held) a picture. Entries are small
+# (a few lines of text): 8,192 of each are ~5 MB at most.
+@functools.lru_cache(maxsize=8192)
+def _wrapped(text: str, size: int, width: float, bold: bool = True) -> tuple[str, ...]:
+    """Lines of at most ``width`` px, broken at spaces; a no-break space
+    (U+00A0, which translations use to keep "noch 5 AP" together) is not
+    a place to break."""
+    out: list[str] = []
+    line = ""
+    for word in _BREAKS.split(text.strip(_ASCII_SPACE)):
+        trial = f"{line} {word}".strip()
+        if _length(trial, size, bold) <= width or not line:
+            line = trial
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _grown(p: _Para, k: float, width: float) -> int:
+    """The largest size up to ``p.size * k`` at which the paragraph wraps to
+    no more lines than at its own size: growing must not break a line."""
+    width -= SWATCH_INDENT * k if p.swatch else 0
+    lines = len(_wrapped(p.text, p.size, width, p.bold))
+    size = round(p.size * k)
+    while size > p.size and len(_wrapped(p.text, size, width, p.bold)) > lines:
+        size -= 1
+    return size
+
+
+@functools.lru_cache(maxsize=8192)
+def _para_lines(p: _Para, k: float, width: float) -> tuple[_Line, ...]:
+    """A paragraph at ``k`` times its size, wrapped to ``width``; its swatch
+    goes left of the first line, and all its lines are indented past it."""
+    size = round(p.size * k)
+    indent = round(SWATCH_INDENT * k) if p.swatch else 0
+    wrapped = _wrapped(p.text, size, width - indent, p.bold)
+    # Grown text must not leave one word alone on the last line.
+    for smaller in range(size - 1, p.size - 1, -1):
+        if len(wrapped) < 2 or " " in wrapped[-1]:
+            break
+        wrapped, size = _wrapped(p.text, smaller, width - indent, p.bold), smaller
+    return tuple(
+        _Line(t, size, p.bold, p.muted, p.swatch if i == 0 else None, indent)
+        for i, t in enumerate(wrapped)
+    )
+
+
 def _stacked(blocks: list[_Block]) -> float:
     """Height of blocks drawn one under the other with the least gap."""
     return sum(b.height for b in blocks) + PANEL_GAP * (len(blocks) - 1)
@@ -808,6 +953,19 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
 @functools.lru_cache(maxsize=65536)
 def _length(text: str, size: int, bold: bool) -> float:
     return _font(size, bold).getlength(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _fit(text: str, size: int, width: float, bold: bool, min_size: int) -> tuple[str, int]:
+    """``_Painter.fit``: the same text in the same room fits the same way in
+    every picture (scores, levels, names, row lines), measured once."""
+    while size > min_size and _length(text, size, bold) > width:
+        size -= 1
+    if _length(text, size, bold) <= width:
+        return text, size
+    while text and _length(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text + "…", size
 
 
 @functools.lru_cache(maxsize=1024)
@@ -882,6 +1040,204 @@ def _glyph(
     return _Glyph(mask, stroke_mask, bbox)
 
 
+class _IndexDraw(ImageDraw.ImageDraw):
+    """ImageDraw on a palette image with the fixed palette, taking the drawing
+    code's RGB colours: each flat colour is drawn as the palette index it
+    quantises to, so shapes come out as they would on the RGB picture after
+    ``encode_png``. A colour that is not a flat one is an error, not a new
+    palette entry."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.palette = None  # indices, never ImagePalette.getcolor (it adds colours)
+
+    def _getink(self, ink, fill=None):  # type: ignore[no-untyped-def]
+        index = _flat_indices()
+        if isinstance(ink, tuple):
+            ink = index[ink]
+        if isinstance(fill, tuple):
+            fill = index[fill]
+        return super()._getink(ink, fill)
+
+
+@functools.cache
+def _flat_indices() -> dict[RGB, int]:
+    """Each flat colour's palette index, as ``encode_png``'s quantisation picks it."""
+    colours = flat_colours()
+    strip = Image.new("RGB", (len(colours), 1))
+    strip.putdata(colours)
+    indices = strip.quantize(palette=palette_image(), dither=Image.Dither.NONE).tobytes()
+    return dict(zip(colours, indices, strict=True))
+
+
+#: What a cache entry costs beside its pixels: the Image and its Python key.
+ENTRY_OVERHEAD = 1024
+
+
+@functools.cache
+def _flat_colours() -> dict[int, RGB]:
+    """The flat colour of each palette index that one quantises to."""
+    return {index: colour for colour, index in _flat_indices().items()}
+
+
+def _pixels(entry: Image.Image | _Cell) -> int:
+    """Bytes an entry of a patch cache is counted for (palette pixels: a byte each)."""
+    image = entry.patch if isinstance(entry, _Cell) else entry
+    return image.width * image.height + ENTRY_OVERHEAD
+
+
+class _PatchCache:
+    """Patches of the palette image, least recently used dropped first, bounded
+    by the bytes of their pixels plus ENTRY_OVERHEAD each.
+
+    A patch is what drawing one text on the RGB picture, over exactly the palette
+    indices that were under it, and quantising gives: the same text over the same
+    ground (a name on its row, a level on its marker, a line of the legend) is the
+    same patch picture after picture."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self.hits = self.misses = 0
+        self._items: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> Any:
+        with self._lock:
+            patch = self._items.get(key)
+            if patch is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._items.move_to_end(key)
+            return patch
+
+    def put(self, key: tuple, patch: Image.Image | _Cell) -> None:
+        size = _pixels(patch)
+        with self._lock:
+            if key in self._items or size > self.max_bytes:
+                return
+            self._items[key] = patch
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, old = self._items.popitem(last=False)
+                self.bytes -= _pixels(old)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.bytes = self.hits = self.misses = 0
+
+
+#: Everything ``_map_cell`` draws lies this far inside the cell's box (the
+#: highlight frame starts there; markers, the crown and numbers are smaller),
+#: clear of the grid and the castle walls on the cell's edges.
+CELL_INSET = 5
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """The inside of a map cell as drawn on the palette image, and the text
+    records drawn there, their boxes relative to the cell's centre."""
+
+    patch: Image.Image
+    texts: tuple[tuple[str, int, Box], ...]
+
+
+#: Cells by (ground, height, highlighted, knight's look, king): ~40 kinds occur
+#: in practice (200 random games); each is 102 x 102 px (~11 KB counted), so
+#: 2 MB hold ~180.
+_CELLS = _PatchCache(2 << 20)
+
+#: A picture pastes ~35 texts, ~7 KB each on average (a full-width line of the
+#: panel ~20 KB). The stored test pictures in three languages need ~7 MB. With
+#: 200 random games taking turns, 8 MB hit 69% of texts, 16 MB 77%, 48 MB 89%
+#: (a miss, ~100 us plus the glyph, is mostly a text new to the picture: a
+#: score, a name, a line at a new height).
+_PATCHES = _PatchCache(16 << 20)
+
+
+def _make_patch(
+    glyph: _Glyph,
+    fill: RGB,
+    stroke_fill: RGB | None,
+    under: Image.Image,
+    left: int,
+    top: int,
+    ground: RGB | None = None,
+) -> Image.Image:
+    """The palette indices of ``under`` (a crop of the palette image) with the
+    text drawn on it as ``_Painter.text`` draws it on an RGB picture, quantised as
+    ``encode_png`` quantises it; pixels the text does not touch keep their index.
+
+    *ground*: the flat colour all of ``under`` is, if it is one. A flat colour
+    quantises to its own index, so then the quantised drawing is the patch as
+    it is (~60 us); otherwise the untouched pixels are put back through a mask
+    (an anti-aliased pixel's colour need not quantise to its own index)."""
+    rgb = Image.new("RGB", under.size, ground) if ground is not None else under.convert("RGB")
+    draw = ImageDraw.Draw(rgb)
+    ink = draw._getink(fill)[0]
+    masks = []
+    if glyph.stroke_mask is not None:
+        stroke_ink = ink if stroke_fill is None else draw._getink(stroke_fill)[0]
+        masks.append((glyph.stroke_mask, stroke_ink))
+        if ink != stroke_ink:
+            masks.append((glyph.mask, ink))
+    else:
+        masks.append((glyph.mask, ink))
+    for (mask, (ox, oy)), colour in masks:
+        draw.draw.draw_bitmap((ox - left, oy - top), mask, colour)
+    drawn = rgb.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    if ground is not None:
+        return drawn
+    touched = Image.new("L", under.size, 0)
+    cover = ImageDraw.Draw(touched).draw
+    for (mask, (ox, oy)), _ in masks:
+        cover.draw_bitmap((ox - left, oy - top), mask, 255)
+    patch = under.copy()
+    patch.paste(drawn, (0, 0), touched.point(_TOUCHED))
+    return patch
+
+
+#: Any coverage at all: the pixel was drawn on.
+_TOUCHED = [0] + [255] * 255
+
+
+def _walls(square: str) -> tuple[tuple[str | None, list[tuple[int, int]]], ...]:
+    """The four edges of a square's cell (right, bottom, left, top) as wall lines,
+    each with the square beyond it (None: the map's edge)."""
+    f, r = g.square_coords(square)
+    left, top, right, bottom = g.map_cell_box(square)
+    out = []
+    for df, dr, edge in (
+        (1, 0, [(right, top - 2), (right, bottom + 2)]),
+        (0, -1, [(left - 2, bottom), (right + 2, bottom)]),
+        (-1, 0, [(left, top - 2), (left, bottom + 2)]),
+        (0, 1, [(left - 2, top), (right + 2, top)]),
+    ):
+        nf, nr = f + df, r + dr
+        inside = 0 <= nf < 8 and 0 <= nr < 8
+        out.append((g.FILES[nf] + g.RANKS[nr] if inside else None, edge))
+    return tuple(out)
+
+
+#: Each square's cell walls, worked out once.
+_WALLS = {square: _walls(square) for square in g.SQUARES}
+#: Each square's cell box, centre, empty floor colour and place in reading order.
+_BOX = {square: g.map_cell_box(square) for square in g.SQUARES}
+_CENTRE = {square: g.map_cell_center(square) for square in g.SQUARES}
+_FLOOR = {
+    square: FLOOR_DARK if sum(g.square_coords(square)) % 2 == 0 else FLOOR_LIGHT
+    for square in g.SQUARES
+}
+_READING = {
+    square: (-g.square_coords(square)[1], g.square_coords(square)[0]) for square in g.SQUARES
+}
+
+
 def _polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     """Corner points of the triangle and diamond markers."""
     if shape == "triangle":
@@ -890,6 +1246,7 @@ def _polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, fl
     return [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
 
 
+@functools.lru_cache(maxsize=64)
 def _stone_shade(h: int, king: bool) -> RGB:
     """Map colour of a castle square: darker the taller, gold for the king's castle."""
     t = min(h - 1, 7) / 7
@@ -970,6 +1327,16 @@ def palette_image() -> Image.Image:
     return image
 
 
-def paint(view: BoardView) -> Rendering:
-    """Draw the whole picture for ``view``."""
-    return _Painter(view, _base().image.copy()).paint()
+@functools.cache
+def _base_paletted() -> Image.Image:
+    """The base picture in the fixed palette, as ``encode_png`` would quantise it.
+    Never drawn on: each paletted render paints on a copy."""
+    return _base().image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
+def paint(view: BoardView, *, paletted: bool = False) -> Rendering:
+    """Draw the whole picture for ``view``: in RGB, or (*paletted*) straight in
+    the fixed palette, pixel for pixel the RGB picture quantised by
+    ``encode_png`` (a quarter of the memory, no quantisation)."""
+    base = _base_paletted() if paletted else _base().image
+    return _Painter(view, base.copy()).paint()

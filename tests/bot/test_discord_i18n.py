@@ -216,12 +216,27 @@ def pictures(monkeypatch) -> list[tuple[str, str]]:
         drawn.append(("alt", language))
         return f"board in {language}"
 
+    # The picture and its alt text from one reading of the position (Renderer.picture).
+    def read_view(position, viewer, highlight, *, highlight_note, labels, language):
+        return SimpleNamespace(language=language)
+
+    def view_png(view):
+        drawn.append(("png", view.language))
+        return b"\x89PNG"
+
+    def describe_view(view):
+        drawn.append(("alt", view.language))
+        return f"board in {view.language}"
+
     def animate(positions, highlights, *, language):
         drawn.append(("gif", language))
         return b"GIF89a"
 
     monkeypatch.setattr(renderer, "render_board", render_board)
     monkeypatch.setattr(renderer, "describe", describe)
+    monkeypatch.setattr(renderer, "read_view", read_view)
+    monkeypatch.setattr(renderer, "view_png", view_png)
+    monkeypatch.setattr(renderer, "describe_view", describe_view)
     monkeypatch.setattr(renderer.replay, "animate", animate)
     return drawn
 

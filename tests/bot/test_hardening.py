@@ -519,9 +519,13 @@ async def test_finished_games_leave_memory(env: Env):
     gc.collect()
     assert s._cache_size() == 0, "every game here is over"
     assert len(s._locks) == 0
-    # Running games are cached, but only so many of them.
-    for n in range(300):
+    # Running games are cached, but only so many of them (a small bound here, to see it).
+    for cache in (s._cache, s._hints, s._turn_log):
+        cache.maxsize = 50
+    for n in range(120):
         channel = 9000 + n
         await past_setup(env, "common", channel=channel)
         await s.suggest(channel_id=channel, user_id=ANN.id, typed="move c3 d3; ")
-    assert s._cache_size() <= 2 * 128
+        await s.play(channel_id=channel, user=ANN, text="move c3 d3")
+    assert 0 < s._cache_size() <= 3 * 50
+    assert len(s._cache) == len(s._turn_log) == 50

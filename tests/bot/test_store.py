@@ -207,6 +207,25 @@ async def test_leaving_renumbers_seats(backend):
     await store.close()
 
 
+async def test_game_and_seats_read_together_equal_the_separate_reads(backend):
+    """One read of a game with its seats (one round trip in PostgreSQL) gives exactly what
+    ``game`` and ``seats`` give, a computer seat and a null user included."""
+    store = await backend.open()
+    game_id = await _new_game(store, seats_wanted=3)
+    await store.start_game(
+        game_id,
+        seats=[(1, "ann", "red", False), (2**62 + 7, "bob", "blue", False), (None, "C", "g", True)],
+        initial={"format": "torres-position/1", "players": ["red", "blue", "g"]},
+        now=5.25,
+    )
+    row, seats = await store.game_and_seats(game_id)
+    assert row is not None and row == await store.game(game_id)
+    assert seats == await store.seats(game_id)
+    assert [(s.user_id, s.is_ai) for s in seats] == [(1, False), (2**62 + 7, False), (None, True)]
+    assert await store.game_and_seats(game_id + 1000) == (None, [])
+    await store.close()
+
+
 async def test_version_1_database_is_migrated_with_its_data(backend):
     """A database from schema version 1 gets the outbox and keeps its games."""
     from bot.store import _MIGRATIONS

@@ -96,6 +96,8 @@ def test_same_picture_with_cold_and_warm_caches():
     pos, highlight = load("late"), load_highlight("late")
     for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown):
         cache.cache_clear()
+    for patches in (_draw._PATCHES, _draw._CELLS):
+        patches.clear()
     cold = renderer.render_board(pos, pos["to_move"], highlight)
     assert renderer.render_board(pos, pos["to_move"], highlight) == cold
     assert renderer.render_board(load("final")) != cold

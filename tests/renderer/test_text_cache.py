@@ -145,6 +145,8 @@ def test_threads_side_by_side_give_the_same_bytes():
     serial = [_render(job) for job in jobs]
     for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
         cache.cache_clear()
+    for patches in (_draw._PATCHES, _draw._CELLS):
+        patches.clear()
     with ThreadPoolExecutor(4) as pool:
         parallel = list(pool.map(_render, jobs * 2))
     assert parallel == serial * 2
