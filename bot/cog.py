@@ -10,10 +10,12 @@ public posts and their buttons speak the game's (chosen at ``/torres new``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Literal
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 from babel import Locale
@@ -76,6 +78,32 @@ def lang_of(interaction: discord.Interaction) -> str:
 def _sent_at(interaction: discord.Interaction) -> float:
     """When the player sent the command: the time in its snowflake id, by Discord's clock."""
     return interaction.created_at.timestamp()
+
+
+T = TypeVar("T")
+
+# Discord forgets an interaction not answered within 3 s of its creation. A
+# button whose answer is the work's result (the panel, a confirmation) answers
+# with it when the work is quick, in one request; when it is not done this long
+# after the interaction reached us (or 2 s after Discord made it), the
+# interaction is acknowledged first and the answer follows as an edit.
+ANSWER_WITHIN = 1.0
+ANSWER_BY = 2.0
+
+
+async def answer_in_time(
+    interaction: discord.Interaction, work: Awaitable[T], acknowledge: Callable[[], Awaitable[Any]]
+) -> T:
+    """The result of *work*; *acknowledge* is awaited meanwhile if it takes too long."""
+    task = asyncio.ensure_future(work)
+    age = max(0.0, time.time() - interaction.created_at.timestamp())
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, min(ANSWER_WITHIN, ANSWER_BY - age)))
+    if not done:
+        try:
+            await acknowledge()
+        except discord.HTTPException:  # too late already: the work goes on, the answer fails
+            log.warning("could not acknowledge interaction %s in time", interaction.id)
+    return await task
 
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:

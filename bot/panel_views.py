@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cog import APOLOGY, lang_of, report_error, send_private, user_of
+from bot.cog import APOLOGY, answer_in_time, lang_of, report_error, send_private, user_of
 from bot.errors import ServiceError
 from bot.i18n import DEFAULT, N_, t
 from bot.panel import BUTTON_LIMIT, PanelModel, Select
-from bot.service import PanelState
+from bot.service import Outcome, PanelState
 from bot.texts import shorten
 
 if TYPE_CHECKING:
@@ -174,13 +174,22 @@ async def _message_kwargs(
 async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, turn: int) -> None:
     """The Play button: the mover gets the panel privately; anyone else a one-line refusal."""
     bot = interaction.client
-    try:
+
+    async def work() -> dict[str, Any]:
         state = await bot.service.panel_open(game_id=game_id, turn=turn, user=user_of(interaction))
-        kwargs = await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
+        return await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
+
+    try:
+        kwargs = await answer_in_time(
+            interaction, work(), lambda: interaction.response.defer(ephemeral=True, thinking=True)
+        )
         files = kwargs.pop("attachments", [])
         if files:
             kwargs["files"] = files
-        await interaction.response.send_message(ephemeral=True, **kwargs)
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=True, **kwargs)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)
 
@@ -191,22 +200,32 @@ async def press_panel(
     """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts."""
     bot = interaction.client
     lang = lang_of(interaction)
-    try:
-        state = await bot.service.panel_press(
-            game_id=game_id, turn=turn, user=user_of(interaction), op=op, value=value
-        )
-    except ServiceError as exc:
-        from bot.panel import closed_model
 
-        state = PanelState(closed_model(exc.message))
-    except Exception as exc:  # noqa: BLE001
-        log.error("unexpected error on the panel of game %s", game_id, exc_info=exc)
-        from bot.panel import closed_model
+    async def work() -> PanelState:
+        try:
+            return await bot.service.panel_press(
+                game_id=game_id, turn=turn, user=user_of(interaction), op=op, value=value
+            )
+        except ServiceError as exc:
+            from bot.panel import closed_model
 
-        state = PanelState(closed_model(t(lang, APOLOGY)))
+            return PanelState(closed_model(exc.message))
+        except Exception as exc:  # noqa: BLE001
+            log.error("unexpected error on the panel of game %s", game_id, exc_info=exc)
+            from bot.panel import closed_model
+
+            return PanelState(closed_model(t(lang, APOLOGY)))
+
+    async def answer() -> tuple[PanelState, dict[str, Any]]:
+        state = await work()
+        return state, await _message_kwargs(bot, game_id, turn, state, lang)
+
+    state, kwargs = await answer_in_time(interaction, answer(), interaction.response.defer)
     try:
-        kwargs = await _message_kwargs(bot, game_id, turn, state, lang)
-        await interaction.response.edit_message(**kwargs)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
     except Exception as exc:  # noqa: BLE001
         await report_error(interaction, exc)
     if state.outcome is not None:
@@ -288,13 +307,13 @@ async def confirmed(
     bot = interaction.client
     service = bot.service
     lang = lang_of(interaction)
-    outcome = None
-    try:
+
+    async def work() -> tuple[str, Outcome | None]:
         if not yes:
-            text = t(lang, "Nothing was changed; play on.")
-        else:
-            user = user_of(interaction)
-            channel_id = interaction.channel_id or 0
+            return t(lang, "Nothing was changed; play on."), None
+        user = user_of(interaction)
+        channel_id = interaction.channel_id or 0
+        try:
             if what == "end":
                 outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
             else:
@@ -314,14 +333,19 @@ async def confirmed(
                     outcome = await service.cancel(
                         channel_id=channel_id, user=user, can_manage_channel=manage
                     )
-            text = outcome.reply or t(lang, "Done.")
-    except ServiceError as exc:
-        text = exc.message
-    except Exception as exc:  # noqa: BLE001
-        log.error("unexpected error confirming %s in game %s", what, game_id, exc_info=exc)
-        text = t(lang, APOLOGY)
+        except ServiceError as exc:
+            return exc.message, None
+        except Exception as exc:  # noqa: BLE001
+            log.error("unexpected error confirming %s in game %s", what, game_id, exc_info=exc)
+            return t(lang, APOLOGY), None
+        return outcome.reply or t(lang, "Done."), outcome
+
+    text, outcome = await answer_in_time(interaction, work(), interaction.response.defer)
     try:
-        await interaction.response.edit_message(content=shorten(text), view=None)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=shorten(text), view=None)
+        else:
+            await interaction.response.edit_message(content=shorten(text), view=None)
     except Exception as exc:  # noqa: BLE001
         await report_error(interaction, exc)
     if outcome is not None:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import discord
 import pytest
 
+from bot import cog
 from bot.app import TorresBot
 from bot.config import BotConfig, ConfigError
 from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
@@ -336,3 +341,48 @@ async def test_only_403_and_404_mean_the_bot_may_not_post(
 
     monkeypatch.setattr(bot, "get_channel", lambda _id: Failing())
     assert await bot.send_post(Post(1, 7, "turn", outbox_id=1)) == verdict
+
+
+class _Interaction:
+    """Just what answer_in_time reads of an interaction, and its acknowledgements."""
+
+    def __init__(self, age: float = 0.0, refuse: bool = False) -> None:
+        self.id = 1
+        self.created_at = dt.datetime.fromtimestamp(time.time() - age, dt.UTC)
+        self.acknowledged = 0
+        self.refuse = refuse
+
+    async def acknowledge(self) -> None:
+        self.acknowledged += 1
+        if self.refuse:
+            raise discord.NotFound(_Response(404), "Unknown interaction")
+
+
+class _Response:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Not Found"
+
+
+async def _slow(seconds: float, value: str) -> str:
+    await asyncio.sleep(seconds)
+    return value
+
+
+async def test_quick_work_answers_at_once_and_slow_work_is_acknowledged_in_time(monkeypatch):
+    """A button whose answer is its work's result answers in one request when the work is
+    quick; slow work (or an interaction that arrived late) is acknowledged first, and the
+    work's result is never lost, even when the acknowledgement fails."""
+    monkeypatch.setattr(cog, "ANSWER_WITHIN", 0.05)
+    quick = _Interaction()
+    assert await cog.answer_in_time(quick, _slow(0, "a"), quick.acknowledge) == "a"
+    assert quick.acknowledged == 0
+    slow = _Interaction()
+    assert await cog.answer_in_time(slow, _slow(0.2, "b"), slow.acknowledge) == "b"
+    assert slow.acknowledged == 1
+    late = _Interaction(age=cog.ANSWER_BY)  # delayed on its way: no time left to wait
+    assert await cog.answer_in_time(late, _slow(0.02, "c"), late.acknowledge) == "c"
+    assert late.acknowledged == 1
+    gone = _Interaction(refuse=True)
+    assert await cog.answer_in_time(gone, _slow(0.2, "d"), gone.acknowledge) == "d"
+    assert gone.acknowledged == 1
