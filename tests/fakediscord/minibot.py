@@ -48,6 +48,7 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:count:
         view = discord.ui.View(timeout=None)
         view.add_item(Counter(self.n + 1))
         view.add_item(Whisper())
+        view.add_item(Later())
         await interaction.response.edit_message(content=f"count {self.n + 1}", view=view)
 
 
@@ -66,6 +67,21 @@ class Whisper(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:whispe
         await interaction.followup.send(f"psst {interaction.user.name}", ephemeral=True)
 
 
+class Later(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:later"):
+    """Deferred update (type 6), then the message itself edited (a slow answer)."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Later", custom_id="probe:later"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):  # type: ignore[override]
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"later for {interaction.user.name}")
+
+
 class MiniBot(discord.Client):
     def __init__(self) -> None:
         super().__init__(
@@ -76,7 +92,7 @@ class MiniBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(Counter, Whisper)
+        self.add_dynamic_items(Counter, Whisper, Later)
         self.tree.add_command(probe)
         await self.tree.sync()
 

@@ -222,11 +222,12 @@ class FakeInteraction:
     async def reply(self, timeout: float = 15.0) -> FakeMessage:
         """The first message carrying real content: the original once resolved, else a follow-up.
 
-        For a button answered with type 7 this is the updated message itself.
+        For a button answered with type 7 this is the updated message itself; with
+        type 6 (deferred update), the message once the bot has edited it since.
         """
 
         def found() -> FakeMessage | None:
-            if self.callback_type == 7 and self.message is not None:
+            if self._updated():
                 return self.message
             for m in self.messages:
                 if not m.loading:
@@ -245,7 +246,7 @@ class FakeInteraction:
 
         def found() -> FakeMessage | None:
             candidates = list(self.messages)
-            if self.callback_type == 7 and self.message is not None:
+            if self._updated() and self.message is not None:
                 candidates.insert(0, self.message)
             for m in candidates:
                 if not m.loading and predicate(m):
@@ -254,6 +255,21 @@ class FakeInteraction:
 
         return await self.fake.wait_until(
             found, timeout, what or f"a matching reply to {self.describe()}"
+        )
+
+    def _updated(self) -> bool:
+        """Whether the button's message carries the bot's answer: updated with the
+        callback (type 7), or edited after a deferred update (type 6)."""
+        if self.message is None:
+            return False
+        if self.callback_type == 7:
+            return True
+        edited = self.message.edited_at
+        return (
+            self.callback_type == 6
+            and self.callback_at is not None
+            and edited is not None
+            and edited >= self.callback_at
         )
 
     def describe(self) -> str:

@@ -258,6 +258,9 @@ async def test_buttons_update_in_place_and_defer_update(fake: FakeDiscord) -> No
     private = await whisper.reply()
     assert whisper.callback_type == 6 and private.ephemeral and private.viewer is fake.users["dana"]
     assert private.content == "psst dana"
+    later = await fake.click("dana", msg, "probe:later")
+    edited = await later.reply()
+    assert later.callback_type == 6 and edited is msg and msg.content == "later for dana"
     assert not fake.take_errors()
 
 
