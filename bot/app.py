@@ -135,17 +135,19 @@ def _animate_gif(positions: list[dict[str, Any]], language: str = DEFAULT) -> by
 
 
 class Renderer:
-    """Draws board pictures in a few worker threads, off the event loop.
+    """Draws board pictures off the event loop: in processes of their own (the bot's
+    default) or in worker threads.
 
     A picture (PNG and alt text) costs ~5 ms of CPU, of which ~2-3 ms hold the
-    interpreter lock (laying out and pasting; the deflate lets go of it), so a few
-    threads keep the event loop responsive. Measured here, this beat a process pool on
-    both throughput and latency.
+    interpreter lock (laying out and pasting; the deflate lets go of it). In a
+    thread that made the event loop wait for the lock at every socket call under
+    load; in processes it does not (docs/bot.md, section 8: processes answered
+    faster at 50 and at 200 games).
     """
 
     def __init__(self, threads: int, workers: WorkerPool | None = None, processes: int = 0) -> None:
-        """*processes* > 0: draw in that many processes of their own instead of threads
-        (``TORRES_RENDER_PROCESSES``; for measuring, see docs/bot.md)."""
+        """*processes* > 0: draw in that many processes of their own, else in *threads*
+        threads (``TORRES_RENDER_PROCESSES``, ``TORRES_RENDER_THREADS``)."""
         self._pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="render")
         self._processes = WorkerPool(processes) if processes > 0 else None
         # Replays (dozens of frames, ~0.6 s of CPU) go to the worker processes when

@@ -73,7 +73,13 @@ class BotConfig:
                 _number(env, "TORRES_AI_PROCESSES", _default_threads(), minimum=0, integer=True)
             ),
             render_processes=int(
-                _number(env, "TORRES_RENDER_PROCESSES", 0, minimum=0, integer=True)
+                _number(
+                    env,
+                    "TORRES_RENDER_PROCESSES",
+                    _default_render_processes(),
+                    minimum=0,
+                    integer=True,
+                )
             ),
             db_pool=int(_number(env, "TORRES_DB_POOL", 20, minimum=1, integer=True)),
             **_shards(env),
@@ -108,6 +114,16 @@ def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str,
 def _default_threads() -> int:
     """One rendering thread per CPU, at most 4."""
     return max(1, min(4, os.cpu_count() or 1))
+
+
+def _default_render_processes() -> int:
+    """Board pictures are drawn in processes of their own, one per CPU, at most 2.
+
+    Drawing holds the interpreter lock most of the time (Pillow's text and paste
+    calls), and in a thread of the bot's process that made the event loop wait for
+    it: processes measured better at 50 and at 200 games (docs/bot.md, section 8).
+    """
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 def _optional_int(env: Mapping[str, str], name: str) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import os
 import re
 import subprocess
 import sys
@@ -112,6 +113,12 @@ def test_settings_from_the_environment():
         "./torres.db",
         86400.0,
         3,
+    )
+    # Pictures are drawn in processes of their own by default; 0 means threads.
+    assert cfg.render_processes == max(1, min(2, os.cpu_count() or 1))
+    assert (
+        BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_RENDER_PROCESSES": "0"}).render_processes
+        == 0
     )
     cfg = BotConfig.from_env(
         {
