@@ -113,7 +113,7 @@ class Match:
         """The public turn message for a decision that just ended, checked against the mirror."""
         post = await self.t.public_after(after, "the turn message", lambda m: bool(m.attachments))
         reply = after.original
-        if after.callback_type != 7:  # a confirmation is answered first, then the post follows
+        if after.callback_type not in (6, 7):  # a confirmation is answered, then the post follows
             # docs/bot.md: the private reply comes after the public message it caused.
             assert reply is not None and reply.resolved_at is not None
             assert post.created_at <= reply.resolved_at, "the reply came before the turn message"
