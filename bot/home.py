@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -35,6 +34,7 @@ from bot.i18n import DEFAULT, N_, t, tn
 from bot.service import (
     BoardView,
     GameService,
+    Lru,
     Outcome,
     Post,
     User,
@@ -121,7 +121,7 @@ class HomeService:
         # Users' settings as last read or written here, with when (monotonic time):
         # every command asks for a pending notice and every turn message whether
         # its player wants a DM, and each read is a database round trip.
-        self._settings: OrderedDict[int, tuple[float, UserSettings]] = OrderedDict()
+        self._settings: Lru[int, tuple[float, UserSettings]] = Lru(CACHED_SETTINGS)
 
     # -- /torres games ---------------------------------------------------------------
 
@@ -572,9 +572,6 @@ class HomeService:
 
     def _remember(self, settings: UserSettings) -> UserSettings:
         self._settings[settings.user_id] = (time.monotonic(), settings)
-        self._settings.move_to_end(settings.user_id)
-        while len(self._settings) > CACHED_SETTINGS:
-            self._settings.popitem(last=False)
         return settings
 
     async def _save_settings(self, settings: UserSettings) -> None:

@@ -222,12 +222,12 @@ class GameService:
         # A lock lives while someone holds or awaits it; then it goes, so that
         # finished games leave no lock behind (a new one is made when needed).
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._cache: _Lru[int, tuple[int, Game]] = _Lru(CACHED_GAMES)
-        self._hints: _Lru[int, tuple[tuple[int, str], str | None]] = _Lru(CACHED_GAMES)
+        self._cache: Lru[int, tuple[int, Game]] = Lru(CACHED_GAMES)
+        self._hints: Lru[int, tuple[tuple[int, str], str | None]] = Lru(CACHED_GAMES)
         # The current turn's actions (undone ones left out) as of a log position,
         # kept up to date by this process's own writes: the panel and the turn
         # message need them at every step, and reading the log costs a round trip.
-        self._turn_log: _Lru[int, tuple[int, tuple[str, ...]]] = _Lru(CACHED_GAMES)
+        self._turn_log: Lru[int, tuple[int, tuple[str, ...]]] = Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
@@ -2020,7 +2020,7 @@ def _fit(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
 
 
-class _Lru(OrderedDict[_K, _V]):
+class Lru(OrderedDict[_K, _V]):
     """A dict that keeps its *maxsize* most recently used entries."""
 
     def __init__(self, maxsize: int) -> None:
