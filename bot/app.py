@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -36,6 +36,9 @@ from bot.views import TurnButton, turn_view
 from bot.workers import WorkerPool
 from engine import changed_squares
 
+if TYPE_CHECKING:
+    from renderer import BoardView
+
 log = logging.getLogger(__name__)
 
 _SYNC_KEY = "commands_hash"
@@ -46,6 +49,22 @@ _TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 
 
+def _view(
+    position: dict[str, Any],
+    viewer: str | None,
+    highlight: list[str],
+    note: str | None = None,
+    labels: dict[str, str] | None = None,
+    language: str = DEFAULT,
+) -> BoardView:
+    """The position read through the engine once, for a picture and its description."""
+    from renderer import read_view
+
+    return read_view(
+        position, viewer, highlight, highlight_note=note, labels=labels, language=language
+    )
+
+
 def _render_png(
     position: dict[str, Any],
     viewer: str | None,
@@ -54,11 +73,9 @@ def _render_png(
     labels: dict[str, str] | None = None,
     language: str = DEFAULT,
 ) -> bytes:
-    from renderer import render_board
+    from renderer import view_png
 
-    return render_board(
-        position, viewer, highlight, highlight_note=note, labels=labels, language=language
-    )
+    return view_png(_view(position, viewer, highlight, note, labels, language))
 
 
 def _alt_or_none(
@@ -68,12 +85,20 @@ def _alt_or_none(
     note: str | None,
     labels: dict[str, str] | None,
     language: str,
+    view: BoardView | None = None,
 ) -> str | None:
+    """The picture's description for screen readers, cut to the 1,024 characters
+    Discord allows; None if it could not be made (the picture goes without it)."""
+    from renderer import describe_view
+
     try:
-        return alt_text(position, viewer, highlight, note, labels, language)
-    except Exception:  # the picture is worth sending without its description
+        if view is None:
+            view = _view(position, viewer, highlight, note, labels, language)
+        text = describe_view(view)
+    except Exception:
         log.exception("could not describe the board picture")
         return None
+    return text if len(text) <= 1024 else text[:1023] + "…"
 
 
 def _png_and_alt(
@@ -84,47 +109,11 @@ def _png_and_alt(
     labels: dict[str, str] | None,
     language: str,
 ) -> tuple[bytes, str | None]:
-    """``_render_png`` and ``_alt_or_none`` with the position read through the
-    engine once for both."""
-    from renderer import describe_view, read_view, view_png
+    """``_render_png`` and ``_alt_or_none`` with the position read once for both."""
+    from renderer import view_png
 
-    view = read_view(
-        position, viewer, highlight, highlight_note=note, labels=labels, language=language
-    )
-    png = view_png(view)
-    try:
-        alt = _fit_alt(describe_view(view))
-    except Exception:  # the picture is worth sending without its description
-        log.exception("could not describe the board picture")
-        alt = None
-    return png, alt
-
-
-def alt_text(
-    position: dict[str, Any],
-    viewer: str | None,
-    highlight: Iterable[str] = (),
-    note: str | None = None,
-    labels: dict[str, str] | None = None,
-    language: str = DEFAULT,
-) -> str:
-    """The picture's description for screen readers (Discord allows 1024 characters)."""
-    from renderer import describe
-
-    text = describe(
-        position,
-        viewer=viewer,
-        highlight=sorted(highlight),
-        highlight_note=note,
-        labels=labels,
-        language=language,
-    )
-    return _fit_alt(text)
-
-
-def _fit_alt(text: str) -> str:
-    """At most the 1,024 characters Discord allows in an attachment's description."""
-    return text if len(text) <= 1024 else text[:1023] + "…"
+    view = _view(position, viewer, highlight, note, labels, language)
+    return view_png(view), _alt_or_none(position, viewer, highlight, note, labels, language, view)
 
 
 def _animate_gif(positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
