@@ -243,3 +243,36 @@ def test_expert_turn_is_never_clearly_worse_than_the_greedy_turn(no_deadline: No
         assert values["expert"] >= values["heuristic"] - _NEAR_TIE - 1e-9, (seed, values)
         compared += 1
     assert compared >= 3
+
+
+def test_expert_keeps_to_its_node_budget() -> None:
+    """Work is counted in evaluated positions: with the deadline far away, the expert
+    stops within one step of its allowance (the same allowance ``search`` gets)."""
+    from engine.ai._expert import expert_decision
+    from engine.ai._plan import Budget
+
+    for _, game in sample_positions(12, seed=21):
+        me = game.to_move
+        for nodes in (40, 400):
+            budget = Budget(nodes, time.perf_counter() + 600)
+            actions = expert_decision(game, me, game.position(viewer=me), random.Random(1), budget)
+            assert_legal_decision(game, actions)
+            assert budget.used <= nodes + 64, (nodes, budget.used)
+
+
+def test_expert_population_holds_each_end_position_once() -> None:
+    """A decision ending where another already ended adds nothing to the population,
+    so the turns compared by the rollouts are different turns, not reorderings."""
+    from engine.ai._expert import _decode
+    from engine.ai._plan import Budget
+
+    game = games_in_stage("play", "master", seed=3)
+    me = game.to_move
+    rng = random.Random(0)
+    budget = Budget(10_000, time.perf_counter() + 600)
+    seen: dict = {}
+    first = _decode(game, me, [], rng, budget, seen, grow=True)
+    assert first is not None and first.actions[-1] == "end"
+    assert_legal_decision(game, first.actions)
+    assert _decode(game, me, first.actions, rng, budget, seen) is None
+    assert list(seen) == [first.key]
