@@ -31,12 +31,10 @@ Levels:
   other players picks (see ``_search``).
 
 - ``"expert"`` (experimental): evolution over whole turns (Online Evolutionary
-  Planning: a population of complete turns, seeded by the greedy turn and a beam,
-  repaired to legality, improved by crossover and mutation under the static
-  evaluation), then Monte Carlo among the near-equal best, as in ``search`` but with
-  about half the budget and cheaper replies (see ``_expert``). Not yet shown
-  stronger than ``search`` (figures in ``_expert``'s docstring), so ``search`` stays
-  the default.
+  Planning: a population of complete turns, repaired to legality, improved by
+  crossover and mutation under the static evaluation), then the same Monte Carlo
+  among the near-equal best (see ``_expert``). Not yet shown stronger than
+  ``search`` (figures in ``_expert``'s docstring), so ``search`` stays the default.
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a

@@ -258,21 +258,3 @@ def test_expert_keeps_to_its_node_budget() -> None:
             actions = expert_decision(game, me, game.position(viewer=me), random.Random(1), budget)
             assert_legal_decision(game, actions)
             assert budget.used <= nodes + 64, (nodes, budget.used)
-
-
-def test_expert_population_holds_each_end_position_once() -> None:
-    """A decision ending where another already ended adds nothing to the population,
-    so the turns compared by the rollouts are different turns, not reorderings."""
-    from engine.ai._expert import _decode
-    from engine.ai._plan import Budget
-
-    game = games_in_stage("play", "master", seed=3)
-    me = game.to_move
-    rng = random.Random(0)
-    budget = Budget(10_000, time.perf_counter() + 600)
-    seen: dict = {}
-    first = _decode(game, me, [], rng, budget, seen, grow=True)
-    assert first is not None and first.actions[-1] == "end"
-    assert_legal_decision(game, first.actions)
-    assert _decode(game, me, first.actions, rng, budget, seen) is None
-    assert list(seen) == [first.key]
