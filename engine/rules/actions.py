@@ -173,6 +173,20 @@ def _texts_of(key: int) -> tuple[str, ...]:
     return found
 
 
+# A player's knights in the order of their squares' names, by the knights in their
+# order of play (sorting with a key each time costs more than the look-up).
+_ORDER: dict[tuple[int, ...], tuple[int, ...]] = {}
+_ORDER_MAX = 1 << 14
+
+
+def _order(mine: list[int]) -> tuple[int, ...]:
+    """``mine`` in the order of their names, worked out and kept in ``_ORDER``."""
+    if len(_ORDER) >= _ORDER_MAX:
+        _ORDER.clear()
+    found = _ORDER[tuple(mine)] = tuple(sorted(mine, key=_RANK))
+    return found
+
+
 def _legal_play(st: State) -> list[str]:
     """The turn's actions, put together in sorted order (the parts come sorted)."""
     p = st.to_move
@@ -212,7 +226,7 @@ def _legal_play(st: State) -> list[str]:
                 key = m << 7 | 65
                 out += _TEXTS.get(key) or _texts_of(key)
         reach = cc.reach
-        for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
+        for a in (_ORDER.get(tuple(mine)) or _order(mine)) if len(mine) > 1 else mine:
             m = reach.get(a)
             if m is None:
                 m = turn.move_reach(st, a)
