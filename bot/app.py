@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,14 @@ import discord
 from discord import app_commands
 
 from bot.batch import merge_posts
-from bot.cog import TorresGroup, lang_of, report_error, send_private
+from bot.cog import (
+    TorresGroup,
+    answer_in_time,
+    defer_private,
+    lang_of,
+    report_error,
+    send_private,
+)
 from bot.config import BotConfig
 from bot.errors import Busy
 from bot.home import HomeService
@@ -369,18 +376,36 @@ class TorresBot(discord.Client):
         slow to take is retried (and the reply says it is on its way), and a
         reply Discord is slow to take is retried too.
         """
+        await self.reply_private(interaction, await self._posted_reply(interaction, outcome))
+
+    async def answer(self, interaction: discord.Interaction, outcome: Awaitable[Outcome]) -> None:
+        """Carry out a command and :meth:`deliver` it, answering in one request when quick.
+
+        A command that is done (posts handed over) within ``answer_in_time``'s window
+        is answered with its reply at once; a slower one is deferred first (Discord
+        shows "thinking…") and its reply follows. Either way the reply comes after
+        the public posts, as with :meth:`deliver`.
+        """
+
+        async def work() -> str:
+            return await self._posted_reply(interaction, await outcome)
+
+        text = await answer_in_time(interaction, work(), lambda: defer_private(interaction))
+        await self.reply_private(interaction, text)
+
+    async def _posted_reply(self, interaction: discord.Interaction, outcome: Outcome) -> str:
+        """Hand the outcome's posts over; the private reply, with a note on late posts."""
         lang = lang_of(interaction)
         done = outcome.reply or t(lang, "Done.")
         try:
-            reply = done + _delivery_note(await self._hand_over(outcome), lang)
+            return done + _delivery_note(await self._hand_over(outcome), lang)
         except Exception:  # the change is committed: report only what is true
             log.exception("could not hand over the posts of a command")
-            reply = (
+            return (
                 done
                 + "\n"
                 + t(lang, "The public message may be late; the bot's operator has been told.")
             )
-        await self.reply_private(interaction, reply)
 
     async def reply_private(self, interaction: discord.Interaction, text: str) -> None:
         """The private reply to a command, retried while Discord answers 429 or 5xx.
