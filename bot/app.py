@@ -530,7 +530,10 @@ class TorresBot(discord.Client):
         key = f"turn_message:{post.game_id}"
         known = self._turn_messages.pop(post.game_id, None)
         previous = None if known is not None else await self.store.get_meta(key)
-        await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
+        if post.outbox_id is not None:  # noted with the row's mark as sent: no round trip
+            post.meta[key] = f"{post.channel_id}:{message.id}"
+        else:
+            await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
         self._turn_messages[post.game_id] = message
         while len(self._turn_messages) > _TURN_MESSAGES:
             self._turn_messages.popitem(last=False)

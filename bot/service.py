@@ -116,6 +116,9 @@ class Post:
     highlight_note: str | None = None  # what the highlighted squares are (the legend)
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
     language: str = "en"  # the game's: the picture (and its alt text) speak it
+    # Set once posted: notes (``meta`` rows) the database takes with the row's
+    # mark as sent, in the same commit (not part of the payload).
+    meta: dict[str, str] = field(default_factory=dict)
 
     def to_payload(self) -> dict[str, Any]:
         return {
