@@ -72,19 +72,6 @@ def _view(
     )
 
 
-def _render_png(
-    position: dict[str, Any],
-    viewer: str | None,
-    highlight: list[str],
-    note: str | None = None,
-    labels: dict[str, str] | None = None,
-    language: str = DEFAULT,
-) -> bytes:
-    from renderer import view_png
-
-    return view_png(_view(position, viewer, highlight, note, labels, language))
-
-
 def _alt_or_none(
     position: dict[str, Any],
     viewer: str | None,
@@ -116,7 +103,7 @@ def _png_and_alt(
     labels: dict[str, str] | None,
     language: str,
 ) -> tuple[bytes, str | None]:
-    """``_render_png`` and ``_alt_or_none`` with the position read once for both."""
+    """The PNG and ``_alt_or_none``, with the position read once for both."""
     from renderer import view_png
 
     view = _view(position, viewer, highlight, note, labels, language)
@@ -170,18 +157,14 @@ class Renderer:
         language: str = DEFAULT,
     ) -> tuple[bytes, str | None]:
         """The PNG and its description (``alt_text``, None if that failed), both drawn off
-        the event loop: with threads in one job (one hand-off a picture); with render
-        processes, the description in a thread meanwhile (it costs ~1 ms of CPU, ~6% of
-        the loop's own CPU at 200 games when it ran there)."""
+        the event loop in one job (one hand-off a picture), in a render process or a
+        thread. (The description in a thread beside the process held the interpreter
+        lock against the loop: handing it over cost the loop ~5% at 200 games.)"""
         args = (position, viewer, sorted(highlight), note, labels, language)
-        loop = asyncio.get_running_loop()
         if self._processes is None:
+            loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._pool, _png_and_alt, *args)
-        png, alt = await asyncio.gather(
-            self._processes.run(_render_png, *args),
-            loop.run_in_executor(self._pool, _alt_or_none, *args),
-        )
-        return png, alt
+        return await self._processes.run(_png_and_alt, *args)
 
     async def animate(self, positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
