@@ -11,8 +11,8 @@ confirmation when AP are left).
 Printed: median, 95th percentile and max of the time from sending an
 interaction to
 
-* ``ack``      the bot's first callback (the deferral),
-* ``reply``    the private reply (the follow-up that resolves the deferral), for
+* ``ack``      the bot's first callback (the reply itself when quick, else the deferral),
+* ``reply``    the private reply (with the callback, or the follow-up after a deferral), for
                interactions that post no picture (an action within a turn, a lobby step),
 * ``picture``  for interactions that finish a decision (or start the game): the
                public turn message carrying ``board.png``, rendered by the bot,

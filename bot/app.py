@@ -11,7 +11,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,14 @@ import discord
 from discord import app_commands
 
 from bot.batch import merge_posts
-from bot.cog import TorresGroup, lang_of, report_error, send_private
+from bot.cog import (
+    TorresGroup,
+    answer_in_time,
+    defer_private,
+    lang_of,
+    report_error,
+    send_private,
+)
 from bot.config import BotConfig
 from bot.errors import Busy
 from bot.home import HomeService
@@ -65,19 +72,6 @@ def _view(
     )
 
 
-def _render_png(
-    position: dict[str, Any],
-    viewer: str | None,
-    highlight: list[str],
-    note: str | None = None,
-    labels: dict[str, str] | None = None,
-    language: str = DEFAULT,
-) -> bytes:
-    from renderer import view_png
-
-    return view_png(_view(position, viewer, highlight, note, labels, language))
-
-
 def _alt_or_none(
     position: dict[str, Any],
     viewer: str | None,
@@ -109,7 +103,7 @@ def _png_and_alt(
     labels: dict[str, str] | None,
     language: str,
 ) -> tuple[bytes, str | None]:
-    """``_render_png`` and ``_alt_or_none`` with the position read once for both."""
+    """The PNG and ``_alt_or_none``, with the position read once for both."""
     from renderer import view_png
 
     view = _view(position, viewer, highlight, note, labels, language)
@@ -163,18 +157,14 @@ class Renderer:
         language: str = DEFAULT,
     ) -> tuple[bytes, str | None]:
         """The PNG and its description (``alt_text``, None if that failed), both drawn off
-        the event loop: with threads in one job (one hand-off a picture); with render
-        processes, the description in a thread meanwhile (it costs ~1 ms of CPU, ~6% of
-        the loop's own CPU at 200 games when it ran there)."""
+        the event loop in one job (one hand-off a picture), in a render process or a
+        thread. (The description in a thread beside the process held the interpreter
+        lock against the loop: handing it over cost the loop ~5% at 200 games.)"""
         args = (position, viewer, sorted(highlight), note, labels, language)
-        loop = asyncio.get_running_loop()
         if self._processes is None:
+            loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._pool, _png_and_alt, *args)
-        png, alt = await asyncio.gather(
-            self._processes.run(_render_png, *args),
-            loop.run_in_executor(self._pool, _alt_or_none, *args),
-        )
-        return png, alt
+        return await self._processes.run(_png_and_alt, *args)
 
     async def animate(self, positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
         """The animated replay of a whole game (one frame a decision), as GIF bytes."""
@@ -369,18 +359,36 @@ class TorresBot(discord.Client):
         slow to take is retried (and the reply says it is on its way), and a
         reply Discord is slow to take is retried too.
         """
+        await self.reply_private(interaction, await self._posted_reply(interaction, outcome))
+
+    async def answer(self, interaction: discord.Interaction, outcome: Awaitable[Outcome]) -> None:
+        """Carry out a command and :meth:`deliver` it, answering in one request when quick.
+
+        A command that is done (posts handed over) within ``answer_in_time``'s window
+        is answered with its reply at once; a slower one is deferred first (Discord
+        shows "thinking…") and its reply follows. Either way the reply comes after
+        the public posts, as with :meth:`deliver`.
+        """
+
+        async def work() -> str:
+            return await self._posted_reply(interaction, await outcome)
+
+        text = await answer_in_time(interaction, work(), lambda: defer_private(interaction))
+        await self.reply_private(interaction, text)
+
+    async def _posted_reply(self, interaction: discord.Interaction, outcome: Outcome) -> str:
+        """Hand the outcome's posts over; the private reply, with a note on late posts."""
         lang = lang_of(interaction)
         done = outcome.reply or t(lang, "Done.")
         try:
-            reply = done + _delivery_note(await self._hand_over(outcome), lang)
+            return done + _delivery_note(await self._hand_over(outcome), lang)
         except Exception:  # the change is committed: report only what is true
             log.exception("could not hand over the posts of a command")
-            reply = (
+            return (
                 done
                 + "\n"
                 + t(lang, "The public message may be late; the bot's operator has been told.")
             )
-        await self.reply_private(interaction, reply)
 
     async def reply_private(self, interaction: discord.Interaction, text: str) -> None:
         """The private reply to a command, retried while Discord answers 429 or 5xx.
@@ -505,7 +513,10 @@ class TorresBot(discord.Client):
         key = f"turn_message:{post.game_id}"
         known = self._turn_messages.pop(post.game_id, None)
         previous = None if known is not None else await self.store.get_meta(key)
-        await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
+        if post.outbox_id is not None:  # noted with the row's mark as sent: no round trip
+            post.meta[key] = f"{post.channel_id}:{message.id}"
+        else:
+            await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
         self._turn_messages[post.game_id] = message
         while len(self._turn_messages) > _TURN_MESSAGES:
             self._turn_messages.popitem(last=False)

@@ -1,8 +1,9 @@
 """The ``/torres`` slash commands and the turn buttons: a thin layer over the service.
 
-Every handler defers first (privately), calls the service, then sends the
-private reply as a follow-up and the public posts to the channel. Refusals
-and unexpected errors go through :func:`report_error`.
+Every handler calls the service, hands the public posts to the channel, then
+answers privately: in one request when that is quick, else after deferring first
+(:func:`answer_in_time`). Refusals and unexpected errors go through
+:func:`report_error`.
 
 Private texts speak the language of the user who asked (``interaction.locale``);
 public posts and their buttons speak the game's (chosen at ``/torres new``).
@@ -106,6 +107,24 @@ async def answer_in_time(
     return await task
 
 
+async def defer_private(interaction: discord.Interaction) -> None:
+    """Acknowledge privately (Discord shows "thinking…"); the answer follows."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def answer_private(interaction: discord.Interaction, text: Awaitable[str]) -> None:
+    """Answer privately with *text* once it is ready, deferring first if it is slow."""
+    await send_private(
+        interaction, await answer_in_time(interaction, text, partial_defer(interaction))
+    )
+
+
+def partial_defer(interaction: discord.Interaction) -> Callable[[], Awaitable[None]]:
+    """:func:`defer_private` for this interaction, as :func:`answer_in_time` takes it."""
+    return lambda: defer_private(interaction)
+
+
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already deferred."""
     text = shorten(text)
@@ -168,10 +187,13 @@ async def handle_button(
         await open_panel(interaction, game_id, turn)
         return
     try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         user = user_of(interaction)
         if action == "end":
-            ap = await service.end_needs_confirm(game_id=game_id, turn=turn, user=user)
+            ap = await answer_in_time(
+                interaction,
+                service.end_needs_confirm(game_id=game_id, turn=turn, user=user),
+                partial_defer(interaction),
+            )
             if ap:
                 from bot.panel_views import ask
 
@@ -184,18 +206,17 @@ async def handle_button(
                 await ask(interaction, question, "end", game_id, turn, label("end", lang))
                 return
         if action == "hand":
-            text = await service.hand(game_id=game_id, turn=turn, user=user)
-            await send_private(interaction, text)
+            await answer_private(interaction, service.hand(game_id=game_id, turn=turn, user=user))
             return
         if action == "undo":
-            outcome = await service.undo(
+            outcome = service.undo(
                 game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
             )
         else:
-            outcome = await service.end_turn(
+            outcome = service.end_turn(
                 game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
             )
-        await bot.deliver(interaction, outcome)
+        await bot.answer(interaction, outcome)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)
 
@@ -210,7 +231,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         self.service = service
 
     async def _run(self, interaction: discord.Interaction, outcome: Awaitable[Outcome]) -> None:
-        await self.bot.deliver(interaction, await outcome)
+        await self.bot.answer(interaction, outcome)
 
     @app_commands.command(description="Open a game in this channel; you take the first seat")
     @app_commands.describe(
@@ -236,7 +257,20 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         language: str | None = None,
         level: str | None = None,
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(
+            interaction, self._new(interaction, players, variant, bots, clock, language, level)
+        )
+
+    async def _new(
+        self,
+        interaction: discord.Interaction,
+        players: int,
+        variant: str,
+        bots: int,
+        clock: int | None,
+        language: str | None,
+        level: str | None,
+    ) -> Outcome:
         user = user_of(interaction)
         spoken = game_language(language, interaction.guild_locale, interaction.locale)
         outcome = await self.service.new(
@@ -255,26 +289,23 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             outcome.posts[0].text += "\n" + await self.bot.home.set_clock(
                 outcome.posts[0].game_id, clock
             )
-        await self.bot.deliver(interaction, outcome)
+        return outcome
 
     @app_commands.command(description="Join the open game in this channel (or take back your seat)")
     async def join(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(interaction, self._join(interaction))
+
+    async def _join(self, interaction: discord.Interaction) -> Outcome:
         # Back into one's own seat after the computer took it over (bot.home), else a seat.
         back = await self.bot.home.rejoin(
             channel_id=_channel(interaction), user=user_of(interaction)
         )
         if back is not None:
-            await self.bot.deliver(interaction, back)
-            return
-        await self._run(
-            interaction,
-            self.service.join(channel_id=_channel(interaction), user=user_of(interaction)),
-        )
+            return back
+        return await self.service.join(channel_id=_channel(interaction), user=user_of(interaction))
 
     @app_commands.command(description="Leave the open game before it starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
             self.service.leave(channel_id=_channel(interaction), user=user_of(interaction)),
@@ -282,7 +313,6 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
 
     @app_commands.command(description="Start the game (its author only); seats in join order")
     async def start(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
             self.service.start(channel_id=_channel(interaction), user=user_of(interaction)),
@@ -291,7 +321,6 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     @app_commands.command(description="Play one or more actions, e.g. move c3 d3; build e4; end")
     @app_commands.describe(actions="Actions separated by ';' (all or nothing); pick from the list")
     async def play(self, interaction: discord.Interaction, actions: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
             self.service.play(
@@ -320,7 +349,6 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
 
     @app_commands.command(description="Take back your last action of this turn")
     async def undo(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._run(
             interaction,
             self.service.undo(
@@ -372,9 +400,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.service.hand(channel_id=_channel(interaction), user=user_of(interaction))
-        await send_private(interaction, text)
+        await answer_private(
+            interaction,
+            self.service.hand(channel_id=_channel(interaction), user=user_of(interaction)),
+        )
 
     @app_commands.command(description="The rules in brief")
     @app_commands.describe(topic="What to explain (default: an overview)")
@@ -400,12 +429,15 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         """Resign and cancel ask first (privately); nothing happens until confirmed."""
         from bot.panel_views import ask
 
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        c = await self.service.confirmable(
-            what=what,
-            channel_id=_channel(interaction),
-            user=user_of(interaction),
-            can_manage_channel=interaction.permissions.manage_channels,
+        c = await answer_in_time(
+            interaction,
+            self.service.confirmable(
+                what=what,
+                channel_id=_channel(interaction),
+                user=user_of(interaction),
+                can_manage_channel=interaction.permissions.manage_channels,
+            ),
+            partial_defer(interaction),
         )
         await ask(interaction, c.question, what, c.game_id, 0, c.confirm_label)
 

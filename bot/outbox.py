@@ -264,7 +264,7 @@ class Poster:
         then: list[dict[str, Any]] = []
         if post.replay:
             then.append(replay_post(post).to_payload())
-        await self._store.mark_sent(post.outbox_id, time.time(), then=then)
+        await self._store.mark_sent(post.outbox_id, time.time(), then=then, meta=post.meta)
         if then:  # a row queued here, not submitted: the game's worker reads it
             self.kick(post.game_id)
 

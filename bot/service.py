@@ -116,6 +116,9 @@ class Post:
     highlight_note: str | None = None  # what the highlighted squares are (the legend)
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
     language: str = "en"  # the game's: the picture (and its alt text) speak it
+    # Set once posted: notes (``meta`` rows) the database takes with the row's
+    # mark as sent, in the same commit (not part of the payload).
+    meta: dict[str, str] = field(default_factory=dict)
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -228,6 +231,11 @@ class GameService:
         # kept up to date by this process's own writes: the panel and the turn
         # message need them at every step, and reading the log costs a round trip.
         self._turn_log: Lru[int, tuple[int, tuple[str, ...]]] = Lru(CACHED_GAMES)
+        # The running game of a channel, as last seen: a command in a channel goes
+        # straight to that game's lock, and finds out under the lock (the row is read
+        # there anyway) whether the game still runs there; only if not is the
+        # channel's game looked up again. Saves a round trip per command.
+        self._channel_games: Lru[int, int] = Lru(CACHED_GAMES)
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
@@ -487,8 +495,14 @@ class GameService:
         began is refused, so that it cannot act on a turn its sender never saw.
         """
         sent = self._sent_here(created_at)
-        row = await self._running(channel_id, lang=user.lang)
-        return await self._play(row.id, user, text, created_at=sent)
+        known = self._channel_games.get(channel_id)
+        if known is not None:
+            try:
+                return await self._play(known, user, text, created_at=sent, channel_id=channel_id)
+            except _MovedOn:
+                self._channel_games.pop(channel_id, None)
+        game_id = await self._running_id(channel_id, lang=user.lang)
+        return await self._play(game_id, user, text, created_at=sent)
 
     async def end_turn(
         self, *, game_id: int, turn: int, user: User, created_at: float | None = None
@@ -512,13 +526,32 @@ class GameService:
         created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
-            game_id = (await self._running(channel_id, lang=lang)).id
+            known = self._channel_games.get(channel_id)
+            if known is not None:
+                try:
+                    return await self._undo(known, turn, user, created_at, channel_id=channel_id)
+                except _MovedOn:
+                    self._channel_games.pop(channel_id, None)
+            game_id = await self._running_id(channel_id, lang=lang)
+        return await self._undo(game_id, turn, user, created_at)
+
+    async def _undo(
+        self,
+        game_id: int,
+        turn: int | None,
+        user: User,
+        created_at: float | None,
+        *,
+        channel_id: int | None = None,
+    ) -> Outcome:
+        lang = user.lang
         if turn is not None:
             self._check_ids(game_id, turn, lang=lang)
         async with self._lock(game_id):
             # Everything is checked under the lock: a cancel, a resignation or the
             # end of the turn may have landed while this request waited.
             row, seats = await self._fresh_seated(game_id, lang=lang)
+            _still_in(row, channel_id)
             if turn is not None:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
@@ -559,10 +592,14 @@ class GameService:
         *,
         turn: int | None = None,
         created_at: float | None = None,
+        channel_id: int | None = None,
     ) -> Outcome:
+        """*channel_id*: the game was taken from the channel cache; raises ``_MovedOn``
+        (nothing done) if it no longer runs in that channel."""
         lang = user.lang
         async with self._lock(game_id):
             row, seats = await self._fresh_seated(game_id, lang=lang)
+            _still_in(row, channel_id)
             if turn is not None:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
@@ -1246,6 +1283,12 @@ class GameService:
                 t(lang, "There is no Torres game in this channel. Open one with `/torres new`.")
             )
         return row
+
+    async def _running_id(self, channel_id: int, *, lang: str = DEFAULT) -> int:
+        """The channel's running game, looked up (and remembered for the next command)."""
+        row = await self._running(channel_id, lang=lang)
+        self._channel_games[channel_id] = row.id
+        return row.id
 
     async def _running(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
         row = await self._active(channel_id, lang=lang)
@@ -2018,6 +2061,16 @@ def _label(value: str) -> str:
 
 def _fit(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+class _MovedOn(Exception):
+    """The channel's remembered game no longer runs there: look the channel up again."""
+
+
+def _still_in(row: GameRow, channel_id: int | None) -> None:
+    """Raise ``_MovedOn`` if *row*, taken from the channel cache, no longer runs there."""
+    if channel_id is not None and (row.channel_id != channel_id or row.status != "running"):
+        raise _MovedOn()
 
 
 class Lru(OrderedDict[_K, _V]):

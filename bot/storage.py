@@ -9,7 +9,7 @@ test suite runs against both).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -93,7 +93,12 @@ class GameStore(Protocol):
     async def last_payload(self, game_id: int) -> dict[str, Any] | None: ...
     async def prune_outbox(self, *, sent_before: float) -> int: ...
     async def mark_sent(
-        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+        self,
+        outbox_id: int,
+        now: float,
+        *,
+        then: Sequence[dict[str, Any]] = (),
+        meta: Mapping[str, str] | None = None,
     ) -> list[int]: ...
     async def note_reminder(
         self,

@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -916,14 +916,27 @@ class Store:
             return cur.rowcount
 
     async def mark_sent(
-        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+        self,
+        outbox_id: int,
+        now: float,
+        *,
+        then: Sequence[dict[str, Any]] = (),
+        meta: Mapping[str, str] | None = None,
     ) -> list[int]:
         """Note a post as delivered (or refused for good) and queue *then* in the same commit.
 
-        Returns the outbox ids of *then*; nothing is queued if the post was already marked.
+        *meta* (key → value) is written in the same commit, whether or not the row was
+        marked before. Returns the outbox ids of *then*; nothing is queued if the post
+        was already marked.
         """
 
         def work(conn: sqlite3.Connection) -> list[int]:
+            if meta:
+                conn.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    list(meta.items()),
+                )
             cur = conn.execute(
                 "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
             )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -727,15 +727,26 @@ class PgStore:
         return _count(tag)
 
     async def mark_sent(
-        self, outbox_id: int, now: float, *, then: Sequence[dict[str, Any]] = ()
+        self,
+        outbox_id: int,
+        now: float,
+        *,
+        then: Sequence[dict[str, Any]] = (),
+        meta: Mapping[str, str] | None = None,
     ) -> list[int]:
         """Note a post as delivered (or refused for good) and queue *then* in the same commit.
 
-        Returns the outbox ids of *then*; nothing is queued if the post was already marked.
+        *meta* (key → value) is written in the same commit, whether or not the row was
+        marked before. Returns the outbox ids of *then*; nothing is queued if the post
+        was already marked.
         """
+        keys = list(meta or {})
         ids = await self._write(
             "fetchval",
-            "WITH m AS ("
+            "WITH k AS ("
+            " INSERT INTO meta (key, value) SELECT * FROM unnest($4::text[], $5::text[])"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            "), m AS ("
             " UPDATE outbox SET sent_at = $1 WHERE id = $2 AND sent_at IS NULL RETURNING game_id"
             "), o AS ("
             " INSERT INTO outbox (game_id, created_at, payload)"
@@ -745,6 +756,8 @@ class PgStore:
             now,
             outbox_id,
             [_dump(p) for p in then],
+            keys,
+            [(meta or {})[k] for k in keys],
         )
         return sorted(int(i) for i in ids)
 

@@ -29,8 +29,8 @@ class Snapshot(NamedTuple):
     to_move: int
     phase_starter: int
     round_starter: int
-    heights: tuple[int, ...]
-    occupant: tuple[int, ...]
+    heights: list[int]  # shared: never changed in place (see State)
+    occupant: list[int]
     pieces: int
     knights: tuple[tuple[int, ...], ...]
     king: int | None
@@ -60,8 +60,8 @@ class TurnSnapshot(NamedTuple):
     turn_stack: int | None
     played: bool
     supply: int
-    heights: tuple[int, ...]
-    occupant: tuple[int, ...]
+    heights: list[int]  # shared: never changed in place (see State)
+    occupant: list[int]
     pieces: int
     knights: tuple[int, ...]
     scores: tuple[int, ...]
@@ -77,7 +77,9 @@ class State:
     """One game's state; rule functions take it as their first argument.
 
     The per-turn fields (``ap``, ``turn_stack``, ``drawn``, ``played``, ``revealed``)
-    are those of NOTATION's ``turn`` object.  ``castles`` caches the castle tables of
+    are those of NOTATION's ``turn`` object.  ``heights`` and ``occupant`` are never
+    changed in place once the state is made: a rule replaces the list by a changed
+    copy, so copies of the state and undo snapshots share them without copying.  ``castles`` caches the castle tables of
     ``heights`` (None: not computed since the last change).
     """
 
@@ -169,8 +171,8 @@ class State:
             self.to_move,
             self.phase_starter,
             self.round_starter,
-            tuple(self.heights),
-            tuple(self.occupant),
+            self.heights,
+            self.occupant,
             self.pieces,
             tuple([tuple(k) for k in self.knights]),
             self.king,
@@ -195,8 +197,8 @@ class State:
         self.to_move = s.to_move
         self.phase_starter = s.phase_starter
         self.round_starter = s.round_starter
-        self.heights = list(s.heights)
-        self.occupant = list(s.occupant)
+        self.heights = s.heights
+        self.occupant = s.occupant
         self.pieces = s.pieces
         self.knights = [list(k) for k in s.knights]
         self.king = s.king
@@ -222,8 +224,8 @@ class State:
                 self.turn_stack,
                 self.played,
                 self.supply,
-                tuple(self.heights),
-                tuple(self.occupant),
+                self.heights,
+                self.occupant,
                 self.pieces,
                 tuple(self.knights[p]),
                 tuple(self.scores),
@@ -240,8 +242,8 @@ class State:
         self.turn_stack = s.turn_stack
         self.played = s.played
         self.supply = s.supply
-        self.heights = list(s.heights)
-        self.occupant = list(s.occupant)
+        self.heights = s.heights
+        self.occupant = s.occupant
         self.pieces = s.pieces
         self.knights[p] = list(s.knights)
         self.scores = list(s.scores)
@@ -261,8 +263,8 @@ class State:
         new.to_move = self.to_move
         new.phase_starter = self.phase_starter
         new.round_starter = self.round_starter
-        new.heights = self.heights[:]
-        new.occupant = self.occupant[:]
+        new.heights = self.heights  # shared: never changed in place
+        new.occupant = self.occupant
         new.pieces = self.pieces
         new.knights = [k[:] for k in self.knights]
         new.king = self.king

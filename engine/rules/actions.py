@@ -112,11 +112,13 @@ def legal(st: State) -> list[str]:
     return []
 
 
-# Texts by mask, shared by all games (a few MB at most): (mask << 7 | row) -> texts,
-# row 0..63 the moves from that square, 64 builds, 65 new knights.  Tuples: the
-# garbage collector leaves tuples of strings alone.
-_TEXTS: dict[int, tuple[str, ...]] = {}
+# Texts by mask, shared by all games (a few MB at most): ``_TEXTS[row][mask]``, row
+# 0..63 the moves from that square, 64 builds, 65 new knights.  Tuples: the garbage
+# collector leaves tuples of strings alone.  ``_KEPT[0]``: how many masks they hold.
+_TEXTS: list[dict[int, tuple[str, ...]]] = [{} for _ in range(66)]
 _TEXTS_MAX = 1 << 15
+_KEPT = [0]
+_BUILDS, _KNIGHTS = _TEXTS[64], _TEXTS[65]
 
 
 def _by_byte(row: list[str]) -> list[list[tuple[str, ...]]]:
@@ -140,21 +142,24 @@ def _steps() -> None:
     for a in range(64):
         near = squares_of(ORTH_MASK[a])  # in the order of their names
         row = MOVE_TEXT[a]
+        texts = _TEXTS[a]
         for subset in range(1, 1 << len(near)):
             chosen = [t for i, t in enumerate(near) if subset >> i & 1]
-            _TEXTS[mask_of(chosen) << 7 | a] = tuple(row[t] for t in chosen)
+            texts[mask_of(chosen)] = tuple(row[t] for t in chosen)
+    _KEPT[0] = sum(map(len, _TEXTS))
 
 
 _steps()
 
 
-def _texts_of(key: int) -> tuple[str, ...]:
-    """The texts of ``key`` (see ``_TEXTS``), worked out and kept."""
-    if len(_TEXTS) >= _TEXTS_MAX:
-        _TEXTS.clear()
+def _texts_of(m: int, r: int) -> tuple[str, ...]:
+    """``_TEXTS[r][m]``, worked out and kept."""
+    if _KEPT[0] >= _TEXTS_MAX:
+        for texts in _TEXTS:
+            texts.clear()
         _steps()
-    r = key & 127
-    m = key >> 7
+    _KEPT[0] += 1
+    key = m
     out: list[str] = []
     if r < 64:  # a knight's moves: a few squares, one at a time
         row = _ROWS[r]
@@ -169,7 +174,21 @@ def _texts_of(key: int) -> tuple[str, ...]:
             out += files[f][m & 255]
             m >>= 8
             f += 1
-    found = _TEXTS[key] = tuple(out)
+    found = _TEXTS[r][key] = tuple(out)
+    return found
+
+
+# A player's knights in the order of their squares' names, by the knights in their
+# order of play (sorting with a key each time costs more than the look-up).
+_ORDER: dict[tuple[int, ...], tuple[int, ...]] = {}
+_ORDER_MAX = 1 << 14
+
+
+def _order(mine: list[int]) -> tuple[int, ...]:
+    """``mine`` in the order of their names, worked out and kept in ``_ORDER``."""
+    if len(_ORDER) >= _ORDER_MAX:
+        _ORDER.clear()
+    found = _ORDER[tuple(mine)] = tuple(sorted(mine, key=_RANK))
     return found
 
 
@@ -191,8 +210,7 @@ def _legal_play(st: State) -> list[str]:
                 m = build_mask(st)
             m &= free
             if m:
-                key = m << 7 | 64
-                out += _TEXTS.get(key) or _texts_of(key)
+                out += _BUILDS.get(m) or _texts_of(m, 64)
         if (  # turn.can_draw
             st.variant == "common"
             and len(st.drawn) < MAX_DRAWS
@@ -209,17 +227,16 @@ def _legal_play(st: State) -> list[str]:
                 m |= _ORTH_MASK[k] & le[h[k]]
             m &= free
             if m:
-                key = m << 7 | 65
-                out += _TEXTS.get(key) or _texts_of(key)
+                out += _KNIGHTS.get(m) or _texts_of(m, 65)
         reach = cc.reach
-        for a in sorted(mine, key=_RANK) if len(mine) > 1 else mine:
+        texts = _TEXTS
+        for a in (_ORDER.get(tuple(mine)) or _order(mine)) if len(mine) > 1 else mine:
             m = reach.get(a)
             if m is None:
                 m = turn.move_reach(st, a)
             m &= free
             if m:
-                key = m << 7 | a
-                out += _TEXTS.get(key) or _texts_of(key)
+                out += texts[a].get(m) or _texts_of(m, a)
     else:
         out.append("end")
     if not st.played and st.hands[p]:

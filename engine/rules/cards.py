@@ -43,9 +43,18 @@ def _mine(st: State) -> list[int]:
 def _moves(card: str, targets: Callable[[State, int], Iterable[int]]) -> Plays:
     """The plays of a card moving one of the player's knights from A to B."""
     prefix = f"play {card} "
+    rows: list[list[str] | None] = [None] * 64  # the texts from A, made on first use
 
     def plays(st: State) -> list[str]:
-        return [prefix + _PAIR[a][b] for a in _mine(st) for b in targets(st, a)]
+        out: list[str] = []
+        for a in _mine(st):
+            found = targets(st, a)
+            if found:
+                row = rows[a]
+                if row is None:
+                    row = rows[a] = [prefix + pair for pair in _PAIR[a]]
+                out += map(row.__getitem__, found)
+        return out
 
     return plays
 

@@ -135,7 +135,7 @@ def add_block(st: State, s: int) -> None:
     So does ``build_mask``: only squares of s's castle, of its old frontier and next
     to s can change (a bare square next to s now touches s's castle).
     """
-    h = st.heights
+    h = st.heights = st.heights[:]  # copied, never changed in place (see State)
     h[s] += 1
     cc = st.castles
     if cc is None:
@@ -160,14 +160,15 @@ def add_block(st: State, s: int) -> None:
 
 
 def put_piece(st: State, s: int, who: int) -> None:
-    st.occupant[s] = who
+    st.occupant = occ = st.occupant[:]  # copied, never changed in place (see State)
+    occ[s] = who
     st.pieces |= BIT[s]
     if who != KING:
         st.knights[who].append(s)
 
 
 def move_piece(st: State, a: int, b: int) -> None:
-    occ = st.occupant
+    st.occupant = occ = st.occupant[:]  # copied, never changed in place (see State)
     who = occ[a]
     occ[a] = EMPTY
     occ[b] = who

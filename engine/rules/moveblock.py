@@ -186,6 +186,7 @@ def effect(st: State, a: Action) -> None:
     need_empty(st, a, dst)
     if not targets(st).get(src, 0) & BIT[dst]:
         _explain(st, a, src, dst)
+    h = st.heights = h[:]  # copied, never changed in place (see State)
     h[src] -= 1
     cc = st.castles
     if cc is not None and h[src] > 0:  # the castles keep their squares: follow cheaply

@@ -82,6 +82,7 @@ def new_state(
         st.master = master_card if master_card is not None else rng.choice(MASTER_IDS)
         st.supply = TOTAL_BLOCKS
     else:
+        st.heights = st.heights[:]  # copied, never changed in place (see State)
         for s in START_SQUARES:
             st.heights[s] = 1
         st.supply = TOTAL_BLOCKS - len(START_SQUARES)
@@ -231,6 +232,7 @@ def do_king(st: State, a: Action) -> None:
         raise illegal(a, "king_castle_taken", square=N[s])
     st.undo.clear()
     if s >= 0:
+        st.occupant = st.occupant[:]  # copied, never changed in place (see State)
         if st.king is not None:
             st.occupant[st.king] = EMPTY
             st.pieces &= ~BIT[st.king]

@@ -324,10 +324,10 @@ async def test_new_sets_the_games_language(
     bot = TorresBot(config=BotConfig(token="x"), store=env.store, service=env.service)
     delivered = []
 
-    async def deliver(interaction: Any, outcome: Any) -> None:
-        delivered.append(outcome)
+    async def answer(interaction: Any, outcome: Any) -> None:
+        delivered.append(await outcome)
 
-    bot.deliver = deliver  # type: ignore[method-assign]
+    bot.answer = answer  # type: ignore[method-assign]
     group = bot.tree.get_command("torres")
     new = group.get_command("new")  # type: ignore[union-attr]
     try:

@@ -9,8 +9,10 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from bot import home as home_module
-from bot.errors import NotAllowed
+from bot.errors import NoGame, NotAllowed
 from bot.home import HomeService
 from bot.service import GameService, User, _random_decision
 from bot.store import Store, UserSettings
@@ -67,7 +69,11 @@ async def test_a_command_reads_the_game_and_seats_once_and_the_log_never(env: En
     first = next(a for a in game.legal() if a.startswith(("move", "build", "knight")))
     counting.calls.clear()
     await service.play(channel_id=CHANNEL, user=ANN, text=first)
-    assert counting.calls == Counter(active_game=1, game_lock=1, game_and_seats=1, record=1)
+    # The channel's game is remembered from the commands before: no lookup.
+    assert counting.calls == Counter(game_lock=1, game_and_seats=1, record=1)
+    undone = await service.undo(channel_id=CHANNEL, user=ANN)
+    assert undone.reply.startswith(f"Took back `{first}`")
+    await service.play(channel_id=CHANNEL, user=ANN, text=first)
     counting.calls.clear()
     out = await service.end_turn(game_id=1, turn=(await env.store.game(1)).turn_no, user=ANN)  # type: ignore[union-attr]
     assert len(out.posts) == 1 and f"played `{first}; end`" in out.posts[0].text
@@ -77,6 +83,36 @@ async def test_a_command_reads_the_game_and_seats_once_and_the_log_never(env: En
     counting.calls.clear()
     await service.panel_open(game_id=1, turn=turn, user=BOB)
     assert counting.calls == Counter(game_and_seats=1)
+
+
+async def test_a_channels_remembered_game_is_checked_under_the_lock(env: Env):
+    """A command goes straight to the channel's game as this process last saw it; when
+    another process ended that game (and opened the next one in the channel), the
+    command acts on the channel's game of now, or is refused as with no memory."""
+    await _started(env.service)
+    other = await Env.reopen(env)  # another bot process on the same database
+    try:
+        await other.service.cancel(channel_id=CHANNEL, user=ANN, can_manage_channel=False)
+        await other.service.new(guild_id=GUILD, channel_id=CHANNEL, user=BOB, players=2)
+        await other.service.join(channel_id=CHANNEL, user=ANN)
+        await other.service.start(channel_id=CHANNEL, user=BOB)
+        _, game = await _mover(env)  # game 1: cancelled as it stood
+        row2, seats2 = await env.store.game_and_seats(2)
+        assert row2 is not None and row2.position is not None
+        fresh = Game.from_position(row2.position)
+        first = USERS[next(s.user_id for s in seats2 if s.name == fresh.to_move)]  # type: ignore[index]
+        action = fresh.legal()[0]
+        out = await env.service.play(channel_id=CHANNEL, user=first, text=action)
+        assert out.posts and out.posts[0].game_id == 2
+        assert (await env.store.game(1)).position == game.position()  # type: ignore[union-attr]
+        assert (await env.store.game(2)).last_seq == row2.last_seq + 1  # type: ignore[union-attr]
+        await other.service.cancel(channel_id=CHANNEL, user=BOB, can_manage_channel=False)
+        with pytest.raises(NoGame, match="There is no Torres game in this channel"):
+            await env.service.play(channel_id=CHANNEL, user=first, text=action)
+        with pytest.raises(NoGame, match="There is no Torres game in this channel"):
+            await env.service.undo(channel_id=CHANNEL, user=first)
+    finally:
+        await other.store.close()
 
 
 async def test_the_turns_actions_in_memory_equal_the_log(env: Env):

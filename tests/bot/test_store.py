@@ -298,6 +298,12 @@ async def test_outbox_is_written_with_the_action(backend):
         outbox=[{"text": "x"}],
     ) == (-1, [])
     assert [i for i, _, _ in await store.unsent(game_id)] == [third]
+    # notes taken with a mark, in the same commit (a turn message's id), marked or not
+    assert await store.mark_sent(third, 7.0, meta={"turn_message:1": "5:6", "b": "c"}) == []
+    assert await store.get_meta("turn_message:1") == "5:6" and await store.get_meta("b") == "c"
+    await store.mark_sent(third, 8.0, meta={"turn_message:1": "5:7"})
+    assert await store.get_meta("turn_message:1") == "5:7"
+    assert await store.unsent(game_id) == []
     await store.close()
 
 

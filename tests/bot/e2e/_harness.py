@@ -49,6 +49,23 @@ def check_gif(data: bytes) -> int:
     return frames
 
 
+# Commands the bot answers in one request when quick (bot.cog.answer_in_time): a
+# deferral ("thinking…", type 5) is allowed only once ANSWER_WITHIN (1 s) has passed.
+ANSWERED_IN_TIME = {"new", "join", "leave", "start", "play", "undo", "hand", "resign", "cancel"}
+DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.cog.ANSWER_WITHIN, less the clocks' granularity
+
+
+def check_answered_in_time(ix: FakeInteraction) -> None:
+    """A quick command is answered with its reply (4), not deferred (5) then followed up."""
+    path = ix.data.get("options") or [{}]
+    if path[0].get("name") not in ANSWERED_IN_TIME:
+        return
+    took = ix.callback_latency
+    assert ix.callback_type == 4 or (
+        ix.callback_type == 5 and took is not None and took >= DEFERRED_NOT_BEFORE
+    ), f"{ix.describe()} deferred after {took} s (callback {ix.callback_type})"
+
+
 class BotRunner:
     """One fake Discord and the bot process (restartable, on the same database)."""
 
@@ -164,6 +181,7 @@ class Table:
         ix = await self.fake.slash(who, self.channel, "torres", sub, **options)
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
+        check_answered_in_time(ix)
         return ix, reply
 
     async def confirmed(
