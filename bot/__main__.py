@@ -13,7 +13,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import asyncpg
 import discord
@@ -87,6 +87,7 @@ async def run(config: BotConfig) -> int:
     )
     bot = make_bot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
+    log.info("event loop: %s.%s", type(loop).__module__, type(loop).__name__)
     stopping = asyncio.Event()
 
     def stop() -> None:
@@ -186,6 +187,18 @@ def _backup_main(args: Sequence[str]) -> int:
     return 0
 
 
+def _loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop when chosen (``TORRES_EVENT_LOOP``, the default) and
+    installed; else None: asyncio's own."""
+    if name != "uvloop":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "backup":
@@ -208,7 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     point_at(config.api_base, config.gateway_url)
     try:
-        return asyncio.run(run(config))
+        with asyncio.Runner(loop_factory=_loop_factory(config.event_loop)) as runner:
+            return runner.run(run(config))
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import discord
 import pytest
+import uvloop
 
 from bot import cog
+from bot.__main__ import _loop_factory
 from bot.app import TorresBot
 from bot.config import BotConfig, ConfigError
 from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
@@ -120,6 +122,13 @@ def test_settings_from_the_environment():
         BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_RENDER_PROCESSES": "0"}).render_processes
         == 0
     )
+    # uvloop's event loop by default (installed with the bot); asyncio's on request.
+    assert cfg.event_loop == "uvloop"
+    assert _loop_factory(cfg.event_loop) is uvloop.new_event_loop
+    plain = BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_EVENT_LOOP": "asyncio"})
+    assert _loop_factory(plain.event_loop) is None
+    with pytest.raises(ConfigError, match="TORRES_EVENT_LOOP must be one of uvloop, asyncio"):
+        BotConfig.from_env({"DISCORD_TOKEN": "t", "TORRES_EVENT_LOOP": "trio"})
     cfg = BotConfig.from_env(
         {
             "DISCORD_TOKEN": "t",

@@ -16,6 +16,8 @@ from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png, o
 
 
 async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
+    # The bot runs on uvloop's event loop (TORRES_EVENT_LOOP's default) and says so.
+    assert "event loop: uvloop.Loop" in runner.log_text(), runner.log_text()
     t = Table(runner)
     _, reply = await t.slash("alice", "new", players=3)
     game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]
