@@ -371,7 +371,18 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         game: app_commands.Range[int, 1] | None = None,
         decision: app_commands.Range[int, 0] | None = None,
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        text, file = await answer_in_time(
+            interaction, self._board(interaction, game, decision), partial_defer(interaction)
+        )
+        if interaction.response.is_done():
+            await interaction.followup.send(text, file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, file=file, ephemeral=True)
+
+    async def _board(
+        self, interaction: discord.Interaction, game: int | None, decision: int | None
+    ) -> tuple[str, discord.File]:
+        """The text and picture ``board`` answers with."""
         view = None
         if game is None and decision is None:
             # No game running here: bot.home shows the channel's last finished one.
@@ -396,7 +407,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             view.labels,
             language=lang_of(interaction),  # a private picture: the asker's language
         )
-        await interaction.followup.send(shorten(view.text), file=file, ephemeral=True)
+        return shorten(view.text), file
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -51,7 +51,18 @@ def check_gif(data: bytes) -> int:
 
 # Commands the bot answers in one request when quick (bot.cog.answer_in_time): a
 # deferral ("thinking…", type 5) is allowed only once ANSWER_WITHIN (1 s) has passed.
-ANSWERED_IN_TIME = {"new", "join", "leave", "start", "play", "undo", "hand", "resign", "cancel"}
+ANSWERED_IN_TIME = {
+    "new",
+    "join",
+    "leave",
+    "start",
+    "play",
+    "undo",
+    "hand",
+    "board",
+    "resign",
+    "cancel",
+}
 DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.cog.ANSWER_WITHIN, less the clocks' granularity
 
 
