@@ -17,7 +17,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -495,14 +495,13 @@ class GameService:
         began is refused, so that it cannot act on a turn its sender never saw.
         """
         sent = self._sent_here(created_at)
-        known = self._channel_games.get(channel_id)
-        if known is not None:
-            try:
-                return await self._play(known, user, text, created_at=sent, channel_id=channel_id)
-            except _MovedOn:
-                self._channel_games.pop(channel_id, None)
-        game_id = await self._running_id(channel_id, lang=user.lang)
-        return await self._play(game_id, user, text, created_at=sent)
+        return await self._on_channel_game(
+            channel_id,
+            user.lang,
+            lambda game_id, check: self._play(
+                game_id, user, text, created_at=sent, channel_id=check
+            ),
+        )
 
     async def end_turn(
         self, *, game_id: int, turn: int, user: User, created_at: float | None = None
@@ -526,13 +525,13 @@ class GameService:
         created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
-            known = self._channel_games.get(channel_id)
-            if known is not None:
-                try:
-                    return await self._undo(known, turn, user, created_at, channel_id=channel_id)
-                except _MovedOn:
-                    self._channel_games.pop(channel_id, None)
-            game_id = await self._running_id(channel_id, lang=lang)
+            return await self._on_channel_game(
+                channel_id,
+                lang,
+                lambda game_id, check: self._undo(
+                    game_id, turn, user, created_at, channel_id=check
+                ),
+            )
         return await self._undo(game_id, turn, user, created_at)
 
     async def _undo(
@@ -1284,11 +1283,24 @@ class GameService:
             )
         return row
 
-    async def _running_id(self, channel_id: int, *, lang: str = DEFAULT) -> int:
-        """The channel's running game, looked up (and remembered for the next command)."""
+    async def _on_channel_game(
+        self,
+        channel_id: int,
+        lang: str,
+        act: Callable[[int, int | None], Awaitable[Outcome]],
+    ) -> Outcome:
+        """``act(game_id, check)`` on the channel's running game: first on the one
+        remembered (``check`` = the channel: ``act`` raises ``_MovedOn``, having done
+        nothing, if the game no longer runs there), else on the one looked up now."""
+        known = self._channel_games.get(channel_id)
+        if known is not None:
+            try:
+                return await act(known, channel_id)
+            except _MovedOn:
+                self._channel_games.pop(channel_id, None)
         row = await self._running(channel_id, lang=lang)
         self._channel_games[channel_id] = row.id
-        return row.id
+        return await act(row.id, None)
 
     async def _running(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
         row = await self._active(channel_id, lang=lang)
