@@ -23,8 +23,8 @@ from bot.batch import merge_posts
 from bot.cog import (
     TorresGroup,
     answer_in_time,
-    defer_private,
     lang_of,
+    partial_defer,
     report_error,
     send_private,
 )
@@ -72,22 +72,12 @@ def _view(
     )
 
 
-def _alt_or_none(
-    position: dict[str, Any],
-    viewer: str | None,
-    highlight: list[str],
-    note: str | None,
-    labels: dict[str, str] | None,
-    language: str,
-    view: BoardView | None = None,
-) -> str | None:
+def _alt_or_none(view: BoardView) -> str | None:
     """The picture's description for screen readers, cut to the 1,024 characters
     Discord allows; None if it could not be made (the picture goes without it)."""
     from renderer import describe_view
 
     try:
-        if view is None:
-            view = _view(position, viewer, highlight, note, labels, language)
         text = describe_view(view)
     except Exception:
         log.exception("could not describe the board picture")
@@ -107,7 +97,7 @@ def _png_and_alt(
     from renderer import view_png
 
     view = _view(position, viewer, highlight, note, labels, language)
-    return view_png(view), _alt_or_none(position, viewer, highlight, note, labels, language, view)
+    return view_png(view), _alt_or_none(view)
 
 
 def _animate_gif(positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
@@ -373,7 +363,7 @@ class TorresBot(discord.Client):
         async def work() -> str:
             return await self._posted_reply(interaction, await outcome)
 
-        text = await answer_in_time(interaction, work(), lambda: defer_private(interaction))
+        text = await answer_in_time(interaction, work(), partial_defer(interaction))
         await self.reply_private(interaction, text)
 
     async def _posted_reply(self, interaction: discord.Interaction, outcome: Outcome) -> str:

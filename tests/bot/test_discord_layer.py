@@ -402,3 +402,23 @@ async def test_quick_work_answers_at_once_and_slow_work_is_acknowledged_in_time(
     gone = _Interaction(refuse=True)
     assert await cog.answer_in_time(gone, _slow(0.2, "d"), gone.acknowledge) == "d"
     assert gone.acknowledged == 1
+
+
+def test_a_picture_whose_description_fails_goes_without_it(monkeypatch, caplog):
+    """The alt text is a courtesy: if describing the board fails, the picture is still
+    drawn (from the same reading of the position) and goes out with no description."""
+    import renderer
+    from bot.app import _png_and_alt
+    from engine import Game
+
+    position = Game.new(players=2, seed=3).position()
+    png, alt = _png_and_alt(position, None, [], None, None, "en")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and alt and len(alt) <= 1024
+
+    def broken(view):
+        raise RuntimeError("no words today")
+
+    monkeypatch.setattr(renderer, "describe_view", broken)
+    png, alt = _png_and_alt(position, None, [], None, None, "en")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and alt is None
+    assert "could not describe the board picture" in caplog.text
