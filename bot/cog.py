@@ -126,12 +126,28 @@ def partial_defer(interaction: discord.Interaction) -> Callable[[], Awaitable[No
 
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was already deferred."""
-    text = shorten(text)
+    """Answer privately with *text*, whether or not the interaction was already deferred."""
+    await respond_private(interaction, shorten(text))
+
+
+async def respond_private(
+    interaction: discord.Interaction, content: str | None = None, **message: Any
+) -> None:
+    """A private message answering *interaction*: the response itself when quick, or
+    the follow-up that resolves its deferral (``answer_in_time``)."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(content, ephemeral=True, **message)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(content, ephemeral=True, **message)
+
+
+async def edit_in_place(interaction: discord.Interaction, **message: Any) -> None:
+    """Answer a button or menu by editing its message: with the response itself when
+    quick, or after the deferred update (``answer_in_time``)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**message)
+    else:
+        await interaction.response.edit_message(**message)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
@@ -374,10 +390,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         text, file = await answer_in_time(
             interaction, self._board(interaction, game, decision), partial_defer(interaction)
         )
-        if interaction.response.is_done():
-            await interaction.followup.send(text, file=file, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, file=file, ephemeral=True)
+        await respond_private(interaction, text, file=file)
 
     async def _board(
         self, interaction: discord.Interaction, game: int | None, decision: int | None

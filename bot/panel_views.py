@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cog import APOLOGY, answer_in_time, lang_of, report_error, send_private, user_of
+from bot.cog import (
+    APOLOGY,
+    answer_in_time,
+    edit_in_place,
+    lang_of,
+    partial_defer,
+    report_error,
+    respond_private,
+    send_private,
+    user_of,
+)
 from bot.errors import ServiceError
 from bot.i18n import DEFAULT, N_, t
 from bot.panel import BUTTON_LIMIT, PanelModel, Select
@@ -180,16 +190,11 @@ async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, 
         return await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
 
     try:
-        kwargs = await answer_in_time(
-            interaction, work(), lambda: interaction.response.defer(ephemeral=True, thinking=True)
-        )
+        kwargs = await answer_in_time(interaction, work(), partial_defer(interaction))
         files = kwargs.pop("attachments", [])
         if files:
             kwargs["files"] = files
-        if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+        await respond_private(interaction, **kwargs)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)
 
@@ -222,10 +227,7 @@ async def press_panel(
 
     state, kwargs = await answer_in_time(interaction, answer(), interaction.response.defer)
     try:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.response.edit_message(**kwargs)
+        await edit_in_place(interaction, **kwargs)
     except Exception as exc:  # noqa: BLE001
         await report_error(interaction, exc)
     if state.outcome is not None:
@@ -294,10 +296,7 @@ async def ask(
     *question* and *label* come in the user's language; Keep playing is put in it here.
     """
     view = confirm_view(what, game_id, turn, label, lang_of(interaction))
-    if interaction.response.is_done():
-        await interaction.followup.send(question, view=view, ephemeral=True)
-    else:
-        await interaction.response.send_message(question, view=view, ephemeral=True)
+    await respond_private(interaction, question, view=view)
 
 
 async def confirmed(
@@ -342,10 +341,7 @@ async def confirmed(
 
     text, outcome = await answer_in_time(interaction, work(), interaction.response.defer)
     try:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=shorten(text), view=None)
-        else:
-            await interaction.response.edit_message(content=shorten(text), view=None)
+        await edit_in_place(interaction, content=shorten(text), view=None)
     except Exception as exc:  # noqa: BLE001
         await report_error(interaction, exc)
     if outcome is not None:
