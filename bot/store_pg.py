@@ -740,7 +740,7 @@ class PgStore:
         marked before. Returns the outbox ids of *then*; nothing is queued if the post
         was already marked.
         """
-        keys = list(meta or {})
+        meta = meta or {}
         ids = await self._write(
             "fetchval",
             "WITH k AS ("
@@ -756,8 +756,8 @@ class PgStore:
             now,
             outbox_id,
             [_dump(p) for p in then],
-            keys,
-            [(meta or {})[k] for k in keys],
+            list(meta),
+            list(meta.values()),
         )
         return sorted(int(i) for i in ids)
 
