@@ -779,12 +779,14 @@ class PgStore:
         now: float,
         seat_to_ai: str | None = None,
         outbox: Sequence[dict[str, Any]] = (),
+        earlier: list[int] | None = None,
     ) -> tuple[int, list[int]]:
         """Append one log row, store the snapshot and queue *outbox*, in one transaction.
 
         Refused (``(-1, [])``) unless the game's version (``last_seq``) is still
         *expected_seq*; the guarded UPDATE takes the row lock, so a concurrent
-        writer waits and then finds the version moved on.
+        writer waits and then finds the version moved on. *earlier* gets the ids of
+        the game's posts queued before these and not yet marked sent, oldest first.
         """
         seq = expected_seq + 1
         # One statement, one round trip: every part but the UPDATE reads its
@@ -810,7 +812,10 @@ class PgStore:
             " INSERT INTO outbox (game_id, created_at, payload)"
             " SELECT g.id, $3, t.p FROM g, unnest($13::text[]) WITH ORDINALITY AS t(p, n)"
             " ORDER BY t.n RETURNING id"
-            ") SELECT (SELECT count(*) FROM g) AS changed, ARRAY(SELECT id FROM o) AS ids",
+            ") SELECT (SELECT count(*) FROM g) AS changed, ARRAY(SELECT id FROM o) AS ids,"
+            # The statement's snapshot: rows committed before it, not its own.
+            " ARRAY(SELECT id FROM outbox WHERE sent_at IS NULL AND game_id = $6 ORDER BY id)"
+            " AS earlier",
             _dump(position),
             seq,
             now,
@@ -827,6 +832,8 @@ class PgStore:
         )
         if row["changed"] != 1:
             return -1, []
+        if earlier is not None:
+            earlier.extend(int(i) for i in row["earlier"])
         return seq, sorted(int(i) for i in row["ids"])
 
     async def finish(

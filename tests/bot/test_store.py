@@ -258,6 +258,7 @@ async def test_outbox_is_written_with_the_action(backend):
         now=2.0,
         outbox=[{"text": "start"}],
     )
+    earlier: list[int] = []
     seq, (second,) = await store.record(
         game_id,
         expected_seq=0,
@@ -270,8 +271,10 @@ async def test_outbox_is_written_with_the_action(backend):
         result=None,
         now=3.0,
         outbox=[{"text": "turn"}],
+        earlier=earlier,
     )
     assert seq == 1 and first < second
+    assert earlier == [first]  # unsent before this change: not its own row
     assert await store.unsent(game_id) == [
         (first, 2.0, {"text": "start"}),
         (second, 3.0, {"text": "turn"}),
@@ -283,10 +286,25 @@ async def test_outbox_is_written_with_the_action(backend):
     (third,) = await store.mark_sent(second, 5.0, then=[{"text": "replay"}])
     assert await store.mark_sent(second, 6.0, then=[{"text": "replay"}]) == []
     assert await store.unsent(game_id) == [(third, 5.0, {"text": "replay"})]
+    earlier.clear()
+    seq, _ = await store.record(
+        game_id,
+        expected_seq=1,
+        player="red",
+        user_id=1,
+        kind="play",
+        action="end",
+        position={"c": 3},
+        turn_ended=True,
+        result=None,
+        now=5.5,
+        earlier=earlier,
+    )
+    assert seq == 2 and earlier == [third]  # the marked ones are not listed
     # a refused (stale) write queues nothing
     assert await store.record(
         game_id,
-        expected_seq=0,
+        expected_seq=1,
         player="red",
         user_id=1,
         kind="play",
