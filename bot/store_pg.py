@@ -301,6 +301,10 @@ class _Leases:
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
                 self._lost()
                 return False  # the caller waits for the lock on a pool connection
+            except asyncio.CancelledError:
+                if self._conn is not None:  # the lock may have been granted, untracked
+                    self._drop(self._conn)
+                raise
             if not got:
                 return False
             self._held[game_id] = None
@@ -405,8 +409,15 @@ class _Leases:
         try:
             await conn.execute("SELECT pg_advisory_unlock($1, $2)", _LOCK_GAME, _key(game_id))
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-            conn.terminate()  # a lock we cannot give back must not outlive us
-            self._lost()
+            self._drop(conn)  # a lock we cannot give back must not outlive us
+        except asyncio.CancelledError:
+            self._drop(conn)  # given back or not: we cannot know
+            raise
+
+    def _drop(self, conn: asyncpg.Connection) -> None:
+        """Close the lease connection, which ends every lock of its session."""
+        conn.terminate()
+        self._lost()
 
 
 class PgStore:

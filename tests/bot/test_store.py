@@ -746,3 +746,35 @@ async def test_postgresql_a_broken_lease_connection_loses_its_leases_and_recover
     assert len(await _advisory_holders(url, 6)) == 1
     for s in (first, second):
         await s.close()
+
+
+async def test_postgresql_a_lease_given_back_while_cancelled_ends_its_connection():
+    """Cancelled while unlocking (or while taking), the lock may or may not be held
+    by the session: the lease connection is closed, so no lock outlives our knowledge."""
+
+    class Stuck:  # a lease connection whose queries never answer
+        def __init__(self) -> None:
+            self.terminated = False
+
+        async def execute(self, *args: Any) -> None:
+            await asyncio.Event().wait()
+
+        fetchval = execute
+
+        def is_closed(self) -> bool:
+            return self.terminated
+
+        def terminate(self) -> None:
+            self.terminated = True
+
+    leases = store_pg._Leases("postgresql://unused")
+    for step in ("unlock", "take"):
+        conn = Stuck()
+        leases._conn = conn  # type: ignore[assignment]
+        leases._held[5] = None
+        task = asyncio.create_task(leases._let_go(5) if step == "unlock" else leases.take(6))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert conn.terminated and leases._conn is None and not leases._held, step
