@@ -325,6 +325,26 @@ async def test_outbox_is_written_with_the_action(backend):
     await store.close()
 
 
+async def test_several_posts_are_marked_sent_in_one_commit(backend):
+    """mark_many_sent: every row marked, the notes written, a row marked before untouched."""
+    store = await backend.open()
+    game_id = await _new_game(store)
+    ids = await store.start_game(
+        game_id,
+        seats=[(1, "ann", "red", False)],
+        initial={"a": 1},
+        now=2.0,
+        outbox=[{"text": "a"}, {"text": "b"}, {"text": "c"}],
+    )
+    await store.mark_sent(ids[0], 3.0)
+    await store.mark_many_sent(ids[:2], 4.0, meta={"turn_message:1": "5:6"})
+    assert [i for i, _, _ in await store.unsent(game_id)] == [ids[2]]
+    assert await store.get_meta("turn_message:1") == "5:6"
+    await store.mark_many_sent([ids[2]], 5.0)
+    assert await store.unsent(game_id) == [] and await store.games_with_unsent() == []
+    await store.close()
+
+
 async def test_pruning_keeps_unsent_posts_and_each_games_latest(backend):
     """Delivered posts are forgotten after a while; unsent ones and the latest stay."""
     store = await backend.open()
