@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,19 @@ async def _store_with_posts(path: str, texts: list[str], now: float) -> tuple[St
 async def settled(poster: Poster) -> None:
     while poster.busy:
         await asyncio.sleep(0.01)
+
+
+def _counting_reads(store: Store) -> tuple[list[int], Any]:
+    """Make *store* note each game whose outbox is read; returns the notes and the real read."""
+    reads: list[int] = []
+    unsent = store.unsent
+
+    async def counted(game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
+        reads.append(game_id)
+        return await unsent(game_id)
+
+    store.unsent = counted  # type: ignore[method-assign]
+    return reads, unsent
 
 
 class Discord:
@@ -71,14 +85,7 @@ async def test_the_worker_reads_the_outbox_again_only_when_kicked(tmp_path):
     """Posting a game's rows costs one read, not one more after each post to see that
     nothing follows; a row submitted meanwhile is read and posted too."""
     store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two"], 1.0)
-    reads: list[int] = []
-    unsent = store.unsent
-
-    async def counted(game_id: int):
-        reads.append(game_id)
-        return await unsent(game_id)
-
-    store.unsent = counted  # type: ignore[method-assign]
+    reads, unsent = _counting_reads(store)
     discord = Discord()
     poster = Poster(store, discord.send, started=0.0)
     assert await poster.submit(Post(5, 1, "", outbox_id=ids[0])) == POSTED
@@ -103,14 +110,7 @@ async def test_a_post_whose_earlier_rows_are_known_needs_no_read(tmp_path):
     when one is news to it (left by a crash, queued by another process), it reads, and
     that row goes out first."""
     store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two", "three"], 1.0)
-    reads: list[int] = []
-    unsent = store.unsent
-
-    async def counted(game_id: int):
-        reads.append(game_id)
-        return await unsent(game_id)
-
-    store.unsent = counted  # type: ignore[method-assign]
+    reads, unsent = _counting_reads(store)
     discord = Discord({"one": [RETRY]})
     poster = Poster(store, discord.send, started=0.0)
     first = poster.submit(Post(5, 1, "one", outbox_id=ids[0], earlier=()))
