@@ -110,8 +110,7 @@ class Poster:
             or game_id in self._again
         ):
             return False
-        rows = self._rows.get(game_id, ())
-        listed = {r[0] for r in rows}
+        listed = {r[0] for r in self._rows.get(game_id, ())}
         return all(i in self._finished or i in self._unmarked or i in listed for i in post.earlier)
 
     def _queue_known(self, post: Post) -> None:
@@ -189,6 +188,8 @@ class Poster:
 
     async def close(self) -> None:
         tasks = list(self._workers.values())
+        if self._marker is not None:
+            tasks.append(self._marker)  # unmarked rows are posted again, with the same nonce
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
