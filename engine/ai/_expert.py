@@ -58,6 +58,35 @@ went on regardless (40 nodes allowed, up to 1,812 used). That matters only when
 the seeding alone uses up the budget (below about 0.2 s a decision), so the figures
 above still hold.
 
+Tried next, an evaluation of the expert's own (same bench, seeds 7000-7047, 0.5 s,
+deadline off, 2026-12-01; three of this version's games rerun came out identical;
+margins paired game by game with this version's, ± one standard error). The weights
+came from least squares of the points each player gained from a position to the end
+of the game, over 50 four-player games between ``heuristic`` players (seeds
+90000-90049, all variants; 2,400 / 1,800 / 1,800 player-positions in phases 1-3).
+The one clear finding: beyond the shared value, the first three knights on the board
+are worth ~24 points each in phase 1 and ~6 in phase 2 (nothing in phase 3 or beyond
+three knights), in each variant (14-30 in phase 1); players that ended phase 1 with
+one or two knights finished with 83 and 120 points on average, with three or more
+172-182. None of the versions below was better, so none was kept:
+
+- fitted weights throughout (castle points 3.7 / 1.8 / 1.0 by phase, first three
+  knights 26 / 10 / 0.6, king's bonus, climb, intercepts per turns left; cards and
+  master card as shared), with the beam given as much budget as ``search``'s and
+  evolution 0.4 of the rest: 12/48 = 25% (CI 15-39%), margin -20.7 (paired -6.4 ±
+  4.9);
+- the shared value plus 20 / 5 / 0 points per first-three knight, same budget
+  split: 14/48 = 29% (CI 18-43%), margin -17.5 (paired -3.3 ± 5.5);
+- that evaluation alone in this version (beam, evolution, rollouts and setup
+  choices): 10/48 = 21% (CI 12-34%), margin -22.6 (paired -8.4 ± 6.4). By variant,
+  each of the three versions gained with the common deck and lost ground, by margin,
+  in the other two (this one: common 7/16 against this version's 3/16, margin -2.9
+  against -20.7; master 3/16 against 4/16, -37.8 against -6.6; personal 0/16 against
+  4/16, -27.2 against -15.4). On fresh common-deck games (seeds 8000-8023, same
+  settings) it won 8/24 = 33% (CI 18-53%) against this version's 5/24 = 21% (CI
+  9-40%), margin -10.5 against -15.0 (paired +4.5 ± 6.8): a lead for the common deck
+  only, not yet shown.
+
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
 """
