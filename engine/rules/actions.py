@@ -152,49 +152,24 @@ def _steps() -> None:
 _steps()
 
 
-# The texts of a knight's moves from square r to the squares of one byte of a mask
-# (one file): ``_MOVE_BYTES[r][file][byte]``, made on first use.
-_MOVE_BYTES: list[list[list[tuple[str, ...] | None]]] = []
-
-
-def _no_move_bytes() -> None:
-    _MOVE_BYTES[:] = [[[None] * 256 for _f in range(8)] for _r in range(64)]
-
-
-_no_move_bytes()
-
-
-def _move_byte(r: int, f: int, byte: int) -> tuple[str, ...]:
-    """``_MOVE_BYTES[r][f][byte]``, worked out and kept."""
-    row = _ROWS[r]
-    first = 8 * f
-    out = []
-    b = byte
-    while b:
-        low = b & -b
-        out.append(row[first + low.bit_length()])
-        b ^= low
-    found = _MOVE_BYTES[r][f][byte] = tuple(out)
-    return found
-
-
 def _texts_of(m: int, r: int) -> tuple[str, ...]:
-    """``_TEXTS[r][m]``, worked out a file at a time and kept."""
+    """``_TEXTS[r][m]``, worked out and kept."""
     if _KEPT[0] >= _TEXTS_MAX:
         for texts in _TEXTS:
             texts.clear()
-        _no_move_bytes()
         _steps()
     _KEPT[0] += 1
     out: list[str] = []
     f = 0
-    if r < 64:  # a knight's moves: a few squares
-        moves = _MOVE_BYTES[r]
-        for byte in m.to_bytes(8, "little"):
-            if byte:
-                out += moves[f][byte] or _move_byte(r, f, byte)
-            f += 1
-    else:  # builds, new knights: every byte's texts are made in advance
+    if r < 64:  # a knight's moves: a few squares, one at a time
+        row = _ROWS[r]
+        key = m
+        while m:
+            low = m & -m
+            out.append(row[low.bit_length()])
+            m ^= low
+        m = key
+    else:  # many squares: a file (a byte of the mask) at a time
         files = _BY_BYTE[r]
         for byte in m.to_bytes(8, "little"):
             out += files[f][byte]
