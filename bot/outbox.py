@@ -19,6 +19,7 @@ sent when the first of them is due and marks them all.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 import time
 from collections import OrderedDict, deque
@@ -69,7 +70,10 @@ class Poster:
         # again only when the game was kicked since (this process queues every row it
         # commits with submit(), which kicks; rows left by a crash, by the background
         # resume()), so a post costs no second read to find that nothing follows it.
+        # A submitted post that says which rows came before it (``Post.earlier``), all
+        # known here, joins this list with no read at all (``_follows_known``).
         self._rows: dict[int, list[tuple[int, float, dict[str, Any]]]] = {}
+        self._reading: set[int] = set()  # games whose worker is reading the outbox
 
     def submit(self, post: Post) -> asyncio.Future[str]:
         """Queue *post*; the future ends with POSTED, FORBIDDEN or REJECTED (never RETRY)."""
@@ -83,8 +87,40 @@ class Poster:
             if post.merged:
                 for member in _members(post):
                     self._bundles[member] = post
+            elif self._follows_known(post):
+                self._queue_known(post)
+                return fut
         self.kick(post.game_id)
         return fut
+
+    def _follows_known(self, post: Post) -> bool:
+        """Whether every row queued before *post* is one this process already knows.
+
+        Then the outbox holds nothing for the game that the worker's list lacks, and
+        the post joins that list without a read. Not while a read is under way (its
+        answer replaces the list) nor while the game is held or due a read anyway.
+        """
+        game_id = post.game_id
+        if (
+            post.earlier is None
+            or game_id in self._reading
+            or game_id in self._held
+            or game_id in self._again
+        ):
+            return False
+        rows = self._rows.get(game_id, ())
+        listed = {r[0] for r in rows}
+        return all(i in self._finished or i in self._unmarked or i in listed for i in post.earlier)
+
+    def _queue_known(self, post: Post) -> None:
+        assert post.outbox_id is not None
+        rows = self._rows.setdefault(post.game_id, [])
+        bisect.insort(rows, (post.outbox_id, time.time(), post.to_payload()), key=lambda r: r[0])
+        task = self._workers.get(post.game_id)
+        if task is None or task.done():
+            self._workers[post.game_id] = asyncio.create_task(
+                self._work(post.game_id), name=f"torres-posts-{post.game_id}"
+            )
 
     def hold(self, game_id: int) -> None:
         """Keep the game's stored rows that nobody submitted until :meth:`release`.
@@ -203,7 +239,11 @@ class Poster:
         """
         rows = self._rows.get(game_id)
         if fresh or rows is None:
-            rows = await self._store.unsent(game_id)
+            self._reading.add(game_id)
+            try:
+                rows = await self._store.unsent(game_id)
+            finally:
+                self._reading.discard(game_id)
         # Delivered since the read (a merged post delivers several rows at once).
         rows = [r for r in rows if r[0] not in self._finished]
         self._rows[game_id] = rows

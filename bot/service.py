@@ -119,6 +119,10 @@ class Post:
     # Set once posted: notes (``meta`` rows) the database takes with the row's
     # mark as sent, in the same commit (not part of the payload).
     meta: dict[str, str] = field(default_factory=dict)
+    # Set when queued by ``record``: the ids of the game's rows queued before this
+    # one and unsent at its commit, oldest first (None: unknown). The poster reads
+    # the outbox only when one of them is news to it.
+    earlier: tuple[int, ...] | None = None
 
     def to_payload(self) -> dict[str, Any]:
         return {
@@ -1417,6 +1421,7 @@ class GameService:
         outbox: Sequence[Post] = (),
     ) -> tuple[int, list[int]]:
         """Commit one log row with the new snapshot and the posts that report it."""
+        earlier: list[int] = []
         seq, ids = await self._store.record(
             row.id,
             expected_seq=row.last_seq,
@@ -1430,11 +1435,14 @@ class GameService:
             now=self._clock(),
             seat_to_ai=seat_to_ai,
             outbox=[p.to_payload() for p in outbox],
+            earlier=earlier,
         )
         if seq < 0:  # cannot happen while the game's lock is held
             raise RuntimeError(f"game {row.id} changed under its lock")
         for post, outbox_id in zip(outbox, ids, strict=True):
             post.outbox_id = outbox_id
+            post.earlier = tuple(earlier)
+            earlier.append(outbox_id)
         return seq, ids
 
     def _ai_pending(self, game: Game, seats: Sequence[SeatRow]) -> int | None:

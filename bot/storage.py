@@ -77,6 +77,7 @@ class GameStore(Protocol):
         now: float,
         seat_to_ai: str | None = None,
         outbox: Sequence[dict[str, Any]] = (),
+        earlier: list[int] | None = None,
     ) -> tuple[int, list[int]]: ...
     async def finish(
         self,

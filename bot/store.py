@@ -793,13 +793,16 @@ class Store:
         now: float,
         seat_to_ai: str | None = None,
         outbox: Sequence[dict[str, Any]] = (),
+        earlier: list[int] | None = None,
     ) -> tuple[int, list[int]]:
         """Append one log row, store the new snapshot and queue *outbox* posts, in one transaction.
 
         *expected_seq* is the log length the caller computed against; if the
         game moved on meanwhile the write is refused (returns ``(-1, [])``) so
         that a stale computation is never committed. Returns the new row's
-        ``seq`` and the outbox ids of the posts.
+        ``seq`` and the outbox ids of the posts. *earlier* gets the ids of the
+        game's posts queued before these and not yet marked sent, oldest first
+        (so that the poster knows, without reading the outbox, what comes before).
         """
         seq = expected_seq + 1
         snapshot = _dump(position)
@@ -844,6 +847,14 @@ class Store:
                 conn.execute(
                     "UPDATE seats SET is_ai = 1, resigned = 1 WHERE game_id = ? AND name = ?",
                     (game_id, seat_to_ai),
+                )
+            if earlier is not None:
+                earlier.extend(
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT id FROM outbox WHERE sent_at IS NULL AND game_id = ? ORDER BY id",
+                        (game_id,),
+                    )
                 )
             return seq, _queue_now(conn, game_id, outbox, now)
 

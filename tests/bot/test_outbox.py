@@ -97,6 +97,41 @@ async def test_the_worker_reads_the_outbox_again_only_when_kicked(tmp_path):
     await store.close()
 
 
+async def test_a_post_whose_earlier_rows_are_known_needs_no_read(tmp_path):
+    """``Post.earlier`` (the game's unsent rows at its commit, from ``record``): when
+    the poster knows each of them, the post joins its list without reading the outbox;
+    when one is news to it (left by a crash, queued by another process), it reads, and
+    that row goes out first."""
+    store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two", "three"], 1.0)
+    reads: list[int] = []
+    unsent = store.unsent
+
+    async def counted(game_id: int):
+        reads.append(game_id)
+        return await unsent(game_id)
+
+    store.unsent = counted  # type: ignore[method-assign]
+    discord = Discord({"one": [RETRY]})
+    poster = Poster(store, discord.send, started=0.0)
+    first = poster.submit(Post(5, 1, "one", outbox_id=ids[0], earlier=()))
+    second = poster.submit(Post(5, 1, "two", outbox_id=ids[1], earlier=(ids[0],)))
+    assert await asyncio.gather(first, second) == [POSTED, POSTED]
+    assert reads == []  # "one" was retried, "two" waited behind it: no read either way
+    # "three" is news to the poster: a post that follows it reads, and "three" goes first.
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        four = db.execute(
+            "INSERT INTO outbox (game_id, created_at, payload) VALUES (1, 2.0, ?)",
+            (json.dumps(Post(5, 1, "four").to_payload()),),
+        ).lastrowid
+    assert four is not None
+    assert await poster.submit(Post(5, 1, "four", outbox_id=four, earlier=(ids[2],))) == POSTED
+    await settled(poster)
+    assert [text for text, _ in discord.posted] == ["one", "two", "three", "four"]
+    assert reads == [1]
+    assert await unsent(1) == []
+    await store.close()
+
+
 async def test_a_forbidden_post_is_given_up_and_reported(tmp_path):
     store, [only] = await _store_with_posts(str(tmp_path / "t.db"), ["one"], 1.0)
     discord = Discord({"one": [FORBIDDEN]})

@@ -78,6 +78,11 @@ async def test_a_command_reads_the_game_and_seats_once_and_the_log_never(env: En
     out = await service.end_turn(game_id=1, turn=(await env.store.game(1)).turn_no, user=ANN)  # type: ignore[union-attr]
     assert len(out.posts) == 1 and f"played `{first}; end`" in out.posts[0].text
     assert counting.calls == Counter(game_lock=1, game_and_seats=1, record=1)
+    # The post knows which rows were queued before it (none marked sent here), so the
+    # poster reads the outbox only if one of them is news to it.
+    unsent = [i for i, _, _ in await env.store.unsent(1)]
+    assert unsent[-1] == out.posts[0].outbox_id
+    assert out.posts[0].earlier == tuple(unsent[:-1]) and len(unsent) > 1
     # The panel: opening it and a tap, no log read and no separate seats read.
     turn = (await env.store.game(1)).turn_no  # type: ignore[union-attr]
     counting.calls.clear()

@@ -258,6 +258,7 @@ async def test_outbox_is_written_with_the_action(backend):
         now=2.0,
         outbox=[{"text": "start"}],
     )
+    earlier: list[int] = []
     seq, (second,) = await store.record(
         game_id,
         expected_seq=0,
@@ -270,8 +271,10 @@ async def test_outbox_is_written_with_the_action(backend):
         result=None,
         now=3.0,
         outbox=[{"text": "turn"}],
+        earlier=earlier,
     )
     assert seq == 1 and first < second
+    assert earlier == [first]  # unsent before this change: not its own row
     assert await store.unsent(game_id) == [
         (first, 2.0, {"text": "start"}),
         (second, 3.0, {"text": "turn"}),
@@ -283,10 +286,25 @@ async def test_outbox_is_written_with_the_action(backend):
     (third,) = await store.mark_sent(second, 5.0, then=[{"text": "replay"}])
     assert await store.mark_sent(second, 6.0, then=[{"text": "replay"}]) == []
     assert await store.unsent(game_id) == [(third, 5.0, {"text": "replay"})]
+    earlier.clear()
+    seq, _ = await store.record(
+        game_id,
+        expected_seq=1,
+        player="red",
+        user_id=1,
+        kind="play",
+        action="end",
+        position={"c": 3},
+        turn_ended=True,
+        result=None,
+        now=5.5,
+        earlier=earlier,
+    )
+    assert seq == 2 and earlier == [third]  # the marked ones are not listed
     # a refused (stale) write queues nothing
     assert await store.record(
         game_id,
-        expected_seq=0,
+        expected_seq=1,
         player="red",
         user_id=1,
         kind="play",
@@ -592,3 +610,188 @@ async def test_sqlite_a_write_stuck_behind_the_writer_thread_gives_up_as_busy(
     await store.set_meta("k", "after")
     assert await store.get_meta("k") == "after"
     await store.close()
+
+
+async def _advisory_holders(url: str, game_id: int) -> list[int]:
+    """Backend pids holding the game's advisory lock (granted, not waiting)."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = $1 AND objid = ($2::bigint & 4294967295)::oid",
+            store_pg._LOCK_GAME,
+            store_pg._key(game_id),
+        )
+    finally:
+        await conn.close()
+    return [r["pid"] for r in rows]
+
+
+async def test_postgresql_a_process_keeps_a_game_lock_between_commands(postgres):
+    """The lease: after a command the lock stays with the process, so the next command
+    on the game needs no round trip to lock it (nor one to unlock it)."""
+    url = postgres.create_database()
+    store = await open_store(url)
+    assert isinstance(store, store_pg.PgStore)
+    async with store.game_lock(5):
+        pass
+    holders = await _advisory_holders(url, 5)
+    assert len(holders) == 1  # kept after the block
+    lease = store._leases._conn
+    assert lease is not None and lease.get_server_pid() == holders[0]
+    executed: list[str] = []
+
+    class Counting:  # the lease connection, noting every query sent on it
+        def __getattr__(self, name: str) -> Any:
+            attr = getattr(lease, name)
+            if name in ("execute", "fetch", "fetchrow", "fetchval"):
+                executed.append(name)
+            return attr
+
+    store._leases._conn = Counting()  # type: ignore[assignment]
+    for _ in range(3):
+        async with store.game_lock(5):
+            pass
+    assert executed == []
+    store._leases._conn = lease
+    await store.close()
+    assert await _advisory_holders(url, 5) == []  # closing lets every lease go
+
+
+async def test_postgresql_a_leased_game_is_let_go_when_another_process_asks(postgres):
+    """Another process waiting for the game gets it once the holder's command ends,
+    not only when its lease would run out; and the holder then waits its own turn."""
+    url = postgres.create_database()
+    first, second = await open_store(url), await open_store(url)
+    order: list[str] = []
+    async with first.game_lock(5):
+        order.append("first in")
+    # Idle lease: asked, it is let go at once.
+    async with asyncio.timeout(10), second.game_lock(5):
+        order.append("second in")
+        waiting = asyncio.create_task(_enter(first, 5, order, "first again"))
+        await asyncio.sleep(0.3)
+        order.append("second out")
+    await asyncio.wait_for(waiting, 10)
+    assert order == ["first in", "second in", "second out", "first again"]
+    # Busy lease: let go when the holder's command ends.
+    order.clear()
+    async with first.game_lock(5):
+        order.append("first in")
+        other = asyncio.create_task(_enter(second, 5, order, "second in"))
+        await asyncio.sleep(0.3)
+        order.append("first out")
+    await asyncio.wait_for(other, 10)
+    assert order == ["first in", "first out", "second in"]
+    for s in (first, second):
+        await s.close()
+
+
+async def _enter(store: GameStore, game_id: int, order: list[str], name: str) -> None:
+    async with store.game_lock(game_id):
+        order.append(name)
+
+
+async def test_postgresql_a_lost_ask_is_asked_again(postgres, monkeypatch):
+    """The holder may take its lease just after the waiter asked: the waiter asks again."""
+    monkeypatch.setattr(store_pg, "_ASK_AGAIN", 0.1)
+    url = postgres.create_database()
+    first, second = await open_store(url), await open_store(url)
+    assert isinstance(first, store_pg.PgStore)
+    heard: list[str] = []
+    real = first._leases._on_wanted
+
+    def deaf_once(conn: Any, pid: int, channel: str, payload: str) -> None:
+        heard.append(payload)
+        if len(heard) > 1:
+            real(conn, pid, channel, payload)
+
+    monkeypatch.setattr(first._leases, "_on_wanted", deaf_once)
+    async with first.game_lock(5):  # connects, listening through deaf_once
+        pass
+    order: list[str] = []
+    await asyncio.wait_for(_enter(second, 5, order, "second in"), 10)
+    assert order == ["second in"] and len(heard) >= 2
+    for s in (first, second):
+        await s.close()
+
+
+async def test_postgresql_leases_are_bounded(postgres, monkeypatch):
+    """At most _MAX_LEASES game locks are kept; the least recently used is let go."""
+    monkeypatch.setattr(store_pg, "_MAX_LEASES", 2)
+    url = postgres.create_database()
+    store = await open_store(url)
+    for game_id in (1, 2, 1, 3):
+        async with store.game_lock(game_id):
+            pass
+    assert [bool(await _advisory_holders(url, g)) for g in (1, 2, 3)] == [True, False, True]
+    await store.close()
+
+
+async def test_postgresql_a_broken_lease_connection_loses_its_leases_and_recovers(postgres):
+    """When the lease connection dies, its locks are gone: another process can take the
+    game at once, and this process locks anew on a new connection."""
+    url = postgres.create_database()
+    first, second = await open_store(url), await open_store(url)
+    async with first.game_lock(5):
+        pass
+    (pid,) = await _advisory_holders(url, 5)
+    admin = await asyncpg.connect(url)
+    await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+    await admin.close()
+    order: list[str] = []
+    await asyncio.wait_for(_enter(second, 5, order, "second in"), 10)
+    await asyncio.wait_for(_enter(first, 6, order, "first in"), 10)
+    assert order == ["second in", "first in"]
+    assert len(await _advisory_holders(url, 6)) == 1
+    for s in (first, second):
+        await s.close()
+
+
+async def test_postgresql_a_lease_given_back_while_cancelled_ends_its_connection():
+    """Cancelled while unlocking (or while taking), the lock may or may not be held
+    by the session: the lease connection is closed, so no lock outlives our knowledge."""
+
+    class Stuck:  # a lease connection whose queries never answer
+        def __init__(self) -> None:
+            self.terminated = False
+
+        async def execute(self, *args: Any) -> None:
+            await asyncio.Event().wait()
+
+        fetchval = execute
+
+        def is_closed(self) -> bool:
+            return self.terminated
+
+        def terminate(self) -> None:
+            self.terminated = True
+
+    leases = store_pg._Leases("postgresql://unused")
+    for step in ("unlock", "take"):
+        conn = Stuck()
+        leases._conn = conn  # type: ignore[assignment]
+        leases._held[5] = None
+        task = asyncio.create_task(leases._let_go(5) if step == "unlock" else leases.take(6))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert conn.terminated and leases._conn is None and not leases._held, step
+
+
+def test_postgresql_json_columns_read_back_as_the_json_module_would():
+    """The PostgreSQL store writes its JSON with orjson: the same values come back as
+    with the json module, int keys turned to strings included, for a real position."""
+    import json
+
+    from engine import Game
+
+    game = Game.new(players=4, seed=9)
+    for _ in range(12):
+        game.play(game.legal()[0])
+    values = [game.position(), {"scores": {1: 2.5}, "order": (3, 4)}, "text", [None, True]]
+    for value in values:
+        dumped = store_pg._dump(value)
+        assert dumped is not None
+        assert json.loads(dumped) == json.loads(json.dumps(value, sort_keys=True))
