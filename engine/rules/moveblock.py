@@ -19,7 +19,7 @@ from ..board import (
 from ..errors import IllegalAction
 from ..notation import Action
 from ..state import EMPTY, KING, State
-from .common import N, add_block, castles, illegal, need_empty
+from .common import BYTE_BITS, N, add_block, castles, illegal, need_empty
 
 _MOVEBLOCK = [
     [f"play moveblock {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
@@ -158,12 +158,9 @@ def _texts_of(key: int) -> tuple[str, ...]:
         _TEXTS.clear()
     row = _BY_LENGTH[key >> 11]
     first = 8 * (key >> 8 & 7)
-    m = key & 255
     out = []
-    while m:
-        low = m & -m
-        out.append(row[first + low.bit_length()])
-        m ^= low
+    for i in BYTE_BITS[key & 255]:
+        out.append(row[first + i])
     found = _TEXTS[key] = tuple(out)
     return found
 
