@@ -74,6 +74,8 @@ class Poster:
         # known here, joins this list with no read at all (``_follows_known``).
         self._rows: dict[int, list[tuple[int, float, dict[str, Any]]]] = {}
         self._reading: set[int] = set()  # games whose worker is reading the outbox
+        self._marks: list[tuple[Post, asyncio.Future[None]]] = []  # for the next round trip
+        self._marker: asyncio.Task[None] | None = None
 
     def submit(self, post: Post) -> asyncio.Future[str]:
         """Queue *post*; the future ends with POSTED, FORBIDDEN or REJECTED (never RETRY)."""
@@ -108,8 +110,7 @@ class Poster:
             or game_id in self._again
         ):
             return False
-        rows = self._rows.get(game_id, ())
-        listed = {r[0] for r in rows}
+        listed = {r[0] for r in self._rows.get(game_id, ())}
         return all(i in self._finished or i in self._unmarked or i in listed for i in post.earlier)
 
     def _queue_known(self, post: Post) -> None:
@@ -187,6 +188,8 @@ class Poster:
 
     async def close(self) -> None:
         tasks = list(self._workers.values())
+        if self._marker is not None:
+            tasks.append(self._marker)  # unmarked rows are posted again, with the same nonce
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -299,14 +302,43 @@ class Poster:
                 self._unmarked[member.outbox_id] = member
 
     async def _mark(self, post: Post) -> None:
-        """Mark a row sent; a game's last message is followed by its replay, queued with the mark."""
+        """Mark a row sent; a game's last message is followed by its replay, queued with the mark.
+
+        Other marks share a round trip: those asked for while one is on its way go
+        together in the next (no waiting added when the database keeps up).
+        """
         assert post.outbox_id is not None
-        then: list[dict[str, Any]] = []
-        if post.replay:
-            then.append(replay_post(post).to_payload())
+        if not post.replay:
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._marks.append((post, fut))
+            if self._marker is None or self._marker.done():
+                self._marker = asyncio.create_task(self._mark_many(), name="torres-marks")
+            await fut
+            return
+        then = [replay_post(post).to_payload()]
         await self._store.mark_sent(post.outbox_id, time.time(), then=then, meta=post.meta)
-        if then:  # a row queued here, not submitted: the game's worker reads it
-            self.kick(post.game_id)
+        self.kick(post.game_id)  # a row queued here, not submitted: the game's worker reads it
+
+    async def _mark_many(self) -> None:
+        while self._marks:
+            batch, self._marks = self._marks, []
+            meta: dict[str, str] = {}
+            for post, _ in batch:
+                meta.update(post.meta)
+            try:
+                await self._store.mark_many_sent(
+                    [p.outbox_id for p, _ in batch if p.outbox_id is not None],
+                    time.time(),
+                    meta=meta,
+                )
+            except Exception as exc:  # noqa: BLE001 - each waiter notes its post unmarked
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+            else:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
 
 
 def _members(post: Post) -> list[int]:

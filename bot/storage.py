@@ -101,6 +101,9 @@ class GameStore(Protocol):
         then: Sequence[dict[str, Any]] = (),
         meta: Mapping[str, str] | None = None,
     ) -> list[int]: ...
+    async def mark_many_sent(
+        self, outbox_ids: Sequence[int], now: float, *, meta: Mapping[str, str] | None = None
+    ) -> None: ...
     async def note_reminder(
         self,
         game_id: int,

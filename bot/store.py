@@ -958,6 +958,25 @@ class Store:
 
         return await self._write(work)
 
+    async def mark_many_sent(
+        self, outbox_ids: Sequence[int], now: float, *, meta: Mapping[str, str] | None = None
+    ) -> None:
+        """:meth:`mark_sent` for several posts (nothing to queue after them) in one commit."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            if meta:
+                conn.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    list(meta.items()),
+                )
+            conn.executemany(
+                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL",
+                [(now, i) for i in outbox_ids],
+            )
+
+        await self._write(work)
+
     async def note_reminder(
         self,
         game_id: int,

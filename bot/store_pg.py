@@ -949,6 +949,23 @@ class PgStore:
         )
         return sorted(int(i) for i in ids)
 
+    async def mark_many_sent(
+        self, outbox_ids: Sequence[int], now: float, *, meta: Mapping[str, str] | None = None
+    ) -> None:
+        """:meth:`mark_sent` for several posts (nothing to queue after them): one statement."""
+        meta = meta or {}
+        await self._write(
+            "execute",
+            "WITH k AS ("
+            " INSERT INTO meta (key, value) SELECT * FROM unnest($3::text[], $4::text[])"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            ") UPDATE outbox SET sent_at = $1 WHERE id = ANY($2::bigint[]) AND sent_at IS NULL",
+            now,
+            list(outbox_ids),
+            list(meta),
+            list(meta.values()),
+        )
+
     async def note_reminder(
         self,
         game_id: int,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,19 @@ async def _store_with_posts(path: str, texts: list[str], now: float) -> tuple[St
 async def settled(poster: Poster) -> None:
     while poster.busy:
         await asyncio.sleep(0.01)
+
+
+def _counting_reads(store: Store) -> tuple[list[int], Any]:
+    """Make *store* note each game whose outbox is read; returns the notes and the real read."""
+    reads: list[int] = []
+    unsent = store.unsent
+
+    async def counted(game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
+        reads.append(game_id)
+        return await unsent(game_id)
+
+    store.unsent = counted  # type: ignore[method-assign]
+    return reads, unsent
 
 
 class Discord:
@@ -71,14 +85,7 @@ async def test_the_worker_reads_the_outbox_again_only_when_kicked(tmp_path):
     """Posting a game's rows costs one read, not one more after each post to see that
     nothing follows; a row submitted meanwhile is read and posted too."""
     store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two"], 1.0)
-    reads: list[int] = []
-    unsent = store.unsent
-
-    async def counted(game_id: int):
-        reads.append(game_id)
-        return await unsent(game_id)
-
-    store.unsent = counted  # type: ignore[method-assign]
+    reads, unsent = _counting_reads(store)
     discord = Discord()
     poster = Poster(store, discord.send, started=0.0)
     assert await poster.submit(Post(5, 1, "", outbox_id=ids[0])) == POSTED
@@ -103,14 +110,7 @@ async def test_a_post_whose_earlier_rows_are_known_needs_no_read(tmp_path):
     when one is news to it (left by a crash, queued by another process), it reads, and
     that row goes out first."""
     store, ids = await _store_with_posts(str(tmp_path / "t.db"), ["one", "two", "three"], 1.0)
-    reads: list[int] = []
-    unsent = store.unsent
-
-    async def counted(game_id: int):
-        reads.append(game_id)
-        return await unsent(game_id)
-
-    store.unsent = counted  # type: ignore[method-assign]
+    reads, unsent = _counting_reads(store)
     discord = Discord({"one": [RETRY]})
     poster = Poster(store, discord.send, started=0.0)
     first = poster.submit(Post(5, 1, "one", outbox_id=ids[0], earlier=()))
@@ -165,15 +165,18 @@ async def test_after_a_restart_every_left_post_goes_out_late_then_the_replay(tmp
 async def test_a_post_whose_mark_fails_is_not_posted_again(tmp_path, monkeypatch):
     """Posted, then the database refuses the mark: marked later, never re-sent."""
     store, [only] = await _store_with_posts(str(tmp_path / "t.db"), ["one"], 1.0)
-    real = store.mark_sent
     failures = [RuntimeError("database is locked")] * 2  # the post, and the worker's next pass
 
-    async def flaky(*args, **kwargs):
-        if failures:
-            raise failures.pop()
-        return await real(*args, **kwargs)
+    def flaky(real):
+        async def marking(*args, **kwargs):
+            if failures:
+                raise failures.pop()
+            return await real(*args, **kwargs)
 
-    monkeypatch.setattr(store, "mark_sent", flaky)
+        return marking
+
+    monkeypatch.setattr(store, "mark_sent", flaky(store.mark_sent))
+    monkeypatch.setattr(store, "mark_many_sent", flaky(store.mark_many_sent))
     discord = Discord()
     poster = Poster(store, discord.send, started=0.0)
     assert await poster.submit(Post(5, 1, "", outbox_id=only)) == POSTED
@@ -181,6 +184,54 @@ async def test_a_post_whose_mark_fails_is_not_posted_again(tmp_path, monkeypatch
     assert [i for i, _, _ in await store.unsent(1)] == [only]  # posted, not yet marked
     await poster.resume()  # the background pass
     assert await store.unsent(1) == [] and discord.tries == ["one"]
+    await store.close()
+
+
+async def test_marks_asked_for_while_one_is_on_its_way_share_the_next_round_trip(tmp_path):
+    """Three games' posts: the first mark goes alone; the two asked for while it is on
+    its way go together in the next; every row ends marked, the turn-message notes too."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    ids = []
+    for channel in (5, 6, 7):
+        game_id = await store.create_game(
+            guild_id=1, channel_id=channel, author_id=1, author_display="Ann", seats_wanted=2,
+            bots=0, variant="common", seed=1, reminder_interval=60.0, reminder_limit=1,
+            idle_cancel_after=60.0, now=1.0,
+        )  # fmt: skip
+        payload = Post(channel, game_id, f"g{game_id}").to_payload()
+        ids += await store.start_game(game_id, seats=[], initial={}, now=1.0, outbox=[payload])
+    calls: list[list[int]] = []
+    gate = asyncio.Event()
+    real = store.mark_many_sent
+
+    async def slow(outbox_ids, now, *, meta=None):
+        calls.append(list(outbox_ids))
+        if len(calls) == 1:
+            await gate.wait()
+        await real(outbox_ids, now, meta=meta)
+
+    store.mark_many_sent = slow  # type: ignore[method-assign]
+
+    async def send(post: Post, late: bool) -> str:  # as TorresBot.send_post notes a turn message
+        post.meta[f"turn_message:{post.game_id}"] = f"{post.channel_id}:{post.game_id}"
+        return POSTED
+
+    poster = Poster(store, send, started=0.0)
+    await poster.submit(Post(5, 1, "", outbox_id=ids[0]))
+    while not calls:
+        await asyncio.sleep(0.01)
+    later = [
+        poster.submit(Post(6, 2, "", outbox_id=ids[1])),
+        poster.submit(Post(7, 3, "", outbox_id=ids[2])),
+    ]
+    await asyncio.gather(*later)
+    await asyncio.sleep(0.05)
+    assert calls == [[ids[0]]]  # the others wait for the first round trip
+    gate.set()
+    await settled(poster)
+    assert calls == [[ids[0]], [ids[1], ids[2]]]
+    assert [await store.unsent(g) for g in (1, 2, 3)] == [[], [], []]
+    assert [await store.get_meta(f"turn_message:{g}") for g in (1, 2, 3)] == ["5:1", "6:2", "7:3"]
     await store.close()
 
 

@@ -247,6 +247,12 @@ async def test_version_1_database_is_migrated_with_its_data(backend):
     await store.close()
 
 
+# red ends a turn: the parts of a record() call that the outbox tests do not vary
+_AN_END: dict[str, Any] = dict(
+    player="red", user_id=1, kind="play", action="end", turn_ended=True, result=None
+)
+
+
 async def test_outbox_is_written_with_the_action(backend):
     """Posts queued with an action are committed with it, and listed until marked sent."""
     store = await backend.open()
@@ -260,19 +266,9 @@ async def test_outbox_is_written_with_the_action(backend):
     )
     earlier: list[int] = []
     seq, (second,) = await store.record(
-        game_id,
-        expected_seq=0,
-        player="red",
-        user_id=1,
-        kind="play",
-        action="end",
-        position={"b": 2},
-        turn_ended=True,
-        result=None,
-        now=3.0,
-        outbox=[{"text": "turn"}],
-        earlier=earlier,
-    )
+        game_id, expected_seq=0, position={"b": 2}, now=3.0, outbox=[{"text": "turn"}],
+        earlier=earlier, **_AN_END,
+    )  # fmt: skip
     assert seq == 1 and first < second
     assert earlier == [first]  # unsent before this change: not its own row
     assert await store.unsent(game_id) == [
@@ -288,33 +284,14 @@ async def test_outbox_is_written_with_the_action(backend):
     assert await store.unsent(game_id) == [(third, 5.0, {"text": "replay"})]
     earlier.clear()
     seq, _ = await store.record(
-        game_id,
-        expected_seq=1,
-        player="red",
-        user_id=1,
-        kind="play",
-        action="end",
-        position={"c": 3},
-        turn_ended=True,
-        result=None,
-        now=5.5,
-        earlier=earlier,
+        game_id, expected_seq=1, position={"c": 3}, now=5.5, earlier=earlier, **_AN_END
     )
     assert seq == 2 and earlier == [third]  # the marked ones are not listed
     # a refused (stale) write queues nothing
-    assert await store.record(
-        game_id,
-        expected_seq=1,
-        player="red",
-        user_id=1,
-        kind="play",
-        action="end",
-        position={},
-        turn_ended=True,
-        result=None,
-        now=5.0,
-        outbox=[{"text": "x"}],
-    ) == (-1, [])
+    stale = await store.record(
+        game_id, expected_seq=1, position={}, now=5.0, outbox=[{"text": "x"}], **_AN_END
+    )
+    assert stale == (-1, [])
     assert [i for i, _, _ in await store.unsent(game_id)] == [third]
     # notes taken with a mark, in the same commit (a turn message's id), marked or not
     assert await store.mark_sent(third, 7.0, meta={"turn_message:1": "5:6", "b": "c"}) == []
@@ -325,17 +302,34 @@ async def test_outbox_is_written_with_the_action(backend):
     await store.close()
 
 
+async def _started_with_posts(
+    store: GameStore, payloads: list[dict[str, Any]], now: float
+) -> tuple[int, list[int]]:
+    """A one-seat game started with *payloads* queued; its id and the posts' ids."""
+    game_id = await _new_game(store)
+    ids = await store.start_game(
+        game_id, seats=[(1, "ann", "red", False)], initial={"a": 1}, now=now, outbox=payloads
+    )
+    return game_id, ids
+
+
+async def test_several_posts_are_marked_sent_in_one_commit(backend):
+    """mark_many_sent: every row marked, the notes written, a row marked before untouched."""
+    store = await backend.open()
+    game_id, ids = await _started_with_posts(store, [{"text": t} for t in "abc"], now=2.0)
+    await store.mark_sent(ids[0], 3.0)
+    await store.mark_many_sent(ids[:2], 4.0, meta={"turn_message:1": "5:6"})
+    assert [i for i, _, _ in await store.unsent(game_id)] == [ids[2]]
+    assert await store.get_meta("turn_message:1") == "5:6"
+    await store.mark_many_sent([ids[2]], 5.0)
+    assert await store.unsent(game_id) == [] and await store.games_with_unsent() == []
+    await store.close()
+
+
 async def test_pruning_keeps_unsent_posts_and_each_games_latest(backend):
     """Delivered posts are forgotten after a while; unsent ones and the latest stay."""
     store = await backend.open()
-    game_id = await _new_game(store)
-    ids = await store.start_game(
-        game_id,
-        seats=[(1, "ann", "red", False)],
-        initial={"a": 1},
-        now=1.0,
-        outbox=[{"n": 1}, {"n": 2}, {"n": 3}, {"n": 4}],
-    )
+    game_id, ids = await _started_with_posts(store, [{"n": n} for n in (1, 2, 3, 4)], now=1.0)
     for outbox_id in ids[:2] + ids[3:]:
         await store.mark_sent(outbox_id, 2.0)
     assert await store.prune_outbox(sent_before=1.5) == 0
