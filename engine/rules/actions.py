@@ -10,7 +10,7 @@ from ..notation import BUILD_TEXT, KNIGHT_TEXT, MOVE_TEXT, Action
 from ..state import State, TurnSnapshot
 from . import setup, turn
 from .cards import card_plays, do_card
-from .common import build_mask, castles, illegal
+from .common import BYTE_BITS, build_mask, castles, illegal
 from .tables import MAX_DRAWS, MAX_KNIGHTS
 
 _N = SQUARE_NAMES
@@ -159,22 +159,22 @@ def _texts_of(m: int, r: int) -> tuple[str, ...]:
             texts.clear()
         _steps()
     _KEPT[0] += 1
-    key = m
     out: list[str] = []
+    f = 0
     if r < 64:  # a knight's moves: a few squares, one at a time
         row = _ROWS[r]
-        while m:
-            low = m & -m
-            out.append(row[low.bit_length()])
-            m ^= low
-    else:  # many squares: a file at a time
+        base = 0
+        for byte in m.to_bytes(8, "little"):
+            if byte:
+                for i in BYTE_BITS[byte]:
+                    out.append(row[base + i])
+            base += 8
+    else:  # many squares: a file (a byte of the mask) at a time
         files = _BY_BYTE[r]
-        f = 0
-        while m:
-            out += files[f][m & 255]
-            m >>= 8
+        for byte in m.to_bytes(8, "little"):
+            out += files[f][byte]
             f += 1
-    found = _TEXTS[r][key] = tuple(out)
+    found = _TEXTS[r][m] = tuple(out)
     return found
 
 

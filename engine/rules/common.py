@@ -8,6 +8,11 @@ from ..notation import Action, format_action
 from ..state import EMPTY, KING, State
 
 N = SQUARE_NAMES
+# BYTE_BITS[byte]: the bit lengths (1..8) of the bits of a byte, lowest first (texts of
+# squares a byte of a mask at a time work with small ints, never 64-bit arithmetic)
+BYTE_BITS: list[tuple[int, ...]] = [
+    tuple(i + 1 for i in range(8) if b >> i & 1) for b in range(256)
+]
 
 
 def illegal(a: Action, code: str, **params: str | int) -> IllegalAction:

@@ -19,7 +19,7 @@ from ..board import (
 from ..errors import IllegalAction
 from ..notation import Action
 from ..state import EMPTY, KING, State
-from .common import N, add_block, castles, illegal, need_empty
+from .common import BYTE_BITS, N, add_block, castles, illegal, need_empty
 
 _MOVEBLOCK = [
     [f"play moveblock {SQUARE_NAMES[a]} {SQUARE_NAMES[b]}" for b in range(64)] for a in range(64)
@@ -67,6 +67,12 @@ def _targets(st: State, cc: Castles) -> tuple[int, dict[int, int], list[str]]:
     every_group = 0
     for g in groups:
         every_group |= g
+    # per castle: how many of its squares are as tall as it (one block off one of them
+    # leaves it that tall only if there are others)
+    tallest = [0] * n_before
+    for c, ms in enumerate(members):
+        hc = height[c]
+        tallest[c] = sum(1 for s in ms if h[s] == hc)
     blocks = ALL & ~le[0]
     fresh = le[0] & free & ~around(blocks)  # bare squares touching no castle
     out: dict[int, int] = {}
@@ -78,16 +84,17 @@ def _targets(st: State, cc: Castles) -> tuple[int, dict[int, int], list[str]]:
         a = BY_LENGTH[low.bit_length()]
         ha = h[a]
         ca = comp[a]
+        height_a = height[ca]  # the castle's height with one block less on a
+        if ha == height_a and tallest[ca] == 1:
+            height_a -= 1  # a was its one tallest square (and is still, or the castle goes)
         if ha >= 2:
             area_a = area[ca]
-            height_a = max(h[s] - (s == a) for s in members[ca])
             n2 = n_before
             gone = False
         else:
             area_a = area[ca] - 1
             if area_a > 0 and _is_cut(a, members[ca], comp):
                 continue
-            height_a = max((h[s] for s in members[ca] if s != a), default=0)
             n2 = n_before if area_a > 0 else n_before - 1
             gone = True
         bad = bad_base - {ca}
@@ -131,15 +138,11 @@ def _targets(st: State, cc: Castles) -> tuple[int, dict[int, int], list[str]]:
                             targets |= BIT[b]
         if targets:
             out[a] = targets
-            base = a << 11
-            f = 0
-            while targets:
-                byte = targets & 255
+            key = a << 11
+            for byte in targets.to_bytes(8, "little"):
                 if byte:
-                    key = base | f << 8 | byte
-                    texts += _TEXTS.get(key) or _texts_of(key)
-                targets >>= 8
-                f += 1
+                    texts += _TEXTS.get(key | byte) or _texts_of(key | byte)
+                key += 256  # the next file
     found = cc.moveblock = (st.pieces, out, texts)
     return found
 
@@ -155,12 +158,9 @@ def _texts_of(key: int) -> tuple[str, ...]:
         _TEXTS.clear()
     row = _BY_LENGTH[key >> 11]
     first = 8 * (key >> 8 & 7)
-    m = key & 255
     out = []
-    while m:
-        low = m & -m
-        out.append(row[first + low.bit_length()])
-        m ^= low
+    for i in BYTE_BITS[key & 255]:
+        out.append(row[first + i])
     found = _TEXTS[key] = tuple(out)
     return found
 
