@@ -117,11 +117,7 @@ class Poster:
         assert post.outbox_id is not None
         rows = self._rows.setdefault(post.game_id, [])
         bisect.insort(rows, (post.outbox_id, time.time(), post.to_payload()), key=lambda r: r[0])
-        task = self._workers.get(post.game_id)
-        if task is None or task.done():
-            self._workers[post.game_id] = asyncio.create_task(
-                self._work(post.game_id), name=f"torres-posts-{post.game_id}"
-            )
+        self._start_worker(post.game_id)  # no read: not marked in _again
 
     def hold(self, game_id: int) -> None:
         """Keep the game's stored rows that nobody submitted until :meth:`release`.
@@ -138,8 +134,11 @@ class Poster:
 
     def kick(self, game_id: int) -> None:
         """Make sure a worker is sending the game's posts."""
-        task = self._workers.get(game_id)
         self._again.add(game_id)
+        self._start_worker(game_id)
+
+    def _start_worker(self, game_id: int) -> None:
+        task = self._workers.get(game_id)
         if task is None or task.done():
             self._workers[game_id] = asyncio.create_task(
                 self._work(game_id), name=f"torres-posts-{game_id}"

@@ -160,7 +160,6 @@ def _texts_of(m: int, r: int) -> tuple[str, ...]:
         _steps()
     _KEPT[0] += 1
     out: list[str] = []
-    f = 0
     if r < 64:  # a knight's moves: a few squares, one at a time
         row = _ROWS[r]
         base = 0
@@ -171,9 +170,8 @@ def _texts_of(m: int, r: int) -> tuple[str, ...]:
             base += 8
     else:  # many squares: a file (a byte of the mask) at a time
         files = _BY_BYTE[r]
-        for byte in m.to_bytes(8, "little"):
+        for f, byte in enumerate(m.to_bytes(8, "little")):
             out += files[f][byte]
-            f += 1
     found = _TEXTS[r][m] = tuple(out)
     return found
 
