@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..board import BIT, ORTH, ORTH_MASK, SQUARE_NAMES, Castles, squares_of
+from ..board import BIT, ORTH, SQUARE_NAMES, Castles, squares_of
+from ..castle_steps import ZONES, with_block, zone
 from ..errors import IllegalAction
 from ..notation import Action, format_action
 from ..state import EMPTY, KING, State
@@ -137,31 +138,28 @@ def block_squares(st: State) -> list[int]:
 def add_block(st: State, s: int) -> None:
     """One block more on s (never joining castles); the castle tables follow cheaply.
 
-    So does ``build_mask``: only squares of s's castle, of its old frontier and next
-    to s can change (a bare square next to s now touches s's castle).
+    So does ``build_mask``: only squares on or next to s's castle can change (a bare
+    square next to s now touches s's castle; no other castle changed).
     """
     h = st.heights = st.heights[:]  # copied, never changed in place (see State)
     h[s] += 1
     cc = st.castles
     if cc is None:
         return
-    new = cc.with_block(h, s)
-    old = cc.build
-    if old is not None:
+    new = st.castles = with_block(cc, h, s)
+    found = cc.build
+    if found is not None:
         c = new.comp[s]
-        if c < len(cc.area):
-            old &= ~(cc.member_mask[c] | cc.front[c])
-        old &= ~(ORTH_MASK[s] | BIT[s])
+        m = new.member_mask[c]
+        found &= ~(ZONES.get(m) or zone(m))
         a = new.area[c]
         hc = new.height[c]
-        le = new.le
         if hc <= a:
             top = new.top
-            old |= new.member_mask[c] & le[a - 1 if a <= top else top]
+            found |= m & new.le[a - 1 if a <= top else top]
         if hc <= a + 1:
-            old |= new.front[c]
-        new.build = old
-    st.castles = new
+            found |= new.front[c]
+        new.build = found
 
 
 def put_piece(st: State, s: int, who: int) -> None:

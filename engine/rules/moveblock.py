@@ -16,6 +16,7 @@ from ..board import (
     around,
     label_castles,
 )
+from ..castle_steps import lowered
 from ..errors import IllegalAction
 from ..notation import Action
 from ..state import EMPTY, KING, State
@@ -190,7 +191,7 @@ def effect(st: State, a: Action) -> None:
     h[src] -= 1
     cc = st.castles
     if cc is not None and h[src] > 0:  # the castles keep their squares: follow cheaply
-        st.castles = cc.lowered(h, src)
+        st.castles = lowered(cc, h, src)
         add_block(st, dst)
     else:
         h[dst] += 1
