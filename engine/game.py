@@ -176,7 +176,7 @@ class Game:
             a = actions[0]
             if st.stage is _PLAY and (a[0] in _UNDOABLE or a == _ONE_STEP):
                 # One action that undo can take back: its snapshot is all it may change.
-                snap = st.turn_snapshot()
+                snap = st.turn_snapshot(a[0])
                 undo = st.undo
                 undo_len = len(undo)
                 try:  # step(st, a, events, snap), the stage and kind known

@@ -53,7 +53,9 @@ class TurnSnapshot(NamedTuple):
     knights, stacks and hand, the scores, the supply and the turn's fields.
 
     Much cheaper than a ``Snapshot``; ``end``, ``draw`` and ``keep`` (which change
-    more) cannot be taken back, so the undo stack holds only these.
+    more) cannot be taken back, so the undo stack holds only these.  ``knights``,
+    ``scores``, ``stacks`` and ``hand`` are None when the action cannot change them:
+    undo goes back last action first, so they are as they were already.
     """
 
     ap: int
@@ -63,10 +65,10 @@ class TurnSnapshot(NamedTuple):
     heights: list[int]  # shared: never changed in place (see State)
     occupant: list[int]
     pieces: int
-    knights: tuple[int, ...]
-    scores: tuple[int, ...]
-    stacks: tuple[int, ...]
-    hand: tuple[str, ...]
+    knights: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+    stacks: tuple[int, ...] | None
+    hand: tuple[str, ...] | None
     castles: Castles | None
 
 
@@ -215,8 +217,22 @@ class State:
         self.revealed = list(s.revealed)
         self.castles = s.castles
 
-    def turn_snapshot(self) -> TurnSnapshot:
+    def turn_snapshot(self, kind: str = "play") -> TurnSnapshot:
+        """The snapshot undo needs to take back an action of ``kind`` ("move", "build",
+        "score", ...; "play", a card, may change anything a turn can)."""
         p = self.to_move
+        knights = scores = stacks = hand = None
+        if kind == "move" or kind == "knight":
+            knights = tuple(self.knights[p])
+        elif kind == "build" or kind == "stack":
+            stacks = tuple(self.stacks[p])
+        elif kind == "score":
+            scores = tuple(self.scores)
+        else:
+            knights = tuple(self.knights[p])
+            scores = tuple(self.scores)
+            stacks = tuple(self.stacks[p])
+            hand = tuple(self.hands[p])
         return _new_tuple(  # TurnSnapshot(...) without its keyword-checking __new__
             TurnSnapshot,
             (
@@ -227,16 +243,17 @@ class State:
                 self.heights,
                 self.occupant,
                 self.pieces,
-                tuple(self.knights[p]),
-                tuple(self.scores),
-                tuple(self.stacks[p]),
-                tuple(self.hands[p]),
+                knights,
+                scores,
+                stacks,
+                hand,
                 self.castles,
             ),
         )
 
     def restore_turn(self, s: TurnSnapshot) -> None:
-        """Go back to ``s``, taken earlier in the same turn of the same player."""
+        """Go back to ``s``, taken earlier in the same turn of the same player (every
+        later snapshot restored already)."""
         p = self.to_move
         self.ap = s.ap
         self.turn_stack = s.turn_stack
@@ -245,10 +262,14 @@ class State:
         self.heights = s.heights
         self.occupant = s.occupant
         self.pieces = s.pieces
-        self.knights[p] = list(s.knights)
-        self.scores = list(s.scores)
-        self.stacks[p] = list(s.stacks)
-        self.hands[p] = list(s.hand)
+        if s.knights is not None:
+            self.knights[p] = list(s.knights)
+        if s.scores is not None:
+            self.scores = list(s.scores)
+        if s.stacks is not None:
+            self.stacks[p] = list(s.stacks)
+        if s.hand is not None:
+            self.hands[p] = list(s.hand)
         self.castles = s.castles
 
     def copy(self) -> State:

@@ -51,7 +51,7 @@ def step(st: State, a: Action, events: list[Event], snap: TurnSnapshot | None) -
             turn.do_end(st, events)
             return
         if kind != "draw":
-            st.undo.append(snap if snap is not None else st.turn_snapshot())
+            st.undo.append(snap if snap is not None else st.turn_snapshot(kind))
         TURN_ACTIONS[kind](st, a)
         return
     if stage is _DRAW_KEEP:
