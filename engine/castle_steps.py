@@ -8,6 +8,9 @@ from collections.abc import Sequence
 
 from .board import _LEVELS_MAX, ALL, BIT, BY_LENGTH, ORTH, ORTH_MASK, Castles, _Levels, around
 
+# POW[n]: the bit of bit length n (a mask's squares from the highest bit down: no
+# negative ints, as in m & -m, on the way)
+POW: tuple[int, ...] = (0, *(1 << n for n in range(64)))
 # CROSS[s]: the mask of s and the squares next to it
 CROSS: tuple[int, ...] = tuple(ORTH_MASK[s] | BIT[s] for s in range(64))
 # zone(m) of castle masks m met so far (castles change a block at a time, and games
@@ -165,9 +168,9 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
     if drop:
         keys ^= drop
         while drop:
-            bit = drop & -drop
-            del reach[BY_LENGTH[bit.bit_length()]]
-            drop ^= bit
+            n = drop.bit_length()
+            del reach[BY_LENGTH[n]]
+            drop ^= POW[n]
     new.reach = reach
     new.reach_keys = keys
     new.build = new.moveblock = None
@@ -212,8 +215,8 @@ def _forget_reach(old: Castles, new: Castles, near: int) -> None:
     keys = old.reach_keys
     drop = keys & near
     while drop:
-        low = drop & -drop
-        del reach[BY_LENGTH[low.bit_length()]]
-        drop ^= low
+        n = drop.bit_length()
+        del reach[BY_LENGTH[n]]
+        drop ^= POW[n]
     new.reach = reach
     new.reach_keys = keys & ~near

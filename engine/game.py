@@ -16,6 +16,7 @@ from .notation import parse_actions, parse_square
 from .position import read_position, write_position
 from .rules.actions import TURN_ACTIONS, legal, step
 from .rules.setup import new_state
+from .rules.turn import do_end
 from .state import State
 
 # Single actions of a turn that undo can take back (``score`` of one step included).
@@ -187,11 +188,13 @@ class Game:
                     del st.undo[undo_len:]
                     raise
                 return events
-            if (a[0] == "end" and st.stage is _PLAY) or (
-                listed is not None and a[0] != "score" and text in listed
-            ):
-                # Ending a turn, or in the legal list: it cannot be refused, so there is
-                # nothing to roll back.
+            if a[0] == "end" and st.stage is _PLAY:
+                # Ending a turn cannot be refused: nothing to roll back (step(st, a,
+                # events, None), the stage and kind known).
+                do_end(st, events)
+                return events
+            if listed is not None and a[0] != "score" and text in listed:
+                # In the legal list: it cannot be refused, so there is nothing to roll back.
                 step(st, a, events, None)
                 return events
         before = st.snapshot()

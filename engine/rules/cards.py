@@ -8,7 +8,7 @@ parsed action (raising IllegalAction with the reason) and carries it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from ..board import BIT, BY_LENGTH, DIAG, ORTH, ORTH_MASK, SQUARE_NAMES, VAULTS, squares_of
 from ..cards import CARDS
@@ -40,23 +40,15 @@ def _mine(st: State) -> list[int]:
     return st.knights[st.to_move]
 
 
-def _moves(card: str, targets: Callable[[State, int], Iterable[int]]) -> Plays:
-    """The plays of a card moving one of the player's knights from A to B."""
-    prefix = f"play {card} "
-    rows: list[list[str] | None] = [None] * 64  # the texts from A, made on first use
+_ROWS: dict[str, list[list[str] | None]] = {"doorclimb": [None] * 64, "relocate": [None] * 64}
 
-    def plays(st: State) -> list[str]:
-        out: list[str] = []
-        for a in _mine(st):
-            found = targets(st, a)
-            if found:
-                row = rows[a]
-                if row is None:
-                    row = rows[a] = [prefix + pair for pair in _PAIR[a]]
-                out += map(row.__getitem__, found)
-        return out
 
-    return plays
+def _row(card: str, a: int) -> list[str]:
+    """The texts of ``play card A B`` by B (made on first use)."""
+    row = _ROWS[card][a]
+    if row is None:
+        row = _ROWS[card][a] = [f"play {card} {pair}" for pair in _PAIR[a]]
+    return row
 
 
 # ---------------------------------------------------------------------- ap6, ap7
@@ -97,6 +89,21 @@ def jump_targets(st: State, s: int) -> list[int]:
     return [t for t in ORTH[s] if occ[t] == EMPTY and h[t] == top]
 
 
+_JUMP = {(a, t): f"play jump {_PAIR[a][t]}" for a in range(64) for t in ORTH[a]}
+
+
+def _jump_plays(st: State) -> list[str]:
+    """``play jump A B`` for every B of ``jump_targets`` (a loop: no list per knight)."""
+    h, occ = st.heights, st.occupant
+    out = []
+    for a in _mine(st):
+        top = h[a] + 2
+        for t in ORTH[a]:
+            if h[t] == top and occ[t] == EMPTY:
+                out.append(_JUMP[a, t])
+    return out
+
+
 def _jump(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
@@ -126,6 +133,21 @@ def diagonal_targets(st: State, s: int) -> list[int]:
     return [t for t in DIAG[s] if occ[t] == EMPTY and h[t] <= top]
 
 
+_DIAGONAL = {(a, t): f"play diagonal {_PAIR[a][t]}" for a in range(64) for t in DIAG[a]}
+
+
+def _diagonal_plays(st: State) -> list[str]:
+    """``play diagonal A B`` for every B of ``diagonal_targets``."""
+    h, occ = st.heights, st.occupant
+    out = []
+    for a in _mine(st):
+        top = h[a] + 1
+        for t in DIAG[a]:
+            if occ[t] == EMPTY and h[t] <= top:
+                out.append(_DIAGONAL[a, t])
+    return out
+
+
 def _diagonal(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
@@ -146,6 +168,21 @@ def vault_targets(st: State, a: int) -> list[int]:
         for over, land in VAULTS[a]
         if 0 <= occ[over] < KING and occ[land] == EMPTY and h[land] <= top
     ]
+
+
+_VAULT = {(a, t): f"play vault {_PAIR[a][t]}" for a in range(64) for _o, t in VAULTS[a]}
+
+
+def _vault_plays(st: State) -> list[str]:
+    """``play vault A B`` for every B of ``vault_targets``."""
+    h, occ = st.heights, st.occupant
+    out = []
+    for a in _mine(st):
+        top = h[a] + 1
+        for over, land in VAULTS[a]:
+            if 0 <= occ[over] < KING and occ[land] == EMPTY and h[land] <= top:
+                out.append(_VAULT[a, land])
+    return out
 
 
 def _vault(st: State, a: Action) -> None:
@@ -177,6 +214,15 @@ def doorclimb_targets(st: State, a: int) -> list[int]:
     return squares_of(found & ~st.pieces)
 
 
+def _doorclimb_plays(st: State) -> list[str]:
+    out: list[str] = []
+    for a in _mine(st):
+        found = doorclimb_targets(st, a)
+        if found:
+            out += map(_row("doorclimb", a).__getitem__, found)
+    return out
+
+
 def _doorclimb(st: State, a: Action) -> None:
     src, dst = a[2], a[3]
     need_own(st, a, src)
@@ -197,6 +243,26 @@ def _doorclimb(st: State, a: Action) -> None:
 def relocate_targets(st: State, a: int) -> set[int]:
     """Where the knight on a may go: as a new knight next to another of the player's."""
     return add_targets(st, st.to_move, a)
+
+
+def _relocate_plays(st: State) -> list[str]:
+    """``play relocate A B`` for every B of ``relocate_targets`` (as masks: the squares
+    each knight offers, worked out once)."""
+    mine = _mine(st)
+    if len(mine) < 2:
+        return []
+    cc = castles(st)
+    h, le, free = st.heights, cc.le, ~st.pieces
+    near = [ORTH_MASK[k] & le[h[k]] & free for k in mine]
+    out: list[str] = []
+    for i, a in enumerate(mine):
+        m = 0
+        for j, n in enumerate(near):
+            if j != i:
+                m |= n
+        if m:
+            out += map(_row("relocate", a).__getitem__, squares_of(m))
+    return out
 
 
 def _relocate(st: State, a: Action) -> None:
@@ -236,12 +302,25 @@ def lift_source(st: State, a: Action) -> int | str:
     raise illegal(a, "lift_no_block")
 
 
+_LIFT: dict[tuple[int, int | str], str] = {}  # (A, source) -> "play lift A source"
+
+
 def _lift_plays(st: State) -> list[str]:
     sources: list[int | str] = ["turn"] if st.turn_stack else []
     sources.extend(sorted({k for k in st.stacks[st.to_move] if k > 0}))
     if not sources:
         return []
-    return [f"play lift {N[a]} {src}" for a in _mine(st) if lift_ok(st, a) for src in sources]
+    out = []
+    for a in _mine(st):
+        if lift_ok(st, a):
+            for src in sources:
+                text = _LIFT.get((a, src))
+                if text is None:
+                    if len(_LIFT) >= 4096:  # stacks of any size in a position file
+                        _LIFT.clear()
+                    text = _LIFT[a, src] = f"play lift {N[a]} {src}"
+                out.append(text)
+    return out
 
 
 def _lift(st: State, a: Action) -> None:
@@ -277,10 +356,21 @@ def _lift(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- extra
 
 
+# the mask of the squares -> their plays (kept: callers do not change the lists)
+_EXTRAS: dict[int, list[str]] = {}
+_EXTRAS_MAX = 1 << 12
+
+
 def _extra_plays(st: State) -> list[str]:
     if st.supply <= 0:
         return []
-    return [_EXTRA[s] for s in squares_of(build_mask(st) & ~st.pieces)]
+    m = build_mask(st) & ~st.pieces
+    found = _EXTRAS.get(m)
+    if found is None:
+        if len(_EXTRAS) >= _EXTRAS_MAX:
+            _EXTRAS.clear()
+        found = _EXTRAS[m] = [_EXTRA[s] for s in squares_of(m)]
+    return found
 
 
 def _extra(st: State, a: Action) -> None:
@@ -297,16 +387,16 @@ def _extra(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- playing a card
 
 RULES: dict[str, tuple[Plays, Effect]] = {
-    "jump": (_moves("jump", jump_targets), _jump),
+    "jump": (_jump_plays, _jump),
     "lift": (_lift_plays, _lift),
     "extra": (_extra_plays, _extra),
-    "doorclimb": (_moves("doorclimb", doorclimb_targets), _doorclimb),
-    "diagonal": (_moves("diagonal", diagonal_targets), _diagonal),
+    "doorclimb": (_doorclimb_plays, _doorclimb),
+    "diagonal": (_diagonal_plays, _diagonal),
     "ap6": (_ap6_plays, _ap6),
     "ap7": (_ap7_plays, _ap7),
     "moveblock": (moveblock.plays, moveblock.effect),
-    "relocate": (_moves("relocate", relocate_targets), _relocate),
-    "vault": (_moves("vault", vault_targets), _vault),
+    "relocate": (_relocate_plays, _relocate),
+    "vault": (_vault_plays, _vault),
 }
 assert set(RULES) == set(CARDS)
 
@@ -320,11 +410,19 @@ def playable_cards(st: State) -> list[str]:
     return [c for c in set(hand) if not drawn or hand.count(c) > drawn.count(c)]
 
 
+_PLAYS = {card: plays for card, (plays, _effect) in RULES.items()}
+
+
 def card_plays(st: State) -> list[str]:
-    """Every legal ``play ...`` action of the player to move."""
+    """Every legal ``play ...`` action of the player to move (in no particular order)."""
+    if st.played:
+        return []
+    hand = st.hands[st.to_move]
+    drawn = st.drawn
     out: list[str] = []
-    for card in playable_cards(st):
-        out.extend(RULES[card][0](st))
+    for card in set(hand):
+        if not drawn or hand.count(card) > drawn.count(card):
+            out += _PLAYS[card](st)
     return out
 
 

@@ -184,8 +184,8 @@ def advance(st: State, p: int, steps: int) -> None:
     """Move p's marker ``steps`` spaces, on to the next free space if it lands on another."""
     if steps <= 0:
         return
-    target = st.scores[p] + steps
-    taken = {s for q, s in enumerate(st.scores) if q != p and s > 0}
-    while target in taken:
+    scores = st.scores
+    target = scores[p] + steps
+    while target in scores:  # another's marker: p's own is lower, and target > 0
         target += 1
-    st.scores[p] = target
+    scores[p] = target

@@ -56,7 +56,17 @@ def castle_points(
     knights: Sequence[int], h: Sequence[int], comp: Sequence[int], area: Sequence[int]
 ) -> int:
     """§7.1: per castle, its area × the level of the player's highest knight on it (level ≥ 1)."""
-    return sum(area[c] * lv for c, lv in highest_levels(knights, h, comp).items())
+    best: dict[int, int] = {}  # highest_levels, inline
+    for k in knights:
+        lv = h[k]
+        if lv >= 1:
+            c = comp[k]
+            if lv > best.get(c, 0):
+                best[c] = lv
+    total = 0
+    for c, lv in best.items():
+        total += area[c] * lv
+    return total
 
 
 def king_bonus(
@@ -66,8 +76,9 @@ def king_bonus(
     if king is None or h[king] <= 0:
         return 0
     kc = comp[king]
-    if any(comp[k] == kc and h[k] == phase for k in knights):
-        return KING_BONUS[phase - 1]
+    for k in knights:
+        if h[k] == phase and comp[k] == kc:
+            return KING_BONUS[phase - 1]
     return 0
 
 

@@ -172,6 +172,11 @@ def do_castle(st: State, a: Action) -> None:
 
 def empty_castle_squares(st: State) -> list[int]:
     """Squares of castles with no knight on them (first knights, the setup king)."""
+    return sorted(squares_of(_empty_castles(st)))
+
+
+def _empty_castles(st: State) -> int:
+    """``empty_castle_squares`` as a mask."""
     cc = castles(st)
     comp, masks = cc.comp, cc.member_mask
     free = ALL & ~st.pieces & ~cc.le[0]  # empty castle squares
@@ -180,7 +185,7 @@ def empty_castle_squares(st: State) -> list[int]:
             c = comp[k]
             if c >= 0:
                 free &= ~masks[c]
-    return sorted(squares_of(free))
+    return free
 
 
 def place_targets(st: State) -> list[int]:
@@ -192,7 +197,7 @@ def place_targets(st: State) -> list[int]:
 def do_place(st: State, a: Action) -> None:
     s = a[1]
     p = st.to_move
-    if s not in place_targets(st):
+    if len(st.knights[p]) >= MAX_KNIGHTS or not _empty_castles(st) & BIT[s]:  # place_targets
         if len(st.knights[p]) >= MAX_KNIGHTS:
             raise illegal(a, "all_knights_placed")
         if st.heights[s] == 0:
@@ -214,9 +219,14 @@ def do_place(st: State, a: Action) -> None:
 
 def king_targets(st: State) -> list[int]:
     """Squares the king may go to now (setup: an empty castle; later: any empty castle square)."""
+    return sorted(squares_of(_king_squares(st)))
+
+
+def _king_squares(st: State) -> int:
+    """``king_targets`` as a mask."""
     if st.placing_king:
-        return empty_castle_squares(st)
-    return sorted(squares_of(ALL & ~st.pieces & ~castles(st).le[0]))
+        return _empty_castles(st)
+    return ALL & ~st.pieces & ~castles(st).le[0]
 
 
 def do_king(st: State, a: Action) -> None:
@@ -225,7 +235,7 @@ def do_king(st: State, a: Action) -> None:
     if s < 0:
         if setup:
             raise illegal(a, "king_must_be_placed")
-    elif s not in king_targets(st):
+    elif not _king_squares(st) & BIT[s]:
         if st.heights[s] == 0:
             raise illegal(a, "king_not_castle", square=N[s])
         need_empty(st, a, s)

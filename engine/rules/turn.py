@@ -3,7 +3,7 @@ turn's stack, drawing and keeping cards, the scoring track, and the end of a tur
 
 from __future__ import annotations
 
-from ..board import BIT, ORTH, ORTH_MASK, squares_of
+from ..board import ALL, BIT, ORTH, ORTH_MASK, squares_of
 from ..errors import IllegalAction
 from ..events import Event, Stage, TurnEnd
 from ..notation import Action
@@ -40,26 +40,27 @@ def move_reach(st: State, a: int) -> int:
         h = st.heights
         level = h[a]
         le = cc.le
-        near = ORTH_MASK[a]
-        found = near & le[level + 1]  # steps: at most one level up
-        if near & ~le[level]:  # castles rising above the knight next to it: their doors
+        found = near = ORTH_MASK[a]
+        if near & le[level] != near:  # castles rising above the knight next to it
+            found = near & le[level + 1]  # steps: at most one level up
             comp = cc.comp
             if level:  # on a castle: every square of height next to it is of that castle
                 found |= cc.doors_up_to(h, comp[a], level)
-                cc.reach[a] = found = found & ~BIT[a]
-                cc.reach_keys |= BIT[a]
-                return found
-            seen = -1
-            for t in ORTH[a]:
-                if h[t] > level:
+            else:  # the doors from the ground: the bare squares next to each castle
+                lows = cc._low  # doors_up_to(h, c, 0) where kept, without the call
+                for t in ORTH[a]:
                     c = comp[t]
-                    if c != seen:
-                        found |= cc.doors_up_to(h, c, level)
-                        seen = c
-        found &= ~BIT[a]
+                    if c >= 0:
+                        low = lows[c]
+                        doors = low.get(0) if low is not None else None
+                        found |= doors if doors is not None else cc.doors_up_to(h, c, 0)
+            found &= _NOT_BIT[a]  # a door may be a's own square (steps never are)
         cc.reach[a] = found
         cc.reach_keys |= BIT[a]
     return found
+
+
+_NOT_BIT = tuple(ALL ^ b for b in BIT)
 
 
 def move_targets(st: State, a: int) -> list[int]:
@@ -77,7 +78,7 @@ def do_move(st: State, a: Action) -> None:
     reach = cc.reach.get(src) if cc is not None else None
     if reach is None:
         reach = move_reach(st, src)
-    if not reach & ~st.pieces & BIT[dst]:
+    if not reach & BIT[dst] or st.occupant[dst] != EMPTY:
         need_empty(st, a, dst)
         _explain_move(st, a, src, dst)
     move_piece(st, src, dst)
@@ -124,7 +125,7 @@ def do_build(st: State, a: Action) -> None:
     m = cc.build if cc is not None else None
     if m is None:
         m = build_mask(st)
-    if not m & ~st.pieces & BIT[s]:
+    if not m & BIT[s] or st.occupant[s] != EMPTY:
         explain_block(st, a, s)
     if st.turn_stack is None:
         st.turn_stack = stacks.pop(stacks.index(max(stacks)))
@@ -275,10 +276,9 @@ def do_end(st: State, events: list[Event]) -> None:
         else:
             stacks[best] += 1
     st.undo.clear()
-    st.clear_turn()
     events.append(TurnEnd(st.names[p]))
-    n = st.seats
-    nxt = (p + 1) % n
+    n = len(st.names)
+    nxt = p + 1 if p + 1 < n else 0
     if nxt != st.round_starter:
         st.to_move = nxt
         st.clear_turn(BASE_AP)
@@ -290,4 +290,4 @@ def do_end(st: State, events: list[Event]) -> None:
         st.to_move = st.round_starter
         st.clear_turn(BASE_AP)
         return
-    score_phase(st, events)
+    score_phase(st, events)  # it ends the turn too (clear_turn)
