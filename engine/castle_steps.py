@@ -11,6 +11,7 @@ from .board import _LEVELS_MAX, ALL, BIT, BY_LENGTH, ORTH, ORTH_MASK, Castles, _
 # POW[n]: the bit of bit length n (a mask's squares from the highest bit down: no
 # negative ints, as in m & -m, on the way)
 POW: tuple[int, ...] = (0, *(1 << n for n in range(64)))
+NOT_BIT: tuple[int, ...] = tuple(ALL ^ b for b in BIT)
 # CROSS[s]: the mask of s and the squares next to it
 CROSS: tuple[int, ...] = tuple(ORTH_MASK[s] | BIT[s] for s in range(64))
 # zone(m) of castle masks m met so far (castles change a block at a time, and games
@@ -34,7 +35,8 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
 
     The block must not join two castles (no rule allows that); it lands on a castle,
     extends one or starts a new one.  Only that castle's entries change, so this is
-    much cheaper than recomputing everything.
+    much cheaper than recomputing everything.  The block squares (``build``, when
+    known) follow: only those on or next to that castle may change.
     """
     new = Castles.__new__(Castles)
     comp = cc.comp
@@ -56,12 +58,15 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
             area[c] += 1
             members[c] = [*members[c], s]
             old_mask = masks[c]
-            masks[c] = old_mask | bit
-            front[c] &= ~bit
+            masks[c] = m = old_mask | bit
+            front[c] &= NOT_BIT[s]
+            near = (ZONES.get(old_mask) or zone(old_mask)) | CROSS[s]
             break
     else:
         c = len(area)
         old_mask = 0
+        m = bit
+        near = CROSS[s]
         area.append(1)
         height.append(0)
         members.append([s])
@@ -107,19 +112,42 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
     new._adj = adj
     new.front = front
     if hs > _LEVELS_MAX or type(le) is _Levels:
-        new.le = _Levels(h)
+        new.le = le = _Levels(h)
     else:
         le = le[:]
-        le[hs - 1] ^= bit  # s was that low
+        le[hs - 1] &= NOT_BIT[s]
         if len(le) < hs + 2:
             le.append(ALL)
         new.le = le
-    new.top = hs if hs > cc.top else cc.top
+    new.top = top = hs if hs > cc.top else cc.top
     low[c] = None
     new._low = low
+    if len(ZONES) >= ZONES_MAX:
+        ZONES.clear()
+    ZONES[m] = near  # zone(m)
+    found = cc.build  # the block squares: only those of c and next to it may change
+    if found is not None:
+        found &= ~near
+        size = area[c]
+        hc = height[c]
+        if hc <= size:
+            found |= m & le[size - 1 if size <= top else top]
+        if hc <= size + 1:
+            found |= front[c]
+    new.build = found
     # A knight's reach changes only on or next to the castle that grew (its doors did).
-    _forget_reach(cc, new, ZONES.get(masks[c]) or zone(masks[c]))
-    new.build = new.moveblock = None
+    keys = cc.reach_keys
+    reach = cc.reach.copy()
+    drop = keys & near
+    if drop:
+        keys ^= drop
+        while drop:
+            n = drop.bit_length()
+            del reach[BY_LENGTH[n]]
+            drop ^= POW[n]
+    new.reach = reach
+    new.reach_keys = keys
+    new.moveblock = None
     return new
 
 
@@ -135,22 +163,33 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
     # Only c's doors at s's old level or higher change, and the reach of knights
     # next to s or that high on or next to c.
     m = cc.member_mask[c]
-    near = ((ZONES.get(m) or zone(m)) & ~le[hs - 2]) | CROSS[s]  # hs >= 2
+    z = ZONES.get(m) or zone(m)
+    near = (z & ~le[hs - 2]) | CROSS[s]  # hs >= 2
     if hs > _LEVELS_MAX or type(le) is _Levels:
-        new.le = _Levels(h)
+        new.le = le = _Levels(h)
     else:
         le = le[:]
-        le[hs - 1] ^= BIT[s]  # s was that low
+        le[hs - 1] &= NOT_BIT[s]
         if len(le) < hs + 2:
             le.append(ALL)
         new.le = le
     new.comp = cc.comp
-    new.area = cc.area
+    new.area = area = cc.area
     new.members = cc.members
     new.member_mask = cc.member_mask
     new._adj = cc._adj
     new.front = cc.front
-    new.top = hs if hs > cc.top else cc.top
+    new.top = top = hs if hs > cc.top else cc.top
+    found = cc.build  # the block squares: only those of c and next to it may change
+    if found is not None:
+        found &= ~z
+        size = area[c]
+        hc = height[c]
+        if hc <= size:
+            found |= m & le[size - 1 if size <= top else top]
+        if hc <= size + 1:
+            found |= cc.front[c]
+    new.build = found
     low = cc._low[:]  # c's entry is new (a dict of its own, or None)
     doors = low[c]
     if doors:
@@ -173,7 +212,7 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
             drop ^= POW[n]
     new.reach = reach
     new.reach_keys = keys
-    new.build = new.moveblock = None
+    new.moveblock = None
     return new
 
 

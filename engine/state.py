@@ -48,31 +48,27 @@ class Snapshot(NamedTuple):
     castles: Castles | None
 
 
-class TurnSnapshot(NamedTuple):
-    """What an action that ``undo`` can take back may change: the board, the mover's
-    knights, stacks and hand, the scores, the supply and the turn's fields.
-
-    Much cheaper than a ``Snapshot``; ``end``, ``draw`` and ``keep`` (which change
-    more) cannot be taken back, so the undo stack holds only these.  ``knights``,
-    ``scores``, ``stacks`` and ``hand`` are None when the action cannot change them:
-    undo goes back last action first, so they are as they were already.
-    """
-
-    ap: int
-    turn_stack: int | None
-    played: bool
-    supply: int
-    heights: list[int]  # shared: never changed in place (see State)
-    occupant: list[int]
-    pieces: int
-    knights: tuple[int, ...] | None
-    scores: tuple[int, ...] | None
-    stacks: tuple[int, ...] | None
-    hand: tuple[str, ...] | None
-    castles: Castles | None
-
-
-_new_tuple = tuple.__new__
+# What an action that ``undo`` can take back may change: the board, the mover's
+# knights, stacks and hand, the scores, the supply and the turn's fields (a plain
+# tuple, made at C speed; ``State.turn_snapshot`` gives the order).  Much cheaper than
+# a ``Snapshot``; ``end``, ``draw`` and ``keep`` (which change more) cannot be taken
+# back, so the undo stack holds only these.  The knights, scores, stacks and hand are
+# None when the action cannot change them: undo goes back last action first, so they
+# are as they were already.
+TurnSnapshot = tuple[
+    int,  # ap
+    int | None,  # turn_stack
+    bool,  # played
+    int,  # supply
+    list[int],  # heights, shared: never changed in place (see State)
+    list[int],  # occupant, ditto
+    int,  # pieces
+    tuple[int, ...] | None,  # the mover's knights
+    tuple[int, ...] | None,  # scores
+    tuple[int, ...] | None,  # the mover's stacks
+    tuple[str, ...] | None,  # the mover's hand
+    Castles | None,  # castles
+]
 
 
 class State:
@@ -233,44 +229,47 @@ class State:
             scores = tuple(self.scores)
             stacks = tuple(self.stacks[p])
             hand = tuple(self.hands[p])
-        return _new_tuple(  # TurnSnapshot(...) without its keyword-checking __new__
-            TurnSnapshot,
-            (
-                self.ap,
-                self.turn_stack,
-                self.played,
-                self.supply,
-                self.heights,
-                self.occupant,
-                self.pieces,
-                knights,
-                scores,
-                stacks,
-                hand,
-                self.castles,
-            ),
+        return (
+            self.ap,
+            self.turn_stack,
+            self.played,
+            self.supply,
+            self.heights,
+            self.occupant,
+            self.pieces,
+            knights,
+            scores,
+            stacks,
+            hand,
+            self.castles,
         )
 
     def restore_turn(self, s: TurnSnapshot) -> None:
         """Go back to ``s``, taken earlier in the same turn of the same player (every
         later snapshot restored already)."""
         p = self.to_move
-        self.ap = s.ap
-        self.turn_stack = s.turn_stack
-        self.played = s.played
-        self.supply = s.supply
-        self.heights = s.heights
-        self.occupant = s.occupant
-        self.pieces = s.pieces
-        if s.knights is not None:
-            self.knights[p] = list(s.knights)
-        if s.scores is not None:
-            self.scores = list(s.scores)
-        if s.stacks is not None:
-            self.stacks[p] = list(s.stacks)
-        if s.hand is not None:
-            self.hands[p] = list(s.hand)
-        self.castles = s.castles
+        (
+            self.ap,
+            self.turn_stack,
+            self.played,
+            self.supply,
+            self.heights,
+            self.occupant,
+            self.pieces,
+            knights,
+            scores,
+            stacks,
+            hand,
+            self.castles,
+        ) = s
+        if knights is not None:
+            self.knights[p] = list(knights)
+        if scores is not None:
+            self.scores = list(scores)
+        if stacks is not None:
+            self.stacks[p] = list(stacks)
+        if hand is not None:
+            self.hands[p] = list(hand)
 
     def copy(self) -> State:
         """An independent copy, undo history included (snapshots are immutable)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..board import BIT, ORTH, SQUARE_NAMES, Castles, squares_of
-from ..castle_steps import ZONES, with_block, zone
+from ..castle_steps import with_block
 from ..errors import IllegalAction
 from ..notation import Action, format_action
 from ..state import EMPTY, KING, State
@@ -136,30 +136,13 @@ def block_squares(st: State) -> list[int]:
 
 
 def add_block(st: State, s: int) -> None:
-    """One block more on s (never joining castles); the castle tables follow cheaply.
-
-    So does ``build_mask``: only squares on or next to s's castle can change (a bare
-    square next to s now touches s's castle; no other castle changed).
-    """
+    """One block more on s (never joining castles); the castle tables follow cheaply,
+    the block squares (``build_mask``) with them."""
     h = st.heights = st.heights[:]  # copied, never changed in place (see State)
     h[s] += 1
     cc = st.castles
-    if cc is None:
-        return
-    new = st.castles = with_block(cc, h, s)
-    found = cc.build
-    if found is not None:
-        c = new.comp[s]
-        m = new.member_mask[c]
-        found &= ~(ZONES.get(m) or zone(m))
-        a = new.area[c]
-        hc = new.height[c]
-        if hc <= a:
-            top = new.top
-            found |= m & new.le[a - 1 if a <= top else top]
-        if hc <= a + 1:
-            found |= new.front[c]
-        new.build = found
+    if cc is not None:
+        st.castles = with_block(cc, h, s)
 
 
 def put_piece(st: State, s: int, who: int) -> None:

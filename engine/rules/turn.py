@@ -4,19 +4,18 @@ turn's stack, drawing and keeping cards, the scoring track, and the end of a tur
 from __future__ import annotations
 
 from ..board import ALL, BIT, ORTH, ORTH_MASK, squares_of
+from ..castle_steps import with_block
 from ..errors import IllegalAction
 from ..events import Event, Stage, TurnEnd
 from ..notation import Action
 from ..state import EMPTY, State
 from .common import (
     N,
-    add_block,
     advance,
     build_mask,
     castles,
     explain_block,
     illegal,
-    move_piece,
     need_ap,
     need_empty,
     need_own,
@@ -70,7 +69,9 @@ def move_targets(st: State, a: int) -> list[int]:
 
 def do_move(st: State, a: Action) -> None:
     src, dst = a[1], a[2]
-    if st.occupant[src] != st.to_move:
+    occ = st.occupant
+    p = occ[src]
+    if p != st.to_move:
         need_own(st, a, src)
     if st.ap < 1:
         need_ap(st, a, 1, "ap_move")
@@ -78,10 +79,15 @@ def do_move(st: State, a: Action) -> None:
     reach = cc.reach.get(src) if cc is not None else None
     if reach is None:
         reach = move_reach(st, src)
-    if not reach & BIT[dst] or st.occupant[dst] != EMPTY:
+    if not reach & BIT[dst] or occ[dst] != EMPTY:
         need_empty(st, a, dst)
         _explain_move(st, a, src, dst)
-    move_piece(st, src, dst)
+    st.occupant = occ = occ[:]  # move_piece(st, src, dst), inline
+    occ[src] = EMPTY
+    occ[dst] = p
+    st.pieces ^= BIT[src] | BIT[dst]
+    k = st.knights[p]
+    k[k.index(src)] = dst
     st.ap -= 1
 
 
@@ -125,12 +131,16 @@ def do_build(st: State, a: Action) -> None:
     m = cc.build if cc is not None else None
     if m is None:
         m = build_mask(st)
+        cc = st.castles  # build_mask worked them out
     if not m & BIT[s] or st.occupant[s] != EMPTY:
         explain_block(st, a, s)
     if st.turn_stack is None:
         st.turn_stack = stacks.pop(stacks.index(max(stacks)))
     st.turn_stack -= 1
-    add_block(st, s)
+    h = st.heights = st.heights[:]  # add_block(st, s), inline
+    h[s] += 1
+    if cc is not None:
+        st.castles = with_block(cc, h, s)
     st.ap -= 1
 
 
@@ -185,13 +195,14 @@ def do_knight(st: State, a: Action) -> None:
     s = a[1]
     if len(st.knights[p]) >= MAX_KNIGHTS:
         raise illegal(a, "all_knights_placed")
-    need_ap(st, a, 2, "ap_knight")
+    if st.ap < 2:
+        need_ap(st, a, 2, "ap_knight")
     cc = st.castles if st.castles is not None else castles(st)
     h, le = st.heights, cc.le
     m = 0  # add_targets(st, p) as a mask
     for k in st.knights[p]:
         m |= ORTH_MASK[k] & le[h[k]]
-    if not m & ~st.pieces & BIT[s]:
+    if not m & BIT[s] or st.occupant[s] != EMPTY:
         explain_add(st, a, s)
     put_piece(st, s, p)
     st.ap -= 2
@@ -255,7 +266,8 @@ def do_keep(st: State, a: Action) -> None:
 
 
 def do_score(st: State, a: Action) -> None:
-    need_ap(st, a, 1, "ap_score")
+    if st.ap < 1:
+        need_ap(st, a, 1, "ap_score")
     st.ap -= 1
     advance(st, st.to_move, 1)
 
