@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import BIT, BY_LENGTH, DIAG, ORTH, ORTH_MASK, SQUARE_NAMES, VAULTS, squares_of
+from ..board import BIT, BY_LENGTH, DIAG, ORTH, ORTH_MASK, SQUARE_NAMES, VAULTS, Castles, squares_of
 from ..cards import CARDS
 from ..notation import Action
 from ..state import EMPTY, KING, State
@@ -276,9 +276,9 @@ def _relocate(st: State, a: Action) -> None:
 # ---------------------------------------------------------------------- lift
 
 
-def lift_ok(st: State, s: int) -> bool:
+def lift_ok(st: State, s: int, cc: Castles | None = None) -> bool:
     """Whether a block may go under the piece on s by the lift card's castle rules."""
-    cc = castles(st)
+    cc = castles(st) if cc is None else cc  # the castle tables, unless at hand
     hs = st.heights[s]
     if hs > 0:
         c = cc.comp[s]
@@ -286,7 +286,7 @@ def lift_ok(st: State, s: int) -> bool:
     near = ORTH_MASK[s] & ~cc.le[0]  # the castle squares next to s
     if not near:
         return True
-    c = cc.comp[BY_LENGTH[(near & -near).bit_length()]]
+    c = cc.comp[BY_LENGTH[near.bit_length()]]  # one of them
     if not cc.front[c] & BIT[s]:  # next to another castle too
         return False
     return cc.height[c] <= cc.area[c] + 1
@@ -311,8 +311,9 @@ def _lift_plays(st: State) -> list[str]:
     if not sources:
         return []
     out = []
+    cc = castles(st)
     for a in _mine(st):
-        if lift_ok(st, a):
+        if lift_ok(st, a, cc):
             for src in sources:
                 text = _LIFT.get((a, src))
                 if text is None:
