@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .board import _LEVELS_MAX, ALL, BIT, BY_LENGTH, ORTH, ORTH_MASK, Castles, _Levels, around
+from .board import ALL, BIT, BY_LENGTH, ORTH, ORTH_MASK, Castles, around
 
 # POW[n]: the bit of bit length n (a mask's squares from the highest bit down: no
 # negative ints, as in m & -m, on the way)
@@ -111,8 +111,8 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
     new.member_mask = masks
     new._adj = adj
     new.front = front
-    if hs > _LEVELS_MAX or type(le) is _Levels:
-        new.le = le = _Levels(h)
+    if type(le) is not list:  # board._Levels (an absurdly tall tower): a new one
+        new.le = le = type(le)(h)
     else:
         le = le[:]
         le[hs - 1] &= NOT_BIT[s]
@@ -165,8 +165,8 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
     m = cc.member_mask[c]
     z = ZONES.get(m) or zone(m)
     near = (z & ~le[hs - 2]) | CROSS[s]  # hs >= 2
-    if hs > _LEVELS_MAX or type(le) is _Levels:
-        new.le = le = _Levels(h)
+    if type(le) is not list:  # board._Levels (an absurdly tall tower): a new one
+        new.le = le = type(le)(h)
     else:
         le = le[:]
         le[hs - 1] &= NOT_BIT[s]
@@ -225,8 +225,8 @@ def lowered(cc: Castles, h: Sequence[int], s: int) -> Castles:
     c = comp[s]
     height = cc.height[:]
     height[c] = max(map(h.__getitem__, cc.members[c]))
-    if type(cc.le) is _Levels:
-        le: list[int] = _Levels(h)
+    if type(cc.le) is not list:  # board._Levels: a new one
+        le: list[int] = type(cc.le)(h)
     else:
         le = cc.le[:]
         le[h[s]] |= BIT[s]
