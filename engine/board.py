@@ -1,84 +1,56 @@
-"""Squares, neighbour tables and castles; squares are ints 0..63 internally (a1 = 0, h8 = 63)."""
+"""Castles (and, from ``engine.squares``, the squares, neighbour tables and bit masks)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import compress
 
-FILES = "abcdefgh"
-SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in FILES)
-SQUARE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARE_NAMES)}
-# Names sorted as strings, for output in a stable, readable order (a1, a2, ... h8).
-SORTED_SQUARES: tuple[int, ...] = tuple(sorted(range(64), key=lambda i: SQUARE_NAMES[i]))
-# NAME_RANK[s]: the place of s in that order (a sort key for squares as ints).
-NAME_RANK: tuple[int, ...] = tuple(SORTED_SQUARES.index(s) for s in range(64))
-
-
-def _offsets(deltas: Iterable[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
-    table = []
-    for sq in range(64):
-        f, r = sq % 8, sq // 8
-        table.append(
-            tuple((r + dr) * 8 + f + df for df, dr in deltas if 0 <= f + df < 8 and 0 <= r + dr < 8)
-        )
-    return tuple(table)
-
-
-ORTH: tuple[tuple[int, ...], ...] = _offsets(((0, 1), (1, 0), (0, -1), (-1, 0)))
-DIAG: tuple[tuple[int, ...], ...] = _offsets(((1, 1), (1, -1), (-1, -1), (-1, 1)))
-# (over, landing) pairs for a straight orthogonal jump of two squares.
-VAULTS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(
-        ((sq // 8 + dr) * 8 + sq % 8 + df, (sq // 8 + 2 * dr) * 8 + sq % 8 + 2 * df)
-        for df, dr in ((0, 1), (1, 0), (0, -1), (-1, 0))
-        if 0 <= sq % 8 + 2 * df < 8 and 0 <= sq // 8 + 2 * dr < 8
-    )
-    for sq in range(64)
-)
-EDGE: frozenset[int] = frozenset(sq for sq in range(64) if sq % 8 in (0, 7) or sq // 8 in (0, 7))
-MAIN_DIAGONALS: frozenset[int] = frozenset(
-    sq for sq in range(64) if sq % 8 == sq // 8 or sq % 8 + sq // 8 == 7
+from .squares import (
+    ALL,
+    BIT,
+    BY_LENGTH,
+    DIAG,
+    EDGE,
+    FILES,
+    MAIN_DIAGONALS,
+    NAME_RANK,
+    ORTH,
+    ORTH_MASK,
+    SORTED_SQUARES,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    VAULTS,
+    around,
+    manhattan,
+    mask_of,
+    squares_of,
 )
 
+__all__ = [
+    "FILES",
+    "SQUARE_NAMES",
+    "SQUARE_INDEX",
+    "SORTED_SQUARES",
+    "NAME_RANK",
+    "ORTH",
+    "DIAG",
+    "VAULTS",
+    "EDGE",
+    "MAIN_DIAGONALS",
+    "BIT",
+    "ALL",
+    "ORTH_MASK",
+    "BY_LENGTH",
+    "mask_of",
+    "squares_of",
+    "around",
+    "manhattan",
+    "Castles",
+    "castles",
+    "label_castles",
+]
 
-# Bit masks of squares: square s is bit NAME_RANK[s], so that a mask's bits from the
-# lowest up are its squares in the order of their names (the legal-action order).
-BIT: tuple[int, ...] = tuple(1 << NAME_RANK[s] for s in range(64))
-ALL = (1 << 64) - 1
-ORTH_MASK: tuple[int, ...] = tuple(sum(BIT[t] for t in ORTH[s]) for s in range(64))
-# BY_LENGTH[m.bit_length()]: the square of the single bit m (index 0 unused).
-BY_LENGTH: tuple[int, ...] = (-1, *SORTED_SQUARES)
-
-
-def mask_of(squares: Iterable[int]) -> int:
-    m = 0
-    for s in squares:
-        m |= BIT[s]
-    return m
-
-
-def squares_of(m: int) -> list[int]:
-    """The squares of mask ``m`` in the order of their names."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(BY_LENGTH[low.bit_length()])
-        m ^= low
-    return out
-
-
-_NOT_TOP = ALL & ~sum(BIT[s] for s in range(56, 64))  # rank 8: no square above
-_NOT_BOTTOM = ALL & ~sum(BIT[s] for s in range(8))  # rank 1: no square below
-
-
-def around(m: int) -> int:
-    """The squares orthogonally next to a square of mask ``m`` (``m``'s own included
-    only where they are next to another of its squares)."""
-    return ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | ((m << 8) & ALL) | (m >> 8)
-
-
-def manhattan(a: int, b: int) -> int:
-    return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
+_NONZERO = bytes([0] + [1] * 255)  # a translation table: 1 for a height of 1 or more
 
 
 def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
@@ -130,6 +102,18 @@ class _Levels(list[int]):
         return mask_of([s for s, x in enumerate(self.h) if x <= k])
 
 
+class _Ignored(list[int]):
+    """A list that forgets what is put in it (reads 0 everywhere)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, k: int) -> int:  # type: ignore[override]
+        return 0
+
+    def __setitem__(self, k: int, v: int) -> None:  # type: ignore[override]
+        pass
+
+
 class Castles:
     """Connected components of a height array, with what move generation needs.
 
@@ -165,36 +149,44 @@ class Castles:
         height: list[int] = []
         members: list[list[int]] = []
         masks: list[int] = []
+        nears: list[int] = []  # per castle: its squares' neighbours, its own included
         self.top = top_all = max(h)
         small = top_all <= _LEVELS_MAX
-        le = [0] * (top_all + 2 if small else 1)  # squares of each height, summed up below
+        # squares of each height, summed up below (with absurd towers: _Levels instead)
+        le = [0] * (top_all + 2) if small else _Ignored()
+        try:  # 1 for each square with blocks not yet in a castle (a list reads fastest)
+            left = list(bytes(h).translate(_NONZERO))
+        except ValueError:  # heights over 255 or below 0
+            left = [1 if x > 0 else 0 for x in h]
         blocks = 0
-        for start in compress(range(64), h):  # squares of height 0 aside at C speed
-            if comp[start] >= 0 or h[start] < 0:
+        c = 0
+        for start in compress(range(64), left):
+            if not left[start]:
                 continue
-            c = len(area)
+            left[start] = 0
             comp[start] = c
             squares = [start]
             top = h[start]
-            m = 0
+            m = near = 0
             for s in squares:  # grows while it is read: a breadth-first search
                 b = BIT[s]
                 m |= b
-                if small:
-                    le[h[s]] |= b
+                near |= ORTH_MASK[s]
+                le[h[s]] |= b
                 for t in ORTH[s]:
-                    if comp[t] < 0:
-                        ht = h[t]
-                        if ht > 0:
-                            comp[t] = c
-                            squares.append(t)
-                            if ht > top:
-                                top = ht
+                    if left[t]:
+                        left[t] = 0
+                        comp[t] = c
+                        squares.append(t)
+                        if h[t] > top:
+                            top = h[t]
             area.append(len(squares))
             height.append(top)
             members.append(squares)
             masks.append(m)
+            nears.append(near)
             blocks |= m
+            c += 1
         self.comp = comp
         self.area = area
         self.height = height
@@ -212,15 +204,13 @@ class Castles:
             self.le = _Levels(h)
         # The bare squares next to each castle; those next to two or more are no frontier.
         once = twice = 0
-        near = []
-        for m in masks:
-            n = (
-                ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | ((m << 8) & ALL) | (m >> 8)
-            ) & bare
+        fronts = []
+        for n in nears:
+            n &= bare
             twice |= once & n
             once |= n
-            near.append(n)
-        self.front = [n & ~twice for n in near]
+            fronts.append(n)
+        self.front = [n & ~twice for n in fronts]
         self._adj: list[tuple[int, ...]] | None = None
         # per castle {level: the mask of its doors so low}, shared by the tables of later
         # boards while that castle is unchanged
