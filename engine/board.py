@@ -203,19 +203,27 @@ class Castles:
         else:
             self.le = _Levels(h)
         # The bare squares next to each castle; those next to two or more are no frontier.
-        once = twice = 0
-        fronts = []
-        for n in nears:
-            n &= bare
-            twice |= once & n
+        # On the way, the squares where a block may go by the building rules
+        # (rules.common.build_mask): a castle's squares lower than its area while it is
+        # no taller, and its frontier while it is at most one taller.
+        le = self.le
+        once = twice = build = beside = 0
+        for n, m, a, hc in zip(nears, masks, area, height, strict=True):
+            twice |= once & n  # no castle square is next to another castle
             once |= n
-            fronts.append(n)
-        self.front = [n & ~twice for n in fronts]
+            if hc <= a + 1:
+                beside |= n
+                if hc < a:
+                    build |= m
+                elif hc == a:
+                    build |= m & le[a - 1]
+        alone = bare & ~twice
+        self.front = [n & alone for n in nears]
+        self.build: int | None = build | beside & alone  # None: worked out on first use
         self._adj: list[tuple[int, ...]] | None = None
         # per castle {level: the mask of its doors so low}, shared by the tables of later
         # boards while that castle is unchanged
         self._low: list[dict[int, int] | None] = [None] * len(area)
-        self.build: int | None = None  # the mask of block squares, filled by the rules
         self.reach: dict[int, int] = {}  # the mask of knight moves by start, ditto
         self.reach_keys = 0  # the mask of the squares in ``reach``
         # (pieces, {from: mask of to}, its plays) of the moveblock card, filled by the rules

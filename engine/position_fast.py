@@ -147,7 +147,6 @@ def read_usual(d: Any) -> State | None:
     st.undo = []
 
     given_heights = d.get("heights")
-    total_on_board = 0
     if given_heights is not None:
         if type(given_heights) is not dict:
             return None
@@ -157,7 +156,6 @@ def read_usual(d: Any) -> State | None:
                 if v.__class__ is not int or v < 0:
                     return None
                 heights[_SQ[name]] = v
-                total_on_board += v
         except KeyError:
             return None
 
@@ -313,7 +311,7 @@ def read_usual(d: Any) -> State | None:
     supply = d.get("supply")
     if supply is None:
         in_stacks = sum(map(sum, st.stacks)) + (st.turn_stack or 0)
-        supply = max(0, TOTAL_BLOCKS - total_on_board - in_stacks)
+        supply = max(0, TOTAL_BLOCKS - sum(st.heights) - in_stacks)
     elif type(supply) is not int or supply < 0:
         return None
     st.supply = supply
