@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 
 from .squares import (
+    _NOT_BOTTOM,
+    _NOT_TOP,
     ALL,
     BIT,
     BY_LENGTH,
@@ -49,8 +51,6 @@ __all__ = [
     "castles",
     "label_castles",
 ]
-
-_NONZERO = bytes([0] + [1] * 255)  # a translation table: 1 for a height of 1 or more
 
 
 def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
@@ -115,7 +115,8 @@ class _Ignored(list[int]):
 
 
 class Castles:
-    """Connected components of a height array, with what move generation needs.
+    """Connected components of a height array (no height below 0), with what move
+    generation needs.
 
     Immutable once built (the rules' caches aside): the game replaces it whenever a
     height changes, so undo snapshots and copies may share it.  ``adj[v]``: the
@@ -154,10 +155,7 @@ class Castles:
         small = top_all <= _LEVELS_MAX
         # squares of each height, summed up below (with absurd towers: _Levels instead)
         le = [0] * (top_all + 2) if small else _Ignored()
-        try:  # 1 for each square with blocks not yet in a castle (a list reads fastest)
-            left = list(bytes(h).translate(_NONZERO))
-        except ValueError:  # heights over 255 or below 0
-            left = [1 if x > 0 else 0 for x in h]
+        left = list(h)  # not 0: a square with blocks not yet in a castle
         blocks = 0
         c = 0
         for start in compress(range(64), left):
@@ -266,7 +264,10 @@ class Castles:
                     hm = h[m]
                     found |= ORTH_MASK[m] & le[hm - 1 if hm <= level else level]
             else:  # from the ground: every bare square next to the castle
-                found = around(self.member_mask[c]) & le[0]
+                m = self.member_mask[c]  # around(m), le[0] in ALL
+                found = (
+                    ((m & _NOT_TOP) << 1) | ((m & _NOT_BOTTOM) >> 1) | (m << 8) | (m >> 8)
+                ) & le[0]
             low[level] = found
         return found
 
@@ -443,6 +444,6 @@ def castles(heights: Mapping[str, int]) -> list[frozenset[str]]:
             raise notation_error("castles_not_a_square", value=repr(name))
         if isinstance(value, bool) or not isinstance(value, int):
             raise notation_error("castles_bad_height", square=name, value=repr(value))
-        h[sq] = value
+        h[sq] = value if value > 0 else 0  # none below ground
     cs = Castles(h)
     return [frozenset(SQUARE_NAMES[s] for s in m) for m in cs.members]
