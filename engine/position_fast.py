@@ -159,25 +159,30 @@ def read_usual(d: Any) -> State | None:
         except KeyError:
             return None
 
-    knights = _players_of(d.get("knights"), names)
-    if knights is None:
-        return None
+    # Per-player objects: keyed by the players in their order (as written), some of
+    # them or all; anything else goes the checking way.
     occ = st.occupant
     pieces = 0
-    try:
-        for p, squares in knights:
-            if type(squares) is not list or len(squares) > MAX_KNIGHTS:
-                return None
-            own = st.knights[p]
-            for sq in squares:
-                s = _SQ[sq]
-                if occ[s] != EMPTY or sq.__class__ is not str:
+    knights = d.get("knights")
+    if knights is not None:
+        if knights.__class__ is not dict:
+            return None
+        p = 0
+        try:
+            for name, squares in knights.items():
+                if name != names[p] or squares.__class__ is not list or len(squares) > MAX_KNIGHTS:
                     return None
-                occ[s] = p
-                pieces |= BIT[s]
-                own.append(s)
-    except (KeyError, TypeError):  # no square name, or unhashable
-        return None
+                own = st.knights[p]
+                for sq in squares:
+                    s = _SQ[sq]
+                    if occ[s] != EMPTY or sq.__class__ is not str:
+                        return None
+                    occ[s] = p
+                    pieces |= BIT[s]
+                    own.append(s)
+                p += 1
+        except (KeyError, TypeError, IndexError):  # no square, unhashable, too many players
+            return None
     k = d.get("king")
     if k is not None:
         ks = _SQ.get(k) if type(k) is str else None
@@ -190,49 +195,51 @@ def read_usual(d: Any) -> State | None:
         pieces |= BIT[ks]
     st.pieces = pieces
 
-    scores = _players_of(d.get("scores"), names)
-    if scores is None:
-        return None
-    own_scores = st.scores
-    for p, v in scores:
-        if v.__class__ is not int or v < 0:
+    scores = d.get("scores")
+    if scores is not None:
+        if scores.__class__ is not dict or len(scores) > n:
             return None
-        own_scores[p] = v
+        own_scores = st.scores
+        for p, (name, v) in enumerate(scores.items()):
+            if name != names[p] or v.__class__ is not int or v < 0:
+                return None
+            own_scores[p] = v
 
     in_turn = stage is _PLAY or stage is _DRAW_KEEP
-    stacks = _players_of(d.get("stacks"), names)
-    if stacks is None:
-        return None
-    own_stacks = st.stacks
-    n_given = 0
-    for p, v in stacks:
-        if v.__class__ is not list:
+    stacks = d.get("stacks")
+    p = 0
+    if stacks is not None:
+        if stacks.__class__ is not dict or len(stacks) > n:
             return None
-        for x in v:
-            if x.__class__ is not int or x < 0:
+        own_stacks = st.stacks
+        for name, v in stacks.items():
+            if name != names[p] or v.__class__ is not list:
                 return None
-        own_stacks[p] = v[:]
-        n_given += 1
-    if in_turn and n_given < n:  # the stacks of the phase for the players not given
-        seats = {p for p, _v in _players_of(d.get("stacks"), names) or ()}
-        for p in range(n):
-            if p not in seats:
-                own_stacks[p] = list(ALLOTMENT[n][phase - 1])
-
-    hands = _players_of(d.get("hands"), names)
-    if hands is None:
-        return None
-    own_hands = st.hands
-    for p, v in hands:
-        if v.__class__ is not list:
-            return None
-        if v:
-            try:
-                if not _CARD_SET.issuperset(v):
+            for x in v:
+                if x.__class__ is not int or x < 0:
                     return None
-            except TypeError:  # an unhashable entry
+            own_stacks[p] = v[:]
+            p += 1
+    if in_turn and p < n:  # the stacks of the phase for the players not given
+        allotment = ALLOTMENT[n][phase - 1]
+        for q in range(p, n):
+            st.stacks[q] = list(allotment)
+
+    hands = d.get("hands")
+    if hands is not None:
+        if hands.__class__ is not dict or len(hands) > n:
+            return None
+        own_hands = st.hands
+        for p, (name, v) in enumerate(hands.items()):
+            if name != names[p] or v.__class__ is not list:
                 return None
-            own_hands[p] = v[:]
+            if v:
+                try:
+                    if not _CARD_SET.issuperset(v):
+                        return None
+                except TypeError:  # an unhashable entry
+                    return None
+                own_hands[p] = v[:]
 
     mc = d.get("master_card")
     if mc is not None and (type(mc) is not str or mc not in MASTER_CARDS):
