@@ -157,10 +157,9 @@ class Castles:
         le = [0] * (top_all + 2) if small else _Ignored()
         left = list(h)  # not 0: a square with blocks not yet in a castle
         blocks = 0
-        c = 0
-        for start in compress(range(64), left):
-            if not left[start]:
-                continue
+        # compress() reads ``left`` as it goes: the squares of castles already filled
+        # are passed over at C speed
+        for c, start in enumerate(compress(range(64), left)):
             left[start] = 0
             comp[start] = c
             squares = [start]
@@ -184,7 +183,6 @@ class Castles:
             masks.append(m)
             nears.append(near)
             blocks |= m
-            c += 1
         self.comp = comp
         self.area = area
         self.height = height
