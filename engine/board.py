@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 
 from .squares import (
+    _LEVELS_MAX,
     _NOT_BOTTOM,
     _NOT_TOP,
     ALL,
@@ -22,6 +23,8 @@ from .squares import (
     SQUARE_INDEX,
     SQUARE_NAMES,
     VAULTS,
+    _Ignored,
+    _Levels,
     around,
     manhattan,
     mask_of,
@@ -85,35 +88,6 @@ def label_castles(h: Sequence[int]) -> tuple[list[int], list[int], list[int], li
     return comp, area, height, members
 
 
-_LEVELS_MAX = 1024  # towers taller than this (the notation allows them) get _Levels
-
-
-class _Levels(list[int]):
-    """``Castles.le`` of a board with an absurdly tall tower: each level worked out
-    when asked (a list as long as the tower would not fit in memory)."""
-
-    __slots__ = ("h",)
-
-    def __init__(self, h: Sequence[int]) -> None:
-        super().__init__()
-        self.h = tuple(h)
-
-    def __getitem__(self, k: int) -> int:  # type: ignore[override]
-        return mask_of([s for s, x in enumerate(self.h) if x <= k])
-
-
-class _Ignored(list[int]):
-    """A list that forgets what is put in it (reads 0 everywhere)."""
-
-    __slots__ = ()
-
-    def __getitem__(self, k: int) -> int:  # type: ignore[override]
-        return 0
-
-    def __setitem__(self, k: int, v: int) -> None:  # type: ignore[override]
-        pass
-
-
 class Castles:
     """Connected components of a height array (no height below 0), with what move
     generation needs.
@@ -145,44 +119,51 @@ class Castles:
     )
 
     def __init__(self, h: Sequence[int]) -> None:
-        comp = [-1] * 64
-        area: list[int] = []
-        height: list[int] = []
-        members: list[list[int]] = []
-        masks: list[int] = []
-        nears: list[int] = []  # per castle: its squares' neighbours, its own included
-        self.top = top_all = max(h)
+        # le: the squares of each height, summed up below; room for heights up to 63
+        # (no max(h) to read first), else once more with the room the tallest needs
+        size = 66
+        while True:
+            comp = [-1] * 64
+            area: list[int] = []
+            height: list[int] = []
+            members: list[list[int]] = []
+            masks: list[int] = []
+            nears: list[int] = []  # per castle: its squares' neighbours, its own included
+            le = [0] * size if size <= _LEVELS_MAX + 2 else _Ignored()  # _Levels later
+            left = list(h)  # not 0: a square with blocks not yet in a castle
+            blocks = 0
+            try:
+                # compress() reads ``left`` as it goes: the squares of castles already
+                # filled are passed over at C speed
+                for c, start in enumerate(compress(range(64), left)):
+                    left[start] = 0
+                    comp[start] = c
+                    squares = [start]
+                    top = h[start]
+                    m = near = 0
+                    for s in squares:  # grows while it is read: a breadth-first search
+                        b = BIT[s]
+                        m |= b
+                        near |= ORTH_MASK[s]
+                        le[h[s]] |= b
+                        for t in ORTH[s]:
+                            if left[t]:
+                                left[t] = 0
+                                comp[t] = c
+                                squares.append(t)
+                                if h[t] > top:
+                                    top = h[t]
+                    area.append(len(squares))
+                    height.append(top)
+                    members.append(squares)
+                    masks.append(m)
+                    nears.append(near)
+                    blocks |= m
+                break
+            except IndexError:  # a tower taller than 63
+                size = max(h) + 2
+        self.top = top_all = max(height, default=0)  # no height below 0
         small = top_all <= _LEVELS_MAX
-        # squares of each height, summed up below (with absurd towers: _Levels instead)
-        le = [0] * (top_all + 2) if small else _Ignored()
-        left = list(h)  # not 0: a square with blocks not yet in a castle
-        blocks = 0
-        # compress() reads ``left`` as it goes: the squares of castles already filled
-        # are passed over at C speed
-        for c, start in enumerate(compress(range(64), left)):
-            left[start] = 0
-            comp[start] = c
-            squares = [start]
-            top = h[start]
-            m = near = 0
-            for s in squares:  # grows while it is read: a breadth-first search
-                b = BIT[s]
-                m |= b
-                near |= ORTH_MASK[s]
-                le[h[s]] |= b
-                for t in ORTH[s]:
-                    if left[t]:
-                        left[t] = 0
-                        comp[t] = c
-                        squares.append(t)
-                        if h[t] > top:
-                            top = h[t]
-            area.append(len(squares))
-            height.append(top)
-            members.append(squares)
-            masks.append(m)
-            nears.append(near)
-            blocks |= m
         self.comp = comp
         self.area = area
         self.height = height
@@ -190,6 +171,7 @@ class Castles:
         self.member_mask = masks
         bare = ALL & ~blocks
         if small:
+            del le[top_all + 2 :]  # le[k] for every k up to top + 1
             below = bare  # height 0
             for k in range(1, len(le)):
                 le[k - 1] = below

@@ -1,8 +1,9 @@
-"""Squares as ints 0..63 (a1 = 0, h8 = 63), their names, neighbour tables and bit masks."""
+"""Squares as ints 0..63 (a1 = 0, h8 = 63), their names, neighbour tables and bit masks
+(and the level masks of boards with absurdly tall towers)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 FILES = "abcdefgh"
 SQUARE_NAMES: tuple[str, ...] = tuple(f + str(r + 1) for r in range(8) for f in FILES)
@@ -78,3 +79,32 @@ def around(m: int) -> int:
 
 def manhattan(a: int, b: int) -> int:
     return abs(a % 8 - b % 8) + abs(a // 8 - b // 8)
+
+
+_LEVELS_MAX = 1024  # towers taller than this (the notation allows them) get _Levels
+
+
+class _Levels(list[int]):
+    """``Castles.le`` of a board with an absurdly tall tower: each level worked out
+    when asked (a list as long as the tower would not fit in memory)."""
+
+    __slots__ = ("h",)
+
+    def __init__(self, h: Sequence[int]) -> None:
+        super().__init__()
+        self.h = tuple(h)
+
+    def __getitem__(self, k: int) -> int:  # type: ignore[override]
+        return mask_of([s for s, x in enumerate(self.h) if x <= k])
+
+
+class _Ignored(list[int]):
+    """A list that forgets what is put in it (reads 0 everywhere)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, k: int) -> int:  # type: ignore[override]
+        return 0
+
+    def __setitem__(self, k: int, v: int) -> None:  # type: ignore[override]
+        pass
