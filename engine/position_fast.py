@@ -4,6 +4,7 @@ checking reader, for everything else, and the writer)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from .board import BIT, SQUARE_INDEX
@@ -20,22 +21,27 @@ _SQ = SQUARE_INDEX
 _CARD_SET = frozenset(CARDS)
 _ONLY_INT = frozenset((int,))
 _ONLY_STR = frozenset((str,))
+_new = object.__new__
+_NO_CARDS: list[str] = []  # never changed
+# Lists of player names found good, as tuples (a game's positions share them).
+_NAMES: dict[tuple[str, ...], bool] = {}
+_NAMES_MAX = 4096
 
 
-def _players_of(v: Any, names: tuple[str, ...]) -> dict[int, Any] | None:
-    """``v`` by seat, if it is None or a dict keyed by player names (else None)."""
+def _players_of(v: Any, names: tuple[str, ...]) -> Iterable[tuple[int, Any]] | None:
+    """``v`` as (seat, value) pairs, if it is None or a dict keyed by player names (else None)."""
     if v is None:
-        return {}
+        return ()
     if type(v) is not dict:
         return None
     if tuple(v) == names:  # every player, in the order of the players (as written)
-        return dict(enumerate(v.values()))
+        return enumerate(v.values())
     out = {}
     for name, x in v.items():
         if type(name) is not str or name not in names:
             return None
         out[names.index(name)] = x
-    return out
+    return out.items()
 
 
 def _card_list(v: Any) -> list[str] | None:
@@ -58,15 +64,24 @@ def read_usual(d: Any) -> State | None:
     if type(d) is not dict or d.get("format") != FORMAT:
         return None
     names_v = d.get("players")
-    if not (
-        type(names_v) is list
-        and 2 <= len(names_v) <= 4
-        and _ONLY_STR.issuperset(map(type, names_v))
-        and all(map(str.strip, names_v))
-        and len(set(names_v)) == len(names_v)
-    ):
+    if names_v.__class__ is not list:
         return None
     names = tuple(names_v)
+    try:
+        known = names in _NAMES
+    except TypeError:  # unhashable entries
+        return None
+    if not known:
+        if not (
+            2 <= len(names_v) <= 4
+            and _ONLY_STR.issuperset(map(type, names_v))
+            and all(map(str.strip, names_v))
+            and len(set(names_v)) == len(names_v)
+        ):
+            return None
+        if len(_NAMES) >= _NAMES_MAX:
+            _NAMES.clear()
+        _NAMES[names] = True
     n = len(names)
     variant = d.get("variant", "common")
     if type(variant) is not str or variant not in VARIANTS:
@@ -105,46 +120,69 @@ def read_usual(d: Any) -> State | None:
         return None
     to_move = NOBODY if stage is _OVER else phase_starter if tm is None else names.index(tm)
 
-    st = State(names, variant, seed)
+    # State(names, variant, seed) with its fields set at once (every slot of State)
+    st = _new(State)
+    st.names = names
+    st.variant = variant
+    st.seed = seed
     st.stage = stage
     st.phase = phase
     st.round = rnd
     st.phase_starter = phase_starter
     st.round_starter = round_starter
     st.to_move = to_move
+    st.heights = [0] * 64
+    st.occupant = [EMPTY] * 64
+    st.king = None
+    st.scores = [0] * n
+    if n == 4:
+        st.knights = [[], [], [], []]
+        st.stacks = [[], [], [], []]
+        st.hands = [[], [], [], []]
+    else:
+        st.knights = [[] for _ in names]
+        st.stacks = [[] for _ in names]
+        st.hands = [[] for _ in names]
+    st.castles = None
+    st.undo = []
 
     given_heights = d.get("heights")
-    if given_heights is None:
-        given_heights = {}
-    elif type(given_heights) is not dict:
-        return None
-    values = given_heights.values()
-    if not _ONLY_INT.issuperset(map(type, values)) or (given_heights and min(values) < 0):
-        return None
-    heights = st.heights
-    try:
-        for i, v in zip(map(_SQ.__getitem__, given_heights), values, strict=True):
-            heights[i] = v
-    except KeyError:
-        return None
-    total_on_board = sum(values)
+    if given_heights is not None:
+        if type(given_heights) is not dict:
+            return None
+        heights = st.heights
+        try:  # plain loops: faster than map() and friends over a few dozen squares
+            for name, v in given_heights.items():
+                if v.__class__ is not int or v < 0:
+                    return None
+                heights[_SQ[name]] = v
+        except KeyError:
+            return None
 
-    knights = _players_of(d.get("knights"), names)
-    if knights is None:
-        return None
+    # Per-player objects: keyed by the players in their order (as written), some of
+    # them or all; anything else goes the checking way.
     occ = st.occupant
     pieces = 0
-    for p, squares in knights.items():
-        if type(squares) is not list or len(squares) > MAX_KNIGHTS:
+    knights = d.get("knights")
+    if knights is not None:
+        if knights.__class__ is not dict:
             return None
-        own = st.knights[p]
-        for sq in squares:
-            s = _SQ.get(sq) if type(sq) is str else None
-            if s is None or occ[s] != EMPTY:
-                return None
-            occ[s] = p
-            pieces |= BIT[s]
-            own.append(s)
+        p = 0
+        try:
+            for name, squares in knights.items():
+                if name != names[p] or squares.__class__ is not list or len(squares) > MAX_KNIGHTS:
+                    return None
+                own = st.knights[p]
+                for sq in squares:
+                    s = _SQ[sq]
+                    if occ[s] != EMPTY or sq.__class__ is not str:
+                        return None
+                    occ[s] = p
+                    pieces |= BIT[s]
+                    own.append(s)
+                p += 1
+        except (KeyError, TypeError, IndexError):  # no square, unhashable, too many players
+            return None
     k = d.get("king")
     if k is not None:
         ks = _SQ.get(k) if type(k) is str else None
@@ -157,35 +195,51 @@ def read_usual(d: Any) -> State | None:
         pieces |= BIT[ks]
     st.pieces = pieces
 
-    scores = _players_of(d.get("scores"), names)
-    if scores is None:
-        return None
-    for p, v in scores.items():
-        if type(v) is not int or v < 0:
+    scores = d.get("scores")
+    if scores is not None:
+        if scores.__class__ is not dict or len(scores) > n:
             return None
-        st.scores[p] = v
+        own_scores = st.scores
+        for p, (name, v) in enumerate(scores.items()):
+            if name != names[p] or v.__class__ is not int or v < 0:
+                return None
+            own_scores[p] = v
 
     in_turn = stage is _PLAY or stage is _DRAW_KEEP
-    stacks = _players_of(d.get("stacks"), names)
-    if stacks is None:
-        return None
-    for p in range(n):
-        if p in stacks:
-            v = stacks[p]
-            if type(v) is not list or not _ONLY_INT.issuperset(map(type, v)) or v and min(v) < 0:
-                return None
-            st.stacks[p] = v[:]
-        elif in_turn:
-            st.stacks[p] = list(ALLOTMENT[n][phase - 1])
-
-    hands = _players_of(d.get("hands"), names)
-    if hands is None:
-        return None
-    for p, v in hands.items():
-        cards = _card_list(v)
-        if cards is None:
+    stacks = d.get("stacks")
+    p = 0
+    if stacks is not None:
+        if stacks.__class__ is not dict or len(stacks) > n:
             return None
-        st.hands[p] = cards
+        own_stacks = st.stacks
+        for name, v in stacks.items():
+            if name != names[p] or v.__class__ is not list:
+                return None
+            for x in v:
+                if x.__class__ is not int or x < 0:
+                    return None
+            own_stacks[p] = v[:]
+            p += 1
+    if in_turn and p < n:  # the stacks of the phase for the players not given
+        allotment = ALLOTMENT[n][phase - 1]
+        for q in range(p, n):
+            st.stacks[q] = list(allotment)
+
+    hands = d.get("hands")
+    if hands is not None:
+        if hands.__class__ is not dict or len(hands) > n:
+            return None
+        own_hands = st.hands
+        for p, (name, v) in enumerate(hands.items()):
+            if name != names[p] or v.__class__ is not list:
+                return None
+            if v:
+                try:
+                    if not _CARD_SET.issuperset(v):
+                        return None
+                except TypeError:  # an unhashable entry
+                    return None
+                own_hands[p] = v[:]
 
     mc = d.get("master_card")
     if mc is not None and (type(mc) is not str or mc not in MASTER_CARDS):
@@ -200,8 +254,10 @@ def read_usual(d: Any) -> State | None:
         ap = turn.get("ap", BASE_AP)
         stack = turn.get("stack")
         played = turn.get("played", False)
-        drawn = _card_list(turn.get("drawn", []))
-        revealed = _card_list(turn.get("revealed", []))
+        drawn = turn.get("drawn", _NO_CARDS)
+        drawn = [] if drawn == _NO_CARDS else _card_list(drawn)
+        revealed = turn.get("revealed", _NO_CARDS)
+        revealed = [] if revealed == _NO_CARDS else _card_list(revealed)
         if (
             type(ap) is not int
             or ap < 0
@@ -233,16 +289,22 @@ def read_usual(d: Any) -> State | None:
         if decks_raw:
             if len(decks_raw) != 1 or "common" not in decks_raw:
                 return None
-            deck = _card_list(decks_raw["common"])
-            if deck is None:
+            deck = decks_raw["common"]
+            if deck.__class__ is not list:
+                return None
+            try:
+                if not _CARD_SET.issuperset(deck):
+                    return None
+            except TypeError:  # an unhashable entry
                 return None
             decks["common"] = tuple(deck)
         else:
             decks["common"] = default_decks(st, random.Random(seed))["common"]
     else:
-        given = _players_of(decks_raw, names)
-        if given is None:
+        pairs = _players_of(decks_raw, names)
+        if pairs is None:
             return None
+        given = dict(pairs)
         for p, v in given.items():
             deck = _card_list(v)
             if deck is None:
@@ -256,7 +318,7 @@ def read_usual(d: Any) -> State | None:
     supply = d.get("supply")
     if supply is None:
         in_stacks = sum(map(sum, st.stacks)) + (st.turn_stack or 0)
-        supply = max(0, TOTAL_BLOCKS - total_on_board - in_stacks)
+        supply = max(0, TOTAL_BLOCKS - sum(st.heights) - in_stacks)
     elif type(supply) is not int or supply < 0:
         return None
     st.supply = supply

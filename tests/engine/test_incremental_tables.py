@@ -81,9 +81,10 @@ def test_kept_tables_equal_fresh_ones(variant: str, seed: int) -> None:
         assert copy.legal() == game.legal()
 
 
-def test_absurdly_tall_towers() -> None:
-    """Heights are not bounded by the notation: a billion-block tower is no problem."""
-    tall = 10**9
+@pytest.mark.parametrize("tall", [70, 10**9])
+def test_absurdly_tall_towers(tall: int) -> None:
+    """Heights are not bounded by the notation: a billion-block tower is no problem
+    (nor one taller than the levels Castles() makes room for at first)."""
     game = Game.from_position(
         {
             "format": "torres-position/1",
