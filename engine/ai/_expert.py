@@ -110,6 +110,14 @@ more than the winners (phase 1: 1.6, 1.3 and 1.1 steps a player; phase 2: 4.9, 4
 and 3.9): early points on the track are dearer than they look to the evaluation.
 Against three ``search`` players the expert is now about even in common-deck games
 (25%), still short of the issue's 40%.
+On all 48 games of seeds 9000-9047 (all three variants) this version wins 10/48 = 21%
+(95% CI 12-34%), the one before 8/48 = 17% (CI 9-30%); margin -17.7 against -19.3.
+
+Tried with it and not kept: a smaller extra with personal decks and in the master
+version (10 / 3 / 0 points per first-three knight). On the 32 personal and master
+games of seeds 9000-9047 it won 4/32 = 12% (CI 5-28%) against 6/32 = 19% (CI 9-35%)
+without it, margin -33.5 against -21.8 (paired -11.7 ± 7.1; personal -5.1 ± 6.4,
+master -18.2 ± 12.7): in those variants even a smaller knight extra loses ground.
 
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
