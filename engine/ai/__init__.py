@@ -32,8 +32,9 @@ Levels:
 
 - ``"expert"`` (experimental): evolution over whole turns (Online Evolutionary
   Planning: a population of complete turns, repaired to legality, improved by
-  crossover and mutation under the static evaluation), then the same Monte Carlo
-  among the near-equal best (see ``_expert``). Not yet shown stronger than
+  crossover and mutation under a static evaluation of its own that, with the
+  common deck, values a player's first three knights more), then the same Monte
+  Carlo among the near-equal best (see ``_expert``). Not yet shown stronger than
   ``search`` (figures in ``_expert``'s docstring), so ``search`` stays the default.
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the

@@ -16,8 +16,11 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    random repairs of them; each generation keeps the best quarter, and fills up with
    one-point crossovers of two tournament winners plus mutations (an action
    replaced by another legal one at that point, a tail cut off and re-grown, two
-   actions swapped). Fitness is the static evaluation (``_evaluate``) of the
-   position at the end of the decision. Duplicate decisions are kept once.
+   actions swapped). Fitness is the expert's static evaluation (``_expert_eval``:
+   the shared ``_evaluate``, plus with the common deck an extra for each of a
+   player's first three knights) of the position at the end of the decision.
+   Duplicate decisions are kept once. The same evaluation ranks the greedy and
+   beam turns that seed it, the rollouts' end positions and the setup choices.
 3. *Monte Carlo among near-equal turns* (shared with ``search``): the best distinct
    turns within ``_NEAR_TIE`` of the top value are played in freshly sampled worlds
    against quick greedy replies, compared by successive halving.
@@ -87,6 +90,35 @@ one or two knights finished with 83 and 120 points on average, with three or mor
   9-40%), margin -10.5 against -15.0 (paired +4.5 ± 6.8): a lead for the common deck
   only, not yet shown.
 
+Kept, after a confirmation on fresh seeds (2026-12-02, same bench settings: 0.5 s,
+deadline off, one worker, each game played by this version and by the one before
+it, paired by seed): that evaluation with the common deck only (the shared value
+plus 20 / 5 / 0 points per first-three knight by pending phase; with personal decks
+and in the master version the shared value as before, so those games are unchanged).
+On 64 fresh common-deck games against three ``search`` players (the common games of
+seeds 9000-9047, and seeds 9100-9147 all with the common deck, seats rotating) it
+won 16/64 = 25% (95% CI 16-37%) against the version before's 6/64 = 9% (CI 4-19%):
+14 games won only by this version, 4 only by the one before (exact McNemar p =
+0.03); mean margin over the best opponent -15.1 against -19.5 (paired +4.4 ± 3.7,
+within about one standard error). With the earlier fresh games 8000-8023: 24/88
+against 11/88 (p = 0.02), paired margin +4.4 ± 3.3. What it changes: it adds two
+knights in its first turn (three knights after the first turn on average, against
+1.9) rather than building first; after phase 1 it has as many knights as before
+(3.9 against 3.8). In the records of the version before (74 games, seeds 9000-9147)
+it cashed more action points as score steps than its ``search`` opponents, and they
+more than the winners (phase 1: 1.6, 1.3 and 1.1 steps a player; phase 2: 4.9, 4.4
+and 3.9): early points on the track are dearer than they look to the evaluation.
+Against three ``search`` players the expert is now about even in common-deck games
+(25%), still short of the issue's 40%.
+On all 48 games of seeds 9000-9047 (all three variants) this version wins 10/48 = 21%
+(95% CI 12-34%), the one before 8/48 = 17% (CI 9-30%); margin -17.7 against -19.3.
+
+Tried with it and not kept: a smaller extra with personal decks and in the master
+version (10 / 3 / 0 points per first-three knight). On the 32 personal and master
+games of seeds 9000-9047 it won 4/32 = 12% (CI 5-28%) against 6/32 = 19% (CI 9-35%)
+without it, margin -33.5 against -21.8 (paired -11.7 ± 7.1; personal -5.1 ± 6.4,
+master -18.2 ± 12.7): in those variants even a smaller knight extra loses ground.
+
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
 """
@@ -96,7 +128,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.ai._evaluate import evaluate
+from engine.ai._expert_eval import evaluate
 from engine.ai._hidden import sample_game
 from engine.ai._plan import (
     _MAX_TURN_ACTIONS,
@@ -135,7 +167,7 @@ def expert_decision(
     """The expert's decision for *me*; reads only *view* (``game`` for re-sampling)."""
     world = sample_game(game, me, rng, view)
     if world.stage in SINGLE_STAGES:
-        return single_decision(world, me, rng, budget)
+        return single_decision(world, me, rng, budget, value=evaluate)
     population = _seed(world, me, rng, budget)
     if not population:
         return finish(world, me, [], False)
@@ -150,7 +182,7 @@ def expert_decision(
             statics.append(ind.value)
         if len(candidates) >= _CANDIDATES:
             break
-    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget)
+    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget, evaluate)
 
 
 def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Individual]:
@@ -160,11 +192,13 @@ def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Indi
     population stops once *budget* (the whole decision's) is spent.
     """
     share = budget.share(_SEED_SHARE)
-    # The greedy turn first (what the heuristic level plays) with most of this share,
+    # The greedy turn first (by the expert's own evaluation) with most of this share,
     # so that even a small budget starts from a complete, sensible turn.
-    planned = plan_turn(world, me, rng, share.share(0.5), width=1, most=60, cards=10)
+    planned = plan_turn(
+        world, me, rng, share.share(0.5), width=1, most=60, cards=10, value=evaluate
+    )
     if not share.exhausted:
-        planned += plan_turn(world, me, rng, share, width=10, most=90, cards=30)
+        planned += plan_turn(world, me, rng, share, width=10, most=90, cards=30, value=evaluate)
     planned.sort(key=lambda r: -r[0])
     population: list[_Individual] = []
     seen: set[tuple[str, ...]] = set()

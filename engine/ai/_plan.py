@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from engine.ai._evaluate import evaluate
 from engine.events import SETUP_STAGES, Stage, decision_over
 
 SINGLE_STAGES = SETUP_STAGES
+Evaluation = Callable[[dict[str, Any], str], float]
 _MAX_TURN_ACTIONS = 200  # a turn never gets near this; it guards against endless loops
 
 
@@ -103,9 +105,16 @@ def random_decision(
 
 
 def single_decision(
-    world: Any, me: str, rng: random.Random, budget: Budget, noise: float = 0.0
+    world: Any,
+    me: str,
+    rng: random.Random,
+    budget: Budget,
+    noise: float = 0.0,
+    *,
+    value: Evaluation = evaluate,
 ) -> list[str]:
-    """Setup or king decision: the legal action whose result evaluates best for *me*."""
+    """Setup or king decision: the legal action whose result evaluates best for *me*
+    (by *value*, the shared static evaluation unless a level brings its own)."""
     legal = world.legal()
     budget.spend(legal_cost(legal))
     order = list(legal)
@@ -117,9 +126,9 @@ def single_decision(
         child = world.copy()
         child.play(action)
         budget.spend()
-        value = evaluate(child.position(), me) + (rng.random() * noise if noise else 0.0)
-        if value > best_value:
-            best, best_value = action, value
+        v = value(child.position(), me) + (rng.random() * noise if noise else 0.0)
+        if v > best_value:
+            best, best_value = action, v
     return [best]
 
 
@@ -185,8 +194,10 @@ def plan_turn(
     most: int,
     cards: int,
     max_depth: int = 16,
+    value: Evaluation = evaluate,
 ) -> list[tuple[float, list[str], bool]]:
-    """Beam search over the actions of *me*'s turn in *world* (left unchanged).
+    """Beam search over the actions of *me*'s turn in *world* (left unchanged), ranked
+    by *value* (the shared static evaluation unless a level brings its own).
 
     Returns the turn prefixes where the decision may stop, best first, as
     ``(value, actions, final)``; ``final`` means the decision is already over (cut
@@ -195,7 +206,7 @@ def plan_turn(
     root = world.copy()
     pos = root.position()
     budget.spend()
-    start = _Node(evaluate(pos, me), [], root, key=_key(pos, me))
+    start = _Node(value(pos, me), [], root, key=_key(pos, me))
     seen = {start.key}
     results: list[_Node] = []
     if root.stage == "play" and root.to_move == me:
@@ -227,7 +238,7 @@ def plan_turn(
                     seen.add(key)
                     stage, to_move = pos.get("stage"), pos.get("to_move")
                     child = _Node(
-                        evaluate(pos, me),
+                        value(pos, me),
                         node.actions + [action],
                         child_game,
                         node,

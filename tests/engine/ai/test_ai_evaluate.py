@@ -139,3 +139,19 @@ def test_a_step_up_within_reach_is_worth_something() -> None:
     too_high = pos(heights={"c3": 1, "c4": 3, "c5": 3, "c6": 3}, knights={"red": ["c3"]})
     flat = pos(heights={"c3": 1, "c4": 1, "c5": 1, "c6": 1}, knights={"red": ["c3"]})
     assert player_values(too_high)["red"] == player_values(flat)["red"]
+
+
+def test_expert_values_add_the_first_three_knights_with_the_common_deck_only() -> None:
+    """The expert's own evaluation: the shared value plus an extra for each of a
+    player's first three knights (phases 1 and 2), with the common deck only."""
+    from engine.ai._expert_eval import _FIRST_KNIGHTS, expert_values
+
+    knights = {"red": ["a1", "a2", "a3", "a4"], "blue": ["h8"]}
+    for phase, extra in ((1, _FIRST_KNIGHTS[1]), (2, _FIRST_KNIGHTS[2])):
+        p = pos(phase=phase, knights=knights, variant="common")
+        shared, own = player_values(p), expert_values(p)
+        assert own["red"] - shared["red"] == 3 * extra > 0
+        assert own["blue"] - shared["blue"] == extra
+    for variant in ("personal", "master"):
+        p = pos(knights=knights, variant=variant)
+        assert expert_values(p) == player_values(p)

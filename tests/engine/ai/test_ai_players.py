@@ -222,12 +222,13 @@ def test_bad_arguments_get_clear_errors() -> None:
 
 
 def test_expert_turn_is_never_clearly_worse_than_the_greedy_turn(no_deadline: None) -> None:
-    """The expert's population starts from the greedy turn and keeps its best, so its
-    turn ends at least as well by the static evaluation, but for the near-tie margin
-    within which the rollouts may prefer another (master variant: no draw, so the end
-    of a turn is the same in every sampled world)."""
-    from engine.ai._evaluate import evaluate
+    """The expert's population starts from its greedy turn and the beam's and keeps
+    its best, so its turn ends at least as well as the heuristic level's by its own
+    static evaluation, but for the near-tie margin within which the rollouts may prefer
+    another (master variant: no draw, so the end of a turn is the same in every sampled
+    world)."""
     from engine.ai._expert import _NEAR_TIE
+    from engine.ai._expert_eval import evaluate
 
     compared = 0
     for seed in range(10):
