@@ -111,14 +111,7 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
     new.member_mask = masks
     new._adj = adj
     new.front = front
-    if type(le) is not list:  # board._Levels (an absurdly tall tower): a new one
-        new.le = le = type(le)(h)
-    else:
-        le = le[:]
-        le[hs - 1] &= NOT_BIT[s]
-        if len(le) < hs + 2:
-            le.append(ALL)
-        new.le = le
+    new.le = le = _le_after(le, h, s)
     new.top = top = hs if hs > cc.top else cc.top
     low[c] = None
     new._low = low
@@ -136,17 +129,7 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
             found |= front[c]
     new.build = found
     # A knight's reach changes only on or next to the castle that grew (its doors did).
-    keys = cc.reach_keys
-    reach = cc.reach.copy()
-    drop = keys & near
-    if drop:
-        keys ^= drop
-        while drop:
-            n = drop.bit_length()
-            del reach[BY_LENGTH[n]]
-            drop ^= POW[n]
-    new.reach = reach
-    new.reach_keys = keys
+    _forget_reach(cc, new, near)
     new.moveblock = None
     return new
 
@@ -165,14 +148,7 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
     m = cc.member_mask[c]
     z = ZONES.get(m) or zone(m)
     near = (z & ~le[hs - 2]) | CROSS[s]  # hs >= 2
-    if type(le) is not list:  # board._Levels (an absurdly tall tower): a new one
-        new.le = le = type(le)(h)
-    else:
-        le = le[:]
-        le[hs - 1] &= NOT_BIT[s]
-        if len(le) < hs + 2:
-            le.append(ALL)
-        new.le = le
+    new.le = le = _le_after(le, h, s)
     new.comp = cc.comp
     new.area = area = cc.area
     new.members = cc.members
@@ -200,18 +176,7 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
                 kept[k] = v
         low[c] = kept
     new._low = low
-    # the knight reach of old's but for starts on the squares of ``near``
-    keys = cc.reach_keys
-    reach = cc.reach.copy()
-    drop = keys & near
-    if drop:
-        keys ^= drop
-        while drop:
-            n = drop.bit_length()
-            del reach[BY_LENGTH[n]]
-            drop ^= POW[n]
-    new.reach = reach
-    new.reach_keys = keys
+    _forget_reach(cc, new, near)
     new.moveblock = None
     return new
 
@@ -259,3 +224,15 @@ def _forget_reach(old: Castles, new: Castles, near: int) -> None:
         drop ^= POW[n]
     new.reach = reach
     new.reach_keys = keys & ~near
+
+
+def _le_after(le: list[int], h: Sequence[int], s: int) -> list[int]:
+    """The level masks ``le`` after one block more on s (``h`` already counts it)."""
+    if type(le) is not list:  # board._Levels (an absurdly tall tower): a new one
+        return type(le)(h)
+    hs = h[s]
+    le = le[:]
+    le[hs - 1] &= NOT_BIT[s]
+    if len(le) < hs + 2:
+        le.append(ALL)
+    return le

@@ -181,7 +181,12 @@ def _climb_gain(
 
 def evaluate(pos: dict[str, Any], me: str) -> float:
     """The position's value for *me*: my worth against the leader's and the field's."""
-    vals = player_values(pos)
+    return relative_value(player_values(pos), pos, me)
+
+
+def relative_value(vals: dict[str, float], pos: dict[str, Any], me: str) -> float:
+    """*me*'s worth in *vals* against the leader's and the field's (at the end: the
+    margin over the best other, and a bonus for the win)."""
     mine = vals[me]
     others = [v for p, v in vals.items() if p != me]
     if not others:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ai._evaluate import _WIN_BONUS, pending_phase, player_values
+from engine.ai._evaluate import pending_phase, player_values, relative_value
 
 # Extra worth of each of a player's first three knights, by pending phase.
 _FIRST_KNIGHTS = {1: 20.0, 2: 5.0, 3: 0.0}
@@ -47,12 +47,4 @@ def expert_values(pos: dict[str, Any]) -> dict[str, float]:
 
 def evaluate(pos: dict[str, Any], me: str) -> float:
     """The position's value for *me*, as ``_evaluate.evaluate`` but on ``expert_values``."""
-    vals = expert_values(pos)
-    mine = vals[me]
-    others = [v for p, v in vals.items() if p != me]
-    if not others:
-        return mine
-    top = max(others)
-    if pos.get("stage") == "over":
-        return mine - top + (_WIN_BONUS if mine > top else 0.0)
-    return mine - 0.5 * top - 0.5 * sum(others) / len(others)
+    return relative_value(expert_values(pos), pos, me)

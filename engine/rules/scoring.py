@@ -56,13 +56,7 @@ def castle_points(
     knights: Sequence[int], h: Sequence[int], comp: Sequence[int], area: Sequence[int]
 ) -> int:
     """§7.1: per castle, its area × the level of the player's highest knight on it (level ≥ 1)."""
-    best: dict[int, int] = {}  # highest_levels, inline
-    for k in knights:
-        lv = h[k]
-        if lv >= 1:
-            c = comp[k]
-            if lv > best.get(c, 0):
-                best[c] = lv
+    best = highest_levels(knights, h, comp)
     total = 0
     for c, lv in best.items():
         total += area[c] * lv
