@@ -118,16 +118,7 @@ def with_block(cc: Castles, h: Sequence[int], s: int) -> Castles:
     if len(ZONES) >= ZONES_MAX:
         ZONES.clear()
     ZONES[m] = near  # zone(m)
-    found = cc.build  # the block squares: only those of c and next to it may change
-    if found is not None:
-        found &= ~near
-        size = area[c]
-        hc = height[c]
-        if hc <= size:
-            found |= m & le[size - 1 if size <= top else top]
-        if hc <= size + 1:
-            found |= front[c]
-    new.build = found
+    new.build = _build_after(cc.build, near, m, area[c], height[c], le, top, front[c])
     # A knight's reach changes only on or next to the castle that grew (its doors did).
     _forget_reach(cc, new, near)
     new.moveblock = None
@@ -156,16 +147,7 @@ def _raised(cc: Castles, new: Castles, h: Sequence[int], s: int, c: int) -> Cast
     new._adj = cc._adj
     new.front = cc.front
     new.top = top = hs if hs > cc.top else cc.top
-    found = cc.build  # the block squares: only those of c and next to it may change
-    if found is not None:
-        found &= ~z
-        size = area[c]
-        hc = height[c]
-        if hc <= size:
-            found |= m & le[size - 1 if size <= top else top]
-        if hc <= size + 1:
-            found |= cc.front[c]
-    new.build = found
+    new.build = _build_after(cc.build, z, m, area[c], height[c], le, top, cc.front[c])
     low = cc._low[:]  # c's entry is new (a dict of its own, or None)
     doors = low[c]
     if doors:
@@ -236,3 +218,19 @@ def _le_after(le: list[int], h: Sequence[int], s: int) -> list[int]:
     if len(le) < hs + 2:
         le.append(ALL)
     return le
+
+
+def _build_after(
+    found: int | None, near: int, m: int, size: int, hc: int, le: list[int], top: int, front: int
+) -> int | None:
+    """The block squares after castle ``m`` (``size`` squares, ``hc`` high, frontier
+    ``front``) changed: only those of ``near`` (the castle and next to it) may differ
+    from ``found`` (None: not worked out yet, and left so)."""
+    if found is None:
+        return None
+    found &= ~near
+    if hc <= size:
+        found |= m & le[size - 1 if size <= top else top]
+    if hc <= size + 1:
+        found |= front
+    return found
