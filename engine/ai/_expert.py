@@ -119,6 +119,35 @@ games of seeds 9000-9047 it won 4/32 = 12% (CI 5-28%) against 6/32 = 19% (CI 9-3
 without it, margin -33.5 against -21.8 (paired -11.7 ± 7.1; personal -5.1 ± 6.4,
 master -18.2 ± 12.7): in those variants even a smaller knight extra loses ground.
 
+Tried next for personal decks and the master version (2026-12-02, same settings: 0.5
+s, deadline off, one worker a version, seeds 11000-11095, the 64 personal and master
+games among them, each played by this version and by the change; paired by seed).
+In the records of this version's 32 personal and master games of seeds 9000-9047 it
+differed from its ``search`` opponents most in three ways: it drew about twice as
+often with personal decks (2.6 / 2.4 / 2.2 draws a phase against 1.2 / 1.7 / 1.3;
+in the fresh games below, 21 second draws right after a keep against 5 an opponent), cashed more
+action points as score steps early (phase 1: 1.6 against 1.0 personal, 4.7 against
+3.6 master; phase 2: 5.9 against 4.6 and 9.9 against 8.8), and had fewer knights
+after phase 2 (4.4 against 5.1 and 4.9 against 5.4); across all players of those
+games more knights went with lower, not higher, final scores. On the fresh seeds
+this version won 15/64 = 23% (95% CI 15-35%), margin -20.8, its final score equal
+to its opponents' mean (229 against 230): about even there, unlike the 6/32 of
+seeds 9000-9047. Neither change below was better, so neither was kept:
+
+- a charge on my own actions beyond the end position's value, also taken off the
+  rollout means: 0.5 / 0.3 / 0 points a score step by phase, and 0.4 a draw with
+  personal decks: 13/64 = 20% (CI 12-32%) against 15/64, margin -20.9 against
+  -20.8 (paired -0.1 ± 3.8; 4 games won only by it, 6 only by this version,
+  McNemar p = 0.75; personal -2.5 ± 4.5, master +2.2 ± 6.2). It did what it was
+  meant to (score steps a phase 2.5 / 6.5 -> 2.1 / 5.7, knights after phase 2 5.2 ->
+  5.4) without winning more; the draws did not drop (1.5 / 1.2 / 1.4 -> 1.3 / 1.6 /
+  1.1);
+- a charge of 1 point a draw with personal decks only: draws a phase 3.1 / 2.4 / 2.8
+  -> 1.8 / 1.5 / 1.8 (its opponents 1.3 / 1.8 / 1.4), yet 9/32 against 8/32 on the 32
+  personal games, margin -18.8 against -15.7 (paired -3.1 ± 5.2; 6 won only by it,
+  5 only by this version, p = 1.0). Drawing more than the others is not what costs
+  the expert its games.
+
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
 """
