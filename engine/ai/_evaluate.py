@@ -348,7 +348,7 @@ def relative_value(vals: dict[str, float], over: bool, me: str) -> float:
 
 
 def _master_estimate(
-    card: str, q: int, knights: list[int], h: list[int], label: list[int]
+    card: str, q: int, knights: Sequence[int], h: Sequence[int], label: Sequence[int]
 ) -> float:
     """Points the master card would give these knights now, discounted if far off."""
     if card in FORMATION_POINTS:  # scored after phase 3 only
