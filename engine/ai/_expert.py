@@ -157,7 +157,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.ai._expert_eval import evaluate
+from engine.ai._expert_eval import evaluate_world as evaluate
 from engine.ai._hidden import sample_game
 from engine.ai._plan import (
     _MAX_TURN_ACTIONS,
@@ -415,7 +415,7 @@ def _decode(
     else:
         return None
     budget.spend()
-    return _Individual(out, evaluate(game.position(), me))
+    return _Individual(out, evaluate(game, me))
 
 
 def _random_action(game: Any, legal: list[str], rng: random.Random) -> str:

@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ai._evaluate import pending_phase, player_values, relative_value
+from engine.ai._evaluate import (
+    _OVER,
+    pending_phase,
+    player_values,
+    relative_value,
+    world_values,
+)
+from engine.rules.scoring import pending_phase as _pending_phase
 
 # Extra worth of each of a player's first three knights, by pending phase.
 _FIRST_KNIGHTS = {1: 20.0, 2: 5.0, 3: 0.0}
@@ -33,18 +40,36 @@ _VARIANTS = ("common",)  # where the extra was measured to help (see the module 
 def expert_values(pos: dict[str, Any]) -> dict[str, float]:
     """Each player's worth in points: the shared value plus the first knights' extra
     (common deck only; in the other variants the shared value as it is)."""
-    vals = player_values(pos)
-    q = pending_phase(pos)
+    knights = pos.get("knights") or {}
+    return _with_extra(
+        player_values(pos),
+        pending_phase(pos),
+        pos.get("variant", "common"),
+        [len(knights.get(p, ())) for p in pos["players"]],
+    )
+
+
+def _with_extra(
+    vals: dict[str, float], q: int | None, variant: str, counts: list[int]
+) -> dict[str, float]:
+    """*vals* (by player, in seat order) with the first knights' extra added."""
     extra = 0.0
-    if q is not None and pos.get("variant", "common") in _VARIANTS:
+    if q is not None and variant in _VARIANTS:
         extra = _FIRST_KNIGHTS.get(q, 0.0)
     if extra:
-        knights = pos.get("knights") or {}
-        for p in vals:
-            vals[p] += extra * min(_FIRST, len(knights.get(p, ())))
+        for p, n in zip(vals, counts, strict=True):
+            vals[p] += extra * min(_FIRST, n)
     return vals
 
 
 def evaluate(pos: dict[str, Any], me: str) -> float:
     """The position's value for *me*, as ``_evaluate.evaluate`` but on ``expert_values``."""
-    return relative_value(expert_values(pos), pos, me)
+    return relative_value(expert_values(pos), pos.get("stage") == "over", me)
+
+
+def evaluate_world(game: Any, me: str) -> float:
+    """``evaluate(game.position(), me)``, without writing the position."""
+    st = game._st  # the computer players are part of the engine
+    q = _pending_phase(st.stage, st.phase, st.king is not None)
+    vals = _with_extra(world_values(game), q, st.variant, [len(k) for k in st.knights])
+    return relative_value(vals, st.stage is _OVER, me)

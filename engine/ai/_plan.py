@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.ai._evaluate import evaluate
+from engine.ai._evaluate import evaluate_world
 from engine.events import SETUP_STAGES, Stage, decision_over
+from engine.rules.tables import BASE_AP
 
 SINGLE_STAGES = SETUP_STAGES
-Evaluation = Callable[[dict[str, Any], str], float]
+Evaluation = Callable[[Any, str], float]  # (game, player): see _evaluate.evaluate_world
 _MAX_TURN_ACTIONS = 200  # a turn never gets near this; it guards against endless loops
 
 
@@ -111,7 +112,7 @@ def single_decision(
     budget: Budget,
     noise: float = 0.0,
     *,
-    value: Evaluation = evaluate,
+    value: Evaluation = evaluate_world,
 ) -> list[str]:
     """Setup or king decision: the legal action whose result evaluates best for *me*
     (by *value*, the shared static evaluation unless a level brings its own)."""
@@ -126,7 +127,7 @@ def single_decision(
         child = world.copy()
         child.play(action)
         budget.spend()
-        v = value(child.position(), me) + (rng.random() * noise if noise else 0.0)
+        v = value(child, me) + (rng.random() * noise if noise else 0.0)
         if v > best_value:
             best, best_value = action, v
     return [best]
@@ -142,23 +143,31 @@ class _Node:
     key: tuple[Any, ...] = field(default=(), repr=False)
 
 
-def _key(pos: dict[str, Any], me: str) -> tuple[Any, ...]:
-    """What distinguishes two positions reached within one turn (for transpositions)."""
-    turn = pos.get("turn") or {}
+def _key(game: Any, me: str) -> tuple[Any, ...]:
+    """What distinguishes two positions reached within one turn (for transpositions):
+    what ``game.position()`` shows of the board, the scores and *me*'s cards and turn."""
+    st = game._st  # the computer players are part of the engine
+    seat = st.names.index(me)
+    stage = st.stage
+    if stage is _PLAY or stage is _DRAW_KEEP:
+        turn = (st.ap, st.turn_stack, st.played, tuple(st.revealed))
+    else:  # no turn in progress: the position shows a fresh turn
+        turn = _NO_TURN
     return (
-        tuple(sorted((pos.get("heights") or {}).items())),
-        tuple(tuple(sorted(v)) for v in (pos.get("knights") or {}).values()),
-        pos.get("king"),
-        tuple((pos.get("scores") or {}).values()),
-        tuple(sorted((pos.get("hands") or {}).get(me, []))),
-        tuple((pos.get("stacks") or {}).get(me, [])),
-        turn.get("ap"),
-        turn.get("stack"),
-        turn.get("played"),
-        tuple(turn.get("revealed") or ()),
-        pos.get("stage"),
-        pos.get("supply"),
+        tuple(st.heights),
+        tuple(map(tuple, map(sorted, st.knights))),
+        st.king,
+        tuple(st.scores),
+        tuple(sorted(st.hands[seat])),
+        tuple(st.stacks[seat]),
+        turn,
+        stage,
+        st.supply,
     )
+
+
+_PLAY, _DRAW_KEEP = Stage.PLAY, Stage.DRAW_KEEP
+_NO_TURN = (BASE_AP, None, False, ())
 
 
 def legal_cost(legal: list[str]) -> int:
@@ -194,7 +203,7 @@ def plan_turn(
     most: int,
     cards: int,
     max_depth: int = 16,
-    value: Evaluation = evaluate,
+    value: Evaluation = evaluate_world,
 ) -> list[tuple[float, list[str], bool]]:
     """Beam search over the actions of *me*'s turn in *world* (left unchanged), ranked
     by *value* (the shared static evaluation unless a level brings its own).
@@ -204,9 +213,8 @@ def plan_turn(
     after a personal draw), otherwise the caller completes it with ``finish``.
     """
     root = world.copy()
-    pos = root.position()
     budget.spend()
-    start = _Node(value(pos, me), [], root, key=_key(pos, me))
+    start = _Node(value(root, me), [], root, key=_key(root, me))
     seen = {start.key}
     results: list[_Node] = []
     if root.stage == "play" and root.to_move == me:
@@ -224,21 +232,20 @@ def plan_turn(
                 if budget.exhausted:
                     break
                 if action == "draw" or action.startswith("keep"):
-                    child_game = game.copy()
+                    child_game = after = game.copy()
                     child_game.play(action)
-                    pos = child_game.position()
                 else:
                     child_game = None
                     game.play(action)
-                    pos = game.position()
+                    after = game
                 budget.spend()
-                key = _key(pos, me)
+                key = _key(after, me)
                 fresh = key not in seen
                 if fresh:
                     seen.add(key)
-                    stage, to_move = pos.get("stage"), pos.get("to_move")
+                    stage, to_move = after.stage, after.to_move
                     child = _Node(
-                        value(pos, me),
+                        value(after, me),
                         node.actions + [action],
                         child_game,
                         node,

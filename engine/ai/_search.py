@@ -24,7 +24,7 @@ import math
 import random
 from typing import Any
 
-from engine.ai._evaluate import evaluate
+from engine.ai._evaluate import evaluate_world
 from engine.ai._hidden import sample_game
 from engine.ai._plan import (
     SINGLE_STAGES,
@@ -83,7 +83,7 @@ def pick_by_rollouts(
     statics: list[float],
     rng: random.Random,
     budget: Budget,
-    value: Evaluation = evaluate,
+    value: Evaluation = evaluate_world,
 ) -> list[str]:
     """The candidate turn with the best mean after replies in sampled worlds (valued
     by *value* for *me*; the replies are the shared greedy turns).
@@ -136,7 +136,7 @@ def _rollout(
     turn: list[str],
     rng: random.Random,
     budget: Budget,
-    value: Evaluation = evaluate,
+    value: Evaluation = evaluate_world,
 ) -> float | None:
     """Play *turn* in a sampled world, let the others reply, evaluate for *me*.
 
@@ -157,4 +157,4 @@ def _rollout(
             world, player, rng, budget, width=1, most=_REPLY_MOST, cards=_REPLY_CARDS
         )
         world.play("; ".join(reply))
-    return value(world.position(), me)
+    return value(world, me)
