@@ -128,9 +128,8 @@ often with personal decks (2.6 / 2.4 / 2.2 draws a phase against 1.2 / 1.7 / 1.3
 in the fresh games below, 21 second draws right after a keep against 5 an
 opponent), cashed more action points as score steps early (phase 1: 1.6 against
 1.0 personal, 4.7 against 3.6 master; phase 2: 5.9 against 4.6 and 9.9 against
-8.8), and had fewer knights
-after phase 2 (4.4 against 5.1 and 4.9 against 5.4); across all players of those
-games more knights went with lower, not higher, final scores. On the fresh seeds
+8.8), and had fewer knights after phase 2 (4.4 against 5.1 and 4.9 against 5.4);
+across all players of those games more knights went with lower, not higher, final scores. On the fresh seeds
 this version won 15/64 = 23% (95% CI 15-35%), margin -20.8, its final score equal
 to its opponents' mean (229 against 230): about even there, unlike the 6/32 of
 seeds 9000-9047. None of the changes below was shown better, so none was kept:
