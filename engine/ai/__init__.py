@@ -65,11 +65,16 @@ __all__ = ["LEVELS", "NODES_PER_SECOND", "choose_actions", "random_decision"]
 
 LEVELS: tuple[str, ...] = ("random", "heuristic", "search", "expert")
 
-NODES_PER_SECOND = 7000
-"""Evaluated positions a decision may use per second of its budget: about a third of
-the ~20,000 per second measured on the machine the bench/ai_bench.py figures
-come from, so the deadline (80% of the budget) is rarely what stops a search and
-the decision stays reproducible on a machine up to about 1.4 times as slow (or as busy)."""
+NODES_PER_SECOND = 18000
+"""Evaluated positions a decision may use per second of its budget. Chosen on
+2026-12-02, once the players evaluated game states instead of written positions
+(a node became about twice as cheap), so that an ``expert`` decision takes as long
+as it did at 7,000 before: on the 2-core VM the bench/ai_bench.py figures come from,
+CPU time per decision at a 1 s budget (37 positions of heuristic games, deadline
+off), mean / 95th percentile, ``expert`` 0.48 / 0.80 s before and 0.46 / 0.76 s now;
+``search`` 0.58 / 1.12 s before and 0.34 / 0.62 s now (its beam and rollouts stop
+before such a budget runs out). So the deadline (80% of the budget) stops only the
+longest decisions, and the others stay reproducible for a seed."""
 
 _HEURISTIC_NODES = 1500  # the greedy builder rarely needs more; small budgets cut it
 _SAFETY = 0.8  # fraction of *seconds* the planning may use; the rest is margin
