@@ -158,6 +158,14 @@ seeds 9000-9047. None of the changes below was shown better, so none was kept:
   0.61. A lead with personal decks only, picked from a split of the first run and
   not shown (1.6 standard errors): not kept.
 
+More nodes, same strength (2026-12-02): once the players evaluated game states
+instead of written positions, a node cost about half as much, and the budget went
+from 7,000 to 18,000 nodes a second of decision (``NODES_PER_SECOND``; an expert
+decision takes as long as before, ``search`` stops before using it all). Against
+three ``search`` players at 1 s (ai_bench.py, all variants, 2 workers, quiet
+machine): 66/200 = 33% (95% CI 27-40%), mean margin -14.7, against 47/144 = 33% on
+seeds 1-144 at 7,000.
+
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
 """
