@@ -35,7 +35,7 @@ Levels:
   crossover and mutation under a static evaluation of its own that, with the
   common deck, values a player's first three knights more), then the same Monte
   Carlo among the near-equal best (see ``_expert``). Not yet shown stronger than
-  ``search`` (figures in ``_expert``'s docstring), so ``search`` stays the default.
+  ``search`` (figures in docs/expert-experiments.md), so ``search`` stays the default.
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a
