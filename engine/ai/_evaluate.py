@@ -11,9 +11,10 @@ use (knights on the board, cards in hand, action points left in the turn). It re
 position dict (docs/notation.md), or (``evaluate_world``, what the players' searches
 use) a game's state directly, with the same result bit for bit: writing a position
 for every node took a fifth of a search's time, evaluating it half. The players
-evaluate only the worlds they sample, never hidden information.  Castles, castle points, the king's bonus and the
-master cards are worked out by the engine's own pure functions (``engine.board``,
-``engine.rules.scoring``), so the players score a position exactly as the game does.
+evaluate only the worlds they sample, never hidden information. Castles, castle
+points, the king's bonus and the master cards are worked out by the engine's own
+pure functions (``engine.board``, ``engine.rules.scoring``), so the players score a
+position exactly as the game does.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from engine.rules.scoring import (
     formation_points,
     highest_levels,
     king_bonus,
+    points_of,
     zone_count,
 )
 from engine.rules.scoring import pending_phase as _pending_phase
@@ -220,11 +222,8 @@ def _values(
             terms = _TERMS.get(key)
         if terms is None:
             best = highest_levels(idx, h, label)
-            cpts = 0
-            for c, lvl in best.items():
-                cpts += areas[c] * lvl
             terms = (
-                cpts,
+                points_of(best, areas),
                 king_bonus(idx, h, label, king_sq, q),
                 _climb_gain(idx, h, label, areas, best, pieces) if _POTENTIAL and idx else 0.0,
                 _master_estimate(master, q, idx, h, label) if master else 0.0,

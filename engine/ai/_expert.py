@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.ai._expert_eval import evaluate_world as evaluate
+from engine.ai._expert_eval import evaluate_world
 from engine.ai._hidden import sample_game
 from engine.ai._plan import (
     _MAX_TURN_ACTIONS,
@@ -77,7 +77,7 @@ def expert_decision(
     """The expert's decision for *me*; reads only *view* (``game`` for re-sampling)."""
     world = sample_game(game, me, rng, view)
     if world.stage in SINGLE_STAGES:
-        return single_decision(world, me, rng, budget, value=evaluate)
+        return single_decision(world, me, rng, budget, value=evaluate_world)
     population = _seed(world, me, rng, budget)
     if not population:
         return finish(world, me, [], False)
@@ -92,7 +92,7 @@ def expert_decision(
             statics.append(ind.value)
         if len(candidates) >= _CANDIDATES:
             break
-    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget, evaluate)
+    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget, evaluate_world)
 
 
 def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Individual]:
@@ -105,10 +105,12 @@ def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Indi
     # The greedy turn first (by the expert's own evaluation) with most of this share,
     # so that even a small budget starts from a complete, sensible turn.
     planned = plan_turn(
-        world, me, rng, share.share(0.5), width=1, most=60, cards=10, value=evaluate
+        world, me, rng, share.share(0.5), width=1, most=60, cards=10, value=evaluate_world
     )
     if not share.exhausted:
-        planned += plan_turn(world, me, rng, share, width=10, most=90, cards=30, value=evaluate)
+        planned += plan_turn(
+            world, me, rng, share, width=10, most=90, cards=30, value=evaluate_world
+        )
     planned.sort(key=lambda r: -r[0])
     population: list[_Individual] = []
     seen: set[tuple[str, ...]] = set()
@@ -296,7 +298,7 @@ def _decode(
     else:
         return None
     budget.spend()
-    return _Individual(out, evaluate(game, me))
+    return _Individual(out, evaluate_world(game, me))
 
 
 def _random_action(game: Any, legal: list[str], rng: random.Random) -> str:

@@ -15,7 +15,8 @@ and 120 points on average, those with three or more with 172-182.
 The extra is used with the common deck only: there it made the expert win more
 often against three ``search`` players on fresh seeds (16/64 against 6/64; figures
 in docs/expert-experiments.md), while with personal decks and in the master version
-the same extra lost ground on the tuning seeds (7000-7047: 0/16 against 4/16 and 3/16 against 4/16).
+the same extra lost ground on the tuning seeds (7000-7047: 0/16 against 4/16 and
+3/16 against 4/16).
 """
 
 from __future__ import annotations

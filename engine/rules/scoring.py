@@ -56,7 +56,11 @@ def castle_points(
     knights: Sequence[int], h: Sequence[int], comp: Sequence[int], area: Sequence[int]
 ) -> int:
     """§7.1: per castle, its area × the level of the player's highest knight on it (level ≥ 1)."""
-    best = highest_levels(knights, h, comp)
+    return points_of(highest_levels(knights, h, comp), area)
+
+
+def points_of(best: dict[int, int], area: Sequence[int]) -> int:
+    """Castle points of ``highest_levels``' result: per castle, area × level."""
     total = 0
     for c, lv in best.items():
         total += area[c] * lv
