@@ -24,10 +24,6 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
 3. *Monte Carlo among near-equal turns* (shared with ``search``): the best distinct
    turns within ``_NEAR_TIE`` of the top value are played in freshly sampled worlds
    against quick greedy replies, compared by successive halving.
-4. *Setup and king decisions* (castle blocks in the master version, the first knight,
-   the king): the best few by the static value (which hardly tells the eight
-   one-block starting castles apart) are compared the same way, each sample played
-   on by every player with greedy turns until four turns have ended.
 
 What was tried to make it stronger, with figures, is recorded in
 docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 33% of
@@ -51,6 +47,7 @@ from engine.ai._plan import (
     finish,
     legal_cost,
     plan_turn,
+    single_decision,
 )
 from engine.ai._search import pick_by_rollouts
 from engine.events import Event, Stage, decision_over
@@ -64,8 +61,6 @@ _EVOLVE_SHARE = 0.6  # of what is left after seeding; the rest goes to the rollo
 _CANDIDATES = 4
 _NEAR_TIE = 1.0
 _STALL = 12  # generations without a better best: restart all but the elite
-_SETUP_CANDIDATES = 6
-_SETUP_TURNS = 4  # turns of play (all players) each setup rollout looks ahead
 
 
 class _Individual:
@@ -82,7 +77,7 @@ def expert_decision(
     """The expert's decision for *me*; reads only *view* (``game`` for re-sampling)."""
     world = sample_game(game, me, rng, view)
     if world.stage in SINGLE_STAGES:
-        return _setup_decision(game, me, view, world, rng, budget)
+        return single_decision(world, me, rng, budget, value=evaluate_world)
     population = _seed(world, me, rng, budget)
     if not population:
         return finish(world, me, [], False)
@@ -98,44 +93,6 @@ def expert_decision(
         if len(candidates) >= _CANDIDATES:
             break
     return pick_by_rollouts(game, me, view, candidates, statics, rng, budget, evaluate_world)
-
-
-def _setup_decision(
-    game: Any, me: str, view: dict[str, Any], world: Any, rng: random.Random, budget: Budget
-) -> list[str]:
-    """A setup or king decision: the best few by the static value, then Monte Carlo.
-
-    One ply of static value hardly tells the eight one-block starting castles apart,
-    nor the king's squares, so the best ``_SETUP_CANDIDATES`` are played on, every
-    player with quick greedy turns for ``_SETUP_TURNS`` turns, and compared there.
-    """
-    legal = world.legal()
-    budget.spend(legal_cost(legal))
-    order = list(legal)
-    rng.shuffle(order)  # ties resolve at random, reproducibly
-    ranked: list[tuple[float, str]] = []
-    for action in order:
-        if budget.exhausted:
-            break
-        child = world.copy()
-        child.play(action)
-        budget.spend()
-        ranked.append((evaluate_world(child, me), action))
-    if not ranked:
-        return [order[0]]
-    ranked.sort(key=lambda r: -r[0])
-    top = ranked[:_SETUP_CANDIDATES]
-    return pick_by_rollouts(
-        game,
-        me,
-        view,
-        [[a] for _, a in top],
-        [v for v, _ in top],
-        rng,
-        budget,
-        evaluate_world,
-        turns=_SETUP_TURNS,
-    )
 
 
 def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Individual]:

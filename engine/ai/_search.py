@@ -84,16 +84,12 @@ def pick_by_rollouts(
     rng: random.Random,
     budget: Budget,
     value: Evaluation = evaluate_world,
-    *,
-    turns: int = 0,
 ) -> list[str]:
     """The candidate turn with the best mean after replies in sampled worlds (valued
     by *value* for *me*; the replies are the shared greedy turns).
 
     *candidates* come best first by their static values *statics*; the static order
-    decides unless every candidate was tried in the same sampled worlds. With *turns*,
-    each sample goes on (every player, *me* too, with greedy decisions) until that
-    many turns have ended, instead of until *me*'s next decision.
+    decides unless every candidate was tried in the same sampled worlds.
     """
     if len(candidates) == 1:
         return candidates[0]
@@ -107,9 +103,7 @@ def pick_by_rollouts(
         finished = True
         for i in active:
             for s in seeds:
-                rolled = _rollout(
-                    game, me, view, candidates[i], random.Random(s), budget, value, turns
-                )
+                rolled = _rollout(game, me, view, candidates[i], random.Random(s), budget, value)
                 if rolled is None:
                     finished = False
                     break
@@ -143,10 +137,8 @@ def _rollout(
     rng: random.Random,
     budget: Budget,
     value: Evaluation = evaluate_world,
-    turns: int = 0,
 ) -> float | None:
-    """Play *turn* in a sampled world, let the others reply, evaluate for *me*
-    (see ``pick_by_rollouts`` for *turns*).
+    """Play *turn* in a sampled world, let the others reply, evaluate for *me*.
 
     Returns None when the budget ran out before the sample was complete.
     """
@@ -154,20 +146,15 @@ def _rollout(
     world.play("; ".join(turn))
     budget.spend(3)
     steps = 0
-    ended = 0
-    while world.stage != "over" and steps < 12 + 4 * turns:
+    while world.stage != "over" and steps < 12:
         steps += 1
         player = world.to_move
-        if turns:
-            if ended >= turns:
-                break
-        elif player == me and world.stage != "draw-keep":
+        if player == me and world.stage != "draw-keep":
             break
         if budget.exhausted:
             return None
         reply = greedy_decision(
             world, player, rng, budget, width=1, most=_REPLY_MOST, cards=_REPLY_CARDS
         )
-        events = world.play("; ".join(reply))
-        ended += sum(1 for e in events if e.type == "turn_end")
+        world.play("; ".join(reply))
     return value(world, me)

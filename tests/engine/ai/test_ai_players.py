@@ -259,32 +259,3 @@ def test_expert_keeps_to_its_node_budget() -> None:
             actions = expert_decision(game, me, game.position(viewer=me), random.Random(1), budget)
             assert_legal_decision(game, actions)
             assert budget.used <= nodes + 64, (nodes, budget.used)
-
-
-@pytest.mark.parametrize("turns,round_evaluated", [(0, 1), (4, 2)])
-def test_setup_rollouts_look_the_given_number_of_turns_ahead(
-    turns: int, round_evaluated: int
-) -> None:
-    """The expert compares setup choices after a round of play (``turns``); the turn
-    rollouts of ``search`` stop at the player's next decision, as before."""
-    from engine.ai._plan import Budget
-    from engine.ai._search import _rollout
-
-    game = Game.new(players=4, seed=8)
-    assert game.stage == "place"
-    me = game.to_move
-    seen: list[Game] = []
-
-    def value(world: Game, player: str) -> float:
-        seen.append(world.copy())
-        return 0.0
-
-    budget = Budget(10**6, time.perf_counter() + 600)
-    view = game.position(viewer=me)
-    first = game.legal()[0]
-    assert _rollout(game, me, view, [first], random.Random(3), budget, value, turns) == 0.0
-    (world,) = seen
-    pos = world.position()
-    assert (pos["stage"], pos["phase"], pos["round"]) == ("play", 1, round_evaluated)
-    assert world.to_move == me and world.ap == 5
-    assert first.split()[1] in pos["knights"][me]
