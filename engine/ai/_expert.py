@@ -19,11 +19,9 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    actions swapped). Fitness is the expert's static evaluation (``_expert_eval``:
    the shared ``_evaluate``, plus with the common deck an extra for each of a
    player's first three knights) of the position at the end of the decision.
-   Decisions that end in the same position (the same actions in another order,
-   by the beam's transposition key) are kept once, so the population and the
-   candidates below are different turns. The same evaluation ranks the greedy and
+   Duplicate decisions are kept once. The same evaluation ranks the greedy and
    beam turns that seed it, the rollouts' end positions and the setup choices.
-3. *Monte Carlo among near-equal turns* (shared with ``search``): the best
+3. *Monte Carlo among near-equal turns* (shared with ``search``): the best distinct
    turns within ``_NEAR_TIE`` of the top value are played in freshly sampled worlds
    against quick greedy replies, compared by successive halving.
 
@@ -46,7 +44,6 @@ from engine.ai._plan import (
     _MAX_TURN_ACTIONS,
     SINGLE_STAGES,
     Budget,
-    _key,
     finish,
     legal_cost,
     plan_turn,
@@ -67,15 +64,11 @@ _STALL = 12  # generations without a better best: restart all but the elite
 
 
 class _Individual:
-    """A decoded decision: its actions, the value of where they lead, and that end
-    position's transposition key (two orders of the same actions share it)."""
+    __slots__ = ("actions", "value")
 
-    __slots__ = ("actions", "value", "key")
-
-    def __init__(self, actions: list[str], value: float, key: tuple[Any, ...]) -> None:
+    def __init__(self, actions: list[str], value: float) -> None:
         self.actions = actions
         self.value = value
-        self.key = key
 
 
 def expert_decision(
@@ -120,28 +113,28 @@ def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Indi
         )
     planned.sort(key=lambda r: -r[0])
     population: list[_Individual] = []
-    seen: set[tuple[Any, ...]] = set()
+    seen: set[tuple[str, ...]] = set()
     for _, actions, final in planned:
         if len(population) >= _POPULATION // 2 or (population and budget.exhausted):
             break
         genes = finish(world, me, actions, final)
         ind = _decode(world, me, genes, rng, budget)
-        if ind is not None and ind.key not in seen:
-            seen.add(ind.key)
+        if ind is not None and tuple(ind.actions) not in seen:
+            seen.add(tuple(ind.actions))
             population.append(ind)
     if not population:
         ind = _decode(world, me, [], rng, budget)
         if ind is None:
             return []
         population.append(ind)
-        seen.add(ind.key)
+        seen.add(tuple(ind.actions))
     tries = 0
     while len(population) < _POPULATION and tries < 2 * _POPULATION and not budget.exhausted:
         tries += 1
         parent = population[tries % len(population)]
         child = _mutate(world, me, parent.actions, rng, budget)
-        if child is not None and child.key not in seen:
-            seen.add(child.key)
+        if child is not None and tuple(child.actions) not in seen:
+            seen.add(tuple(child.actions))
             population.append(child)
     population.sort(key=lambda i: -i.value)
     return population
@@ -155,7 +148,7 @@ def _evolve(
     population: list[_Individual],
 ) -> list[_Individual]:
     """Generations until the budget is spent; returns the population, best first."""
-    seen = {i.key for i in population}
+    seen = {tuple(i.actions) for i in population}
     best = population[0].value
     stall = 0
     while not budget.exhausted:
@@ -177,7 +170,7 @@ def _evolve(
                 child = _mutate(world, me, a.actions, rng, budget)
             if child is None:
                 continue
-            key = child.key
+            key = tuple(child.actions)
             if key in seen:
                 continue
             seen.add(key)
@@ -305,7 +298,7 @@ def _decode(
     else:
         return None
     budget.spend()
-    return _Individual(out, evaluate_world(game, me), _key(game, me))
+    return _Individual(out, evaluate_world(game, me))
 
 
 def _random_action(game: Any, legal: list[str], rng: random.Random) -> str:
