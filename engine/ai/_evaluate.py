@@ -34,6 +34,7 @@ from engine.rules.scoring import (
     points_of,
     zone_count,
 )
+from engine.rules.scoring import castle_points as _castle_points
 from engine.rules.scoring import pending_phase as _pending_phase
 
 # How much a card in hand is worth, in points, while turns remain to play it.
@@ -93,8 +94,7 @@ def castle_points(pos: dict[str, Any]) -> dict[str, int]:
     knights = pos.get("knights") or {}
     out = {}
     for p in pos["players"]:
-        best = highest_levels([SQUARE_INDEX[sq] for sq in knights.get(p, [])], h, comp)
-        out[p] = sum(area[c] * lvl for c, lvl in best.items())
+        out[p] = _castle_points([SQUARE_INDEX[sq] for sq in knights.get(p, [])], h, comp, area)
     return out
 
 
