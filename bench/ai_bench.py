@@ -13,12 +13,16 @@ a pairing between them is at equal time per decision). ``--variant all`` cycles 
 common, personal and master variants game by game.
 
 A win is a game the hero ends with the highest score (a shared top score counts
-as a win and is reported as a tie). Games run in parallel (``--workers``).
+as a win and is reported as a tie). Games run in parallel (``--workers``). Besides
+the win rate: the hero's mean score over the opponents' mean (0 for an even match,
+where the margin over the best opponent is negative), wins by variant, and with
+``--out FILE`` one JSON line per game, for comparing two versions seed by seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import statistics
@@ -74,7 +78,12 @@ def play_one(task: tuple) -> dict:
         game.play("; ".join(actions))
         n += 1
     top = max(game.scores.values())
+    others = [s for q, s in game.scores.items() if q != hero]
     return {
+        "seed": seed,
+        "seat": seat,
+        "variant": variant,
+        "others_mean": statistics.fmean(others),
         "win": hero in game.winners,
         "tie": hero in game.winners and len(game.winners) > 1,
         "score": game.scores[hero],
@@ -99,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument(
         "--pairings", default=",".join(PAIRINGS), help=f"comma list of {', '.join(PAIRINGS)}"
+    )
+    parser.add_argument(
+        "--out", help="also write one JSON line per game (seed, variant, seat, result) here"
     )
     args = parser.parse_args(argv)
     chosen = [p.strip() for p in args.pairings.split(",") if p.strip()]
@@ -137,6 +149,11 @@ def main(argv: list[str] | None = None) -> int:
             results = list(pool.imap_unordered(play_one, tasks))
             wall = time.perf_counter() - t0
             _report(name, hero, other, results, wall, budget[hero], args.players)
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as out:
+                    for r in sorted(results, key=lambda r: r["seed"]):
+                        row = {k: v for k, v in r.items() if k != "times"}
+                        out.write(json.dumps({"pairing": name, **row}) + "\n")
     return 0
 
 
@@ -162,6 +179,25 @@ def _report(
     print(f"\n{name}: 1 {hero} vs {players - 1} {other}")
     print(f"  hero wins {wins}/{n} = {wins / n:.1%}  (95% CI {lo:.1%}-{hi:.1%}; {ties} shared)")
     print(f"  hero margin over best opponent: mean {statistics.fmean(margins):+.1f} points")
+    # Over the opponents' mean (not the best of them): an even player is at 0 here.
+    edge = [r["score"] - r["others_mean"] for r in results]
+    print(
+        f"  hero score {statistics.fmean(r['score'] for r in results):.1f}, "
+        f"opponents' mean {statistics.fmean(r['others_mean'] for r in results):.1f} "
+        f"(hero over their mean {statistics.fmean(edge):+.1f})"
+    )
+    by_variant = {}
+    for r in results:
+        by_variant.setdefault(r["variant"], []).append(r)
+    if len(by_variant) > 1:
+        parts = []
+        for v in ("common", "personal", "master"):
+            rs = by_variant.get(v, [])
+            if rs:
+                w = sum(r["win"] for r in rs)
+                lo_v, hi_v = wilson(w, len(rs))
+                parts.append(f"{v} {w}/{len(rs)} = {w / len(rs):.0%} ({lo_v:.0%}-{hi_v:.0%})")
+        print("  by variant: " + ", ".join(parts))
     print(f"  {hero} per decision (budget {sec}s): {fmt(hero_t)}")
     over = sum(1 for t in hero_t if t > 1.1 * sec)
     print(f"  {hero} decisions over budget + 10%: {over}/{len(hero_t)}")
