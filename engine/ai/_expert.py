@@ -1,4 +1,4 @@
-"""The "expert" level: evolution over whole turns, then Monte Carlo among the best.
+"""The "expert" level: evolution over whole turns.
 
 A turn in Torres is a sequence of several actions (a few moves, builds, a card, score
 steps), so the turn as a whole is what gets searched, as in Online Evolutionary
@@ -20,14 +20,15 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    the shared ``_evaluate``, plus with the common deck an extra for each of a
    player's first three knights) of the position at the end of the decision.
    Duplicate decisions are kept once. The same evaluation ranks the greedy and
-   beam turns that seed it, the rollouts' end positions and the setup choices.
-3. *Monte Carlo among near-equal turns* (shared with ``search``): the best distinct
-   turns within ``_NEAR_TIE`` of the top value are played in freshly sampled worlds
-   against quick greedy replies, compared by successive halving.
+   beam turns that seed it and the setup choices.
+3. *The decision* is the best member of the last generation. The Monte Carlo among
+   near-equal turns that ``search`` ends with (and the expert did until 2026-12-02)
+   is left out: without it the expert was not weaker against three ``search``
+   players, and its decisions took a quarter less time (docs/expert-experiments.md).
 
 What was tried to make it stronger, with figures, is recorded in
-docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 33% of
-4-player games (66/200, 2026-12-02; README).
+docs/expert-experiments.md. Against three ``search`` players at 1 s it wins about
+a third of 4-player games (README).
 
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
@@ -49,7 +50,6 @@ from engine.ai._plan import (
     plan_turn,
     single_decision,
 )
-from engine.ai._search import pick_by_rollouts
 from engine.events import Event, Stage, decision_over
 
 _POPULATION = 24
@@ -57,9 +57,9 @@ _ELITE = 6
 _TOURNAMENT = 3
 _CROSSOVER = 0.5  # share of children made by crossover (then mutated lightly)
 _SEED_SHARE = 0.6  # of the budget at most, for the greedy and beam turns that seed it
-_EVOLVE_SHARE = 0.6  # of what is left after seeding; the rest goes to the rollouts
-_CANDIDATES = 4
-_NEAR_TIE = 1.0
+# Of what is left after seeding (as measured; the rest used to go to the rollouts, and
+# more nodes have not made the expert stronger: docs/expert-experiments.md).
+_EVOLVE_SHARE = 0.6
 _STALL = 12  # generations without a better best: restart all but the elite
 
 
@@ -82,17 +82,7 @@ def expert_decision(
     if not population:
         return finish(world, me, [], False)
     population = _evolve(world, me, rng, budget.share(_EVOLVE_SHARE), population)
-    candidates: list[list[str]] = []
-    statics: list[float] = []
-    for ind in population:
-        if candidates and ind.value < statics[0] - _NEAR_TIE:
-            break
-        if ind.actions not in candidates:
-            candidates.append(ind.actions)
-            statics.append(ind.value)
-        if len(candidates) >= _CANDIDATES:
-            break
-    return pick_by_rollouts(game, me, view, candidates, statics, rng, budget, evaluate_world)
+    return population[0].actions
 
 
 def _seed(world: Any, me: str, rng: random.Random, budget: Budget) -> list[_Individual]:
