@@ -191,7 +191,12 @@ def _report(head: str, results: list[tuple[str, dict[str, Any]]]) -> None:
             row += f"{ratio:11.2f}x"
         print(f"{label:38}{unit:>9}{row}")
     if len(results) == 2 and results[0][1]["checksum"] != results[1][1]["checksum"]:
-        print("WARNING: the games differ between the two engines (total actions differ).")
+        print(
+            "WARNING: the two engines play different games (total actions "
+            f"{results[0][1]['checksum']} and {results[1][1]['checksum']}): a rule changed "
+            "between them, or legal() lists actions in another order, so the whole-game "
+            "figures compare different games of about the same length."
+        )
 
 
 def main() -> None:
