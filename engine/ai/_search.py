@@ -29,7 +29,6 @@ from engine.ai._hidden import sample_game
 from engine.ai._plan import (
     SINGLE_STAGES,
     Budget,
-    Evaluation,
     finish,
     greedy_decision,
     plan_turn,
@@ -83,10 +82,9 @@ def pick_by_rollouts(
     statics: list[float],
     rng: random.Random,
     budget: Budget,
-    value: Evaluation = evaluate_world,
 ) -> list[str]:
     """The candidate turn with the best mean after replies in sampled worlds (valued
-    by *value* for *me*; the replies are the shared greedy turns).
+    by the shared static evaluation for *me*; the replies are the shared greedy turns).
 
     *candidates* come best first by their static values *statics*; the static order
     decides unless every candidate was tried in the same sampled worlds.
@@ -103,7 +101,7 @@ def pick_by_rollouts(
         finished = True
         for i in active:
             for s in seeds:
-                rolled = _rollout(game, me, view, candidates[i], random.Random(s), budget, value)
+                rolled = _rollout(game, me, view, candidates[i], random.Random(s), budget)
                 if rolled is None:
                     finished = False
                     break
@@ -136,7 +134,6 @@ def _rollout(
     turn: list[str],
     rng: random.Random,
     budget: Budget,
-    value: Evaluation = evaluate_world,
 ) -> float | None:
     """Play *turn* in a sampled world, let the others reply, evaluate for *me*.
 
@@ -157,4 +154,4 @@ def _rollout(
             world, player, rng, budget, width=1, most=_REPLY_MOST, cards=_REPLY_CARDS
         )
         world.play("; ".join(reply))
-    return value(world, me)
+    return evaluate_world(world, me)
