@@ -118,7 +118,7 @@ async def run(config: BotConfig) -> int:
         await asyncio.gather(runner, return_exceptions=True)
         await store.close()
         if workers is not None:
-            workers.close()
+            await workers.aclose()
     log.info("stopped")
     return status
 

@@ -164,10 +164,18 @@ class Renderer:
         return await loop.run_in_executor(self._replays, _animate_gif, positions, language)
 
     def close(self) -> None:
+        """Stop drawing without waiting (no event loop needed)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._replays.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.close()
+
+    async def aclose(self) -> None:
+        """Stop drawing, and wait for the render processes to finish (``WorkerPool.aclose``)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._replays.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            await self._processes.aclose()
 
 
 def _import_renderer() -> None:
@@ -253,7 +261,7 @@ class TorresBot(discord.Client):
             return_exceptions=True,
         )
         await self.poster.close()  # what is unsent stays queued for the next start
-        self.renderer.close()
+        await self.renderer.aclose()
         await super().close()
 
     async def _salt(self) -> str:

@@ -134,4 +134,28 @@ class WorkerPool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        """Stop the workers without waiting for them (no event loop needed)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def aclose(self, timeout: float = 5.0) -> None:
+        """Stop the workers and wait, up to *timeout* seconds, until the pool has finished.
+
+        At exit Python wakes every process pool's manager thread without its lock
+        (CPython 3.11, ``concurrent.futures.process._python_exit``); a pool still
+        closing then can print "OSError: [Errno 9] Bad file descriptor" from a pipe
+        its manager thread closed at the same moment. A finished pool is skipped.
+        The wait runs in a daemon thread, so a worker stuck in a long job delays the
+        exit by *timeout* at most.
+        """
+        closer = threading.Thread(
+            target=self._pool.shutdown,
+            kwargs={"wait": True, "cancel_futures": True},
+            name="close-workers",
+            daemon=True,
+        )
+        closer.start()
+        deadline = time.monotonic() + timeout
+        while closer.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        if closer.is_alive():
+            log.warning("worker processes still busy after %.0f s; not waiting", timeout)

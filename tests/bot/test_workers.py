@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
+from concurrent.futures.process import _ExecutorManagerThread
 
 import pytest
 
@@ -53,7 +55,7 @@ async def pool():
     workers = WorkerPool(2)
     await workers.start()
     yield workers
-    workers.close()
+    await workers.aclose()
 
 
 async def test_a_worker_chooses_exactly_what_the_bot_process_would(pool):
@@ -99,6 +101,22 @@ async def test_the_service_plays_computer_moves_in_workers(tmp_path, pool):
     await store.close()
 
 
+def _pool_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread)]
+
+
+async def test_a_closed_pool_has_finished_before_the_process_exits():
+    """Python's exit handler wakes unfinished pools without a lock and can then print
+    "Bad file descriptor" (CI, 2026-12-02); aclose leaves no pool unfinished."""
+    before = set(_pool_threads())
+    workers = WorkerPool(2)
+    await workers.start()
+    assert await workers.run(_pid, 0) != os.getpid()
+    assert set(_pool_threads()) - before  # the pool's manager thread runs
+    await workers.aclose()
+    assert not set(_pool_threads()) - before
+
+
 async def test_pictures_drawn_in_processes_equal_those_drawn_in_threads():
     """TORRES_RENDER_PROCESSES changes where a picture is drawn, never its bytes."""
     from bot.app import Renderer
@@ -114,4 +132,4 @@ async def test_pictures_drawn_in_processes_equal_those_drawn_in_threads():
         assert expected[1] and "c3" in expected[1]
     finally:
         threads.close()
-        processes.close()
+        await processes.aclose()
