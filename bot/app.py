@@ -163,17 +163,19 @@ class Renderer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._replays, _animate_gif, positions, language)
 
-    def close(self) -> None:
-        """Stop drawing without waiting (no event loop needed)."""
+    def _stop_threads(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._replays.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop drawing without waiting (no event loop needed)."""
+        self._stop_threads()
         if self._processes is not None:
             self._processes.close()
 
     async def aclose(self) -> None:
         """Stop drawing, and wait for the render processes to finish (``WorkerPool.aclose``)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        self._replays.shutdown(wait=False, cancel_futures=True)
+        self._stop_threads()
         if self._processes is not None:
             await self._processes.aclose()
 
