@@ -155,3 +155,23 @@ def test_expert_values_add_the_first_three_knights_with_the_common_deck_only() -
     for variant in ("personal", "master"):
         p = pos(knights=knights, variant=variant)
         assert expert_values(p) == player_values(p)
+
+
+def test_expert_weighs_the_others_more_until_the_game_is_over() -> None:
+    """The expert's value: a point of the others' costs ``_OTHERS`` times what it costs
+    in the shared value; a point of its own is worth the same; once the game is over
+    the two agree (margin and win)."""
+    from engine.ai import _expert_eval
+
+    weight = _expert_eval._OTHERS
+    assert weight > 1
+    base = pos(scores={"red": 10, "blue": 5}, variant="personal")
+    mine = pos(scores={"red": 12, "blue": 5}, variant="personal")
+    theirs = pos(scores={"red": 10, "blue": 7}, variant="personal")
+    for e in (evaluate, _expert_eval.evaluate):
+        assert e(mine, "red") - e(base, "red") == 2
+    assert evaluate(base, "red") - evaluate(theirs, "red") == 2
+    assert _expert_eval.evaluate(base, "red") - _expert_eval.evaluate(theirs, "red") == 2 * weight
+    for scores in ({"red": 40, "blue": 39}, {"red": 39, "blue": 40}):
+        over = pos(stage="over", phase=3, scores=scores, to_move=None, variant="personal")
+        assert _expert_eval.evaluate(over, "red") == evaluate(over, "red")
