@@ -481,7 +481,7 @@ class TorresBot(discord.Client):
             return RETRY
         if post.position is not None and isinstance(message, discord.Message):
             try:
-                await self._retire_turn_message(post, message)
+                await self._retire_turn_message(post, message, now=bool(by_dm))
             except Exception as exc:  # noqa: BLE001 - posted all the same; never post it again
                 log.warning("could not note the turn message of game %s (%s)", post.game_id, exc)
         for user_id in by_dm:
@@ -502,18 +502,22 @@ class TorresBot(discord.Client):
             language=language(post.language),
         )
 
-    async def _retire_turn_message(self, post: Post, message: discord.Message) -> None:
+    async def _retire_turn_message(
+        self, post: Post, message: discord.Message, *, now: bool = False
+    ) -> None:
         """Disable the buttons of the game's previous turn message: only the latest one plays.
 
         The previous message is the one this process posted last for the game, as
         Discord returned it, when it is still in memory (only the process owning a
         game's shard posts for it, and nothing else edits a turn message); after a
-        restart it is found through the database and fetched.
+        restart it is found through the database and fetched. ``now``: store the new
+        message at once rather than with the row's mark as sent (turn notices by DM
+        follow, and a player answering one may ask ``/torres games`` for the link).
         """
         key = f"turn_message:{post.game_id}"
         known = self._turn_messages.pop(post.game_id, None)
         previous = None if known is not None else await self.store.get_meta(key)
-        if post.outbox_id is not None:  # noted with the row's mark as sent: no round trip
+        if post.outbox_id is not None and not now:  # noted with the row's mark as sent
             post.meta[key] = f"{post.channel_id}:{message.id}"
         else:
             await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
