@@ -333,9 +333,12 @@ def evaluate_world(game: Any, me: str) -> float:
     return relative_value(world_values(game), game._st.stage is _OVER, me)
 
 
-def relative_value(vals: dict[str, float], over: bool, me: str) -> float:
-    """*me*'s worth in *vals* against the leader's and the field's (at the end, *over*:
-    the margin over the best other, and a bonus for the win)."""
+def relative_value(
+    vals: dict[str, float], over: bool, me: str, others_weight: float = 1.0
+) -> float:
+    """*me*'s worth in *vals* against the leader's and the field's, those two weighed
+    *others_weight* times (the expert weighs them more); at the end, *over*: the margin
+    over the best other, and a bonus for the win."""
     mine = vals[me]
     others = [v for p, v in vals.items() if p != me]
     if not others:
@@ -343,7 +346,8 @@ def relative_value(vals: dict[str, float], over: bool, me: str) -> float:
     top = max(others)
     if over:
         return mine - top + (_WIN_BONUS if mine > top else 0.0)
-    return mine - 0.5 * top - 0.5 * sum(others) / len(others)
+    half = 0.5 * others_weight  # exactly 0.5 at weight 1: the shared value unchanged
+    return mine - half * top - half * sum(others) / len(others)
 
 
 def _master_estimate(

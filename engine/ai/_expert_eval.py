@@ -74,7 +74,7 @@ def _with_extra(
 
 def evaluate(pos: dict[str, Any], me: str) -> float:
     """The position's value for *me*, as ``_evaluate.evaluate`` but on ``expert_values``."""
-    return _relative(expert_values(pos), pos.get("stage") == "over", me)
+    return relative_value(expert_values(pos), pos.get("stage") == "over", me, _OTHERS)
 
 
 def evaluate_world(game: Any, me: str) -> float:
@@ -82,15 +82,4 @@ def evaluate_world(game: Any, me: str) -> float:
     st = game._st  # the computer players are part of the engine
     q = _pending_phase(st.stage, st.phase, st.king is not None)
     vals = _with_extra(world_values(game), q, st.variant, [len(k) for k in st.knights])
-    return _relative(vals, st.stage is _OVER, me)
-
-
-def _relative(vals: dict[str, float], over: bool, me: str) -> float:
-    """``relative_value`` with the others' part weighted ``_OTHERS`` times until the
-    game is over (then the margin and the win, as shared)."""
-    if over:
-        return relative_value(vals, over, me)
-    others = [v for p, v in vals.items() if p != me]
-    if not others:
-        return vals[me]
-    return vals[me] - _OTHERS * (0.5 * max(others) + 0.5 * sum(others) / len(others))
+    return relative_value(vals, st.stage is _OVER, me, _OTHERS)
