@@ -34,9 +34,10 @@ Levels:
   Planning: a population of complete turns, repaired to legality, improved by
   crossover and mutation under a static evaluation of its own that weighs the
   others' worth twice and, with the common deck, values a player's first three
-  knights more); it plays the best turn found (see ``_expert``). It wins 36% of
-  4-player games against three ``search`` players at equal time (25% is even;
-  figures in docs/expert-experiments.md); ``search`` is still the default level.
+  knights and the cards in hand more); it plays the best turn found (see
+  ``_expert``). It wins 41% of 4-player games against three ``search`` players at
+  equal time (25% is even; figures in docs/expert-experiments.md); ``search`` is
+  still the default level.
 
 Deterministic for a given ``seed`` (default: derived from the player's view of the
 position): work is counted in evaluated positions, and the wall clock only cuts a

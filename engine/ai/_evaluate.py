@@ -98,8 +98,9 @@ def castle_points(pos: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def player_values(pos: dict[str, Any]) -> dict[str, float]:
-    """Each player's worth, in points (see the module docstring)."""
+def player_values(pos: dict[str, Any], cards: float = 1.0) -> dict[str, float]:
+    """Each player's worth, in points (see the module docstring); *cards* weighs the
+    worth of the cards in hand (the expert's own evaluation weighs them more)."""
     players = pos["players"]
     scores = pos.get("scores") or {}
     q = pending_phase(pos)
@@ -129,6 +130,7 @@ def player_values(pos: dict[str, Any]) -> dict[str, float]:
         int(turn.get("ap") or 0),
         pos.get("master_card"),
         _pieces(knights, king),
+        cards=cards,
     )
 
 
@@ -141,8 +143,8 @@ def _pieces(knights: dict[str, list[str]], king: str | None) -> int:
     return out
 
 
-def world_values(game: Any) -> dict[str, float]:
-    """``player_values(game.position())``, read from the game's state without writing
+def world_values(game: Any, cards: float = 1.0) -> dict[str, float]:
+    """``player_values(game.position(), cards)``, read from the game's state without writing
     the position (the same numbers, bit for bit: most of a search's time went into
     writing positions only to evaluate them)."""
     st = game._st  # the computer players are part of the engine
@@ -173,6 +175,7 @@ def world_values(game: Any) -> dict[str, float]:
         st.master,
         st.pieces,
         cc,
+        cards,
     )
 
 
@@ -194,6 +197,7 @@ def _values(
     master: str | None,
     pieces: int,
     board: Any = None,
+    cards: float = 1.0,
 ) -> dict[str, float]:
     """The worth of each player (by seat) of a position not over, from its parts:
     knights by square index, ``stacks`` the number of stacks left, ``to_move`` the
@@ -203,7 +207,7 @@ def _values(
     ``board``, if given, stands for the heights (the same object for the same heights,
     hashable): each player's castle terms are then kept by board, knights and the
     pieces next to them, since most positions of a search differ from the last only
-    in one player's pieces."""
+    in one player's pieces. ``cards`` weighs the worth of each hand."""
     later = 3 - q  # scorings after the pending one
     w_castle = 1.0 + _LATER_CASTLE * later
     w_knight = _LATER_KNIGHT * later + _BASE_KNIGHT
@@ -238,15 +242,15 @@ def _values(
         turns_left = stacks[i] + 3 * later
         if i == to_move:
             turns_left += 0 if played else 1
-            cards = (tuple(hands[i]), turns_left, tuple(revealed))
+            hand = (tuple(hands[i]), turns_left, tuple(revealed))
         else:
-            cards = (tuple(hands[i]), turns_left, ())
-        worth = _CARDS.get(cards)
+            hand = (tuple(hands[i]), turns_left, ())
+        worth = _CARDS.get(hand)
         if worth is None:
             if len(_CARDS) > _TERMS_MAX:
                 _CARDS.clear()
-            worth = _CARDS[cards] = _cards_worth(*cards)
-        value += worth
+            worth = _CARDS[hand] = _cards_worth(*hand)
+        value += worth * cards
         if master:
             value += by_master
         out[p] = value

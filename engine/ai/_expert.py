@@ -18,7 +18,8 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    replaced by another legal one at that point, a tail cut off and re-grown, two
    actions swapped). Fitness is the expert's static evaluation (``_expert_eval``:
    the shared ``_evaluate``, plus with the common deck an extra for each of a
-   player's first three knights) of the position at the end of the decision.
+   player's first three knights and more weight on the cards in hand) of the
+   position at the end of the decision.
    Duplicate decisions are kept once. The same evaluation ranks the greedy and
    beam turns that seed it and the setup choices.
 3. *The decision* is the best member of the last generation. The Monte Carlo among
@@ -27,8 +28,8 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    players, and its decisions took a quarter less time (docs/expert-experiments.md).
 
 What was tried to make it stronger, with figures, is recorded in
-docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 36% of
-4-player games (144/400, 2026-12-02; README), where 25% is even.
+docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 41% of
+4-player games (164/400, 2026-12-03; README), where 25% is even.
 
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.

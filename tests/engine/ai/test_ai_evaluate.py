@@ -157,6 +157,24 @@ def test_expert_values_add_the_first_three_knights_with_the_common_deck_only() -
         assert expert_values(p) == player_values(p)
 
 
+def test_expert_weighs_the_cards_in_hand_more_with_the_common_deck_only() -> None:
+    """A hand is worth ``_CARDS[variant]`` times its shared worth to the expert (more
+    with the common deck), to the player to move and to the others alike."""
+    from engine.ai._expert_eval import _CARDS, expert_values
+
+    assert _CARDS["common"] > 1
+    hands = {"red": ["jump", "ap7"], "blue": ["lift"]}
+    for variant in ("common", "personal", "master"):
+        weight = _CARDS.get(variant, 1.0)
+        held = pos(hands=hands, variant=variant)
+        empty = pos(variant=variant)
+        for p in ("red", "blue"):
+            shared = player_values(held)[p] - player_values(empty)[p]
+            own = expert_values(held)[p] - expert_values(empty)[p]
+            assert shared > 0
+            assert abs(own - weight * shared) < 1e-9
+
+
 def test_expert_weighs_the_others_more_until_the_game_is_over() -> None:
     """The expert's value: a point of the others' costs ``_OTHERS`` times what it costs
     in the shared value; a point of its own is worth the same; once the game is over
