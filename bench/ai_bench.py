@@ -28,6 +28,7 @@ import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,8 +58,11 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_one(task: tuple) -> dict:
-    """One game; returns the hero's result and decision times per level."""
+def play_game(task: tuple, watch: Callable[[str, list[str], list], None] | None = None) -> tuple:
+    """Play the game of ``task``; return it, the hero's name and the decision times.
+
+    ``watch(player, actions, events)``, if given, sees every decision as it is played
+    (``ai_breakdown.py`` counts from it); the decisions are the same either way."""
     hero_level, other_level, seat, seed, variant, seconds, other_seconds, players = task
     names = NAMES[:players]
     levels = {p: other_level for p in names}
@@ -75,8 +79,17 @@ def play_one(task: tuple) -> dict:
         times["hero" if p == hero else "others"].append(time.perf_counter() - t0)
         if p == hero:
             times["hero_cpu"].append(time.process_time() - c0)
-        game.play("; ".join(actions))
+        events = game.play("; ".join(actions))
+        if watch is not None:
+            watch(p, actions, events)
         n += 1
+    return game, hero, times
+
+
+def play_one(task: tuple) -> dict:
+    """One game; returns the hero's result and decision times per level."""
+    game, hero, times = play_game(task)
+    _hero_level, _other_level, seat, seed, variant = task[:5]
     top = max(game.scores.values())
     others = [s for q, s in game.scores.items() if q != hero]
     return {
@@ -91,6 +104,11 @@ def play_one(task: tuple) -> dict:
         "top": top,
         "times": times,
     }
+
+
+def budgets(seconds: float, heuristic_seconds: float) -> dict[str, float]:
+    """Seconds per decision by level: the two searching levels at equal time."""
+    return {"expert": seconds, "search": seconds, "heuristic": heuristic_seconds, "random": 0.05}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,12 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         if name not in PAIRINGS:
             parser.error(f"unknown pairing {name!r}")
-    budget = {
-        "expert": args.seconds,
-        "search": args.seconds,
-        "heuristic": args.heuristic_seconds,
-        "random": 0.05,
-    }
+    budget = budgets(args.seconds, args.heuristic_seconds)
     variants = ("common", "personal", "master") if args.variant == "all" else (args.variant,)
     print(
         f"{args.games} games per pairing, {args.players} players, variant {args.variant}, "

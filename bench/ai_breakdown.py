@@ -13,6 +13,7 @@ Run from the repository root::
     python bench/ai_breakdown.py --hero expert --other search --variant common
 
 Long: about 10 s a game at 1 s a decision, spread over ``--workers`` processes.
+The games are played by ``ai_bench.play_game``, which this script only watches.
 """
 
 from __future__ import annotations
@@ -21,43 +22,30 @@ import argparse
 import collections
 import multiprocessing
 import statistics
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine import Game  # noqa: E402
-from engine.ai import choose_actions  # noqa: E402
-
-NAMES = ["red", "blue", "green", "yellow"]
+from ai_bench import budgets, play_game
 
 
-def play_one(task: tuple[str, str, int, int, str, float]) -> dict[str, Any]:
-    """One game; each player's counts, and which seat was the hero's."""
-    hero_level, other_level, seat, seed, variant, seconds = task
-    hero = NAMES[seat]
-    game = Game.new(players=4, names=NAMES, variant=variant, seed=seed)
-    counts: dict[str, collections.Counter[str]] = {p: collections.Counter() for p in NAMES}
-    n = 0
-    while game.stage != "over":
-        p = game.to_move
-        level = hero_level if p == hero else other_level
-        budget = seconds if level in ("search", "expert") else 0.2
-        actions = choose_actions(game, budget, level=level, seed=seed * 1000 + n)
+def play_one(task: tuple) -> dict[str, Any]:
+    """One game of ``ai_bench``'s; each player's counts, and which seat was the hero's."""
+    counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+
+    def watch(player: str, actions: list[str], events: list) -> None:
         for a in actions:
             words = a.split()
-            counts[p][words[0]] += 1
+            counts[player][words[0]] += 1
             if words[0] == "play":
-                counts[p]["card " + words[1]] += 1
-        for e in game.play("; ".join(actions)):
+                counts[player]["card " + words[1]] += 1
+        for e in events:
             if e["type"] == "phase_scored":
                 for q, points in e["points"].items():
                     for kind, v in points.items():
                         counts[q]["points " + kind] += v
-        n += 1
+
+    game, hero, _times = play_game(task, watch)
     knights = game.position().get("knights") or {}
-    for p in NAMES:
+    for p in game.players:
         counts[p]["knights at the end"] = len(knights.get(p, ()))
         counts[p]["final score"] = game.scores[p]
         counts[p]["won"] = int(p in game.winners)
@@ -66,17 +54,21 @@ def play_one(task: tuple[str, str, int, int, str, float]) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--hero", default="expert")
-    parser.add_argument("--other", default="search")
+    levels = ("random", "heuristic", "search", "expert")
+    parser.add_argument("--hero", default="expert", choices=levels)
+    parser.add_argument("--other", default="search", choices=levels)
     parser.add_argument("--variant", default="master", choices=["common", "personal", "master"])
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--seed", type=int, default=5001, help="first game seed")
     parser.add_argument("--seconds", type=float, default=1.0, help="budget of search and expert")
+    parser.add_argument("--heuristic-seconds", type=float, default=0.2)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
 
+    budget = budgets(args.seconds, args.heuristic_seconds)
+    hero, other = args.hero, args.other
     tasks = [
-        (args.hero, args.other, i % 4, args.seed + i, args.variant, args.seconds)
+        (hero, other, i % 4, args.seed + i, args.variant, budget[hero], budget[other], 4)
         for i in range(args.games)
     ]
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
