@@ -56,6 +56,10 @@ _LATER_KNIGHT = 0.8  # worth of a knight on the board per scoring after the next
 _BASE_KNIGHT = 0.4
 _POTENTIAL = 0.5  # share of the gain one step away (a knight next to a higher square)
 _WIN_BONUS = 100.0
+# Share of a phase-3 master card's points (``row``, ``square``, ...) counted for a
+# formation the knights hold now, by pending phase: a formation held in phase 1 is
+# rarely still held after phase 3 (the expert brings its own shares).
+FORMATION_SHARES = (0.2, 0.4, 0.9)
 _PLAY, _DRAW_KEEP, _OVER = Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER
 
 
@@ -98,9 +102,12 @@ def castle_points(pos: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def player_values(pos: dict[str, Any], cards: float = 1.0) -> dict[str, float]:
+def player_values(
+    pos: dict[str, Any], cards: float = 1.0, formation: Sequence[float] = FORMATION_SHARES
+) -> dict[str, float]:
     """Each player's worth, in points (see the module docstring); *cards* weighs the
-    worth of the cards in hand (the expert's own evaluation weighs them more)."""
+    worth of the cards in hand, *formation* (by pending phase) a master card's formation
+    held now (the expert's own evaluation brings its own)."""
     players = pos["players"]
     scores = pos.get("scores") or {}
     q = pending_phase(pos)
@@ -131,6 +138,7 @@ def player_values(pos: dict[str, Any], cards: float = 1.0) -> dict[str, float]:
         pos.get("master_card"),
         _pieces(knights, king),
         cards=cards,
+        formation=formation,
     )
 
 
@@ -143,8 +151,10 @@ def _pieces(knights: dict[str, list[str]], king: str | None) -> int:
     return out
 
 
-def world_values(game: Any, cards: float = 1.0) -> dict[str, float]:
-    """``player_values(game.position(), cards)``, read from the game's state without writing
+def world_values(
+    game: Any, cards: float = 1.0, formation: Sequence[float] = FORMATION_SHARES
+) -> dict[str, float]:
+    """``player_values(game.position(), cards, formation)``, read from the game's state without writing
     the position (the same numbers, bit for bit: most of a search's time went into
     writing positions only to evaluate them)."""
     st = game._st  # the computer players are part of the engine
@@ -176,6 +186,7 @@ def world_values(game: Any, cards: float = 1.0) -> dict[str, float]:
         st.pieces,
         cc,
         cards,
+        formation,
     )
 
 
@@ -198,6 +209,7 @@ def _values(
     pieces: int,
     board: Any = None,
     cards: float = 1.0,
+    formation: Sequence[float] = FORMATION_SHARES,
 ) -> dict[str, float]:
     """The worth of each player (by seat) of a position not over, from its parts:
     knights by square index, ``stacks`` the number of stacks left, ``to_move`` the
@@ -207,7 +219,8 @@ def _values(
     ``board``, if given, stands for the heights (the same object for the same heights,
     hashable): each player's castle terms are then kept by board, knights and the
     pieces next to them, since most positions of a search differ from the last only
-    in one player's pieces. ``cards`` weighs the worth of each hand."""
+    in one player's pieces. ``cards`` weighs the worth of each hand, ``formation`` (by
+    pending phase) a phase-3 master card's formation held now."""
     later = 3 - q  # scorings after the pending one
     w_castle = 1.0 + _LATER_CASTLE * later
     w_knight = _LATER_KNIGHT * later + _BASE_KNIGHT
@@ -222,7 +235,7 @@ def _values(
             near = _NEAR.get(mine)
             if near is None:
                 near = _near(mine)
-            key = (board, mine, pieces & near, king_sq, q, master)
+            key = (board, mine, pieces & near, king_sq, q, master, formation)
             terms = _TERMS.get(key)
         if terms is None:
             best = highest_levels(idx, h, label)
@@ -230,7 +243,7 @@ def _values(
                 points_of(best, areas),
                 king_bonus(idx, h, label, king_sq, q),
                 _climb_gain(idx, h, label, areas, best, pieces) if _POTENTIAL and idx else 0.0,
-                _master_estimate(master, q, idx, h, label) if master else 0.0,
+                _master_estimate(master, q, idx, h, label, formation) if master else 0.0,
             )
             if board is not None:
                 _TERMS[key] = terms
@@ -287,7 +300,7 @@ _NEAR: dict[tuple[int, ...], int] = {}
 # Hands' worth by (hand, turns left, revealed).
 _CARDS: dict[tuple[Any, ...], float] = {}
 # Each player's castle terms by (board, knights, pieces next to them, king, phase,
-# master card): (castle points, king's bonus, climb gain, master card estimate).
+# master card, formation shares): (castle points, king's bonus, climb gain, master card estimate).
 _TERMS: dict[tuple[Any, ...], tuple[int, int, float, float]] = {}
 _TERMS_MAX = 1 << 15
 
@@ -355,12 +368,17 @@ def relative_value(
 
 
 def _master_estimate(
-    card: str, q: int, knights: Sequence[int], h: Sequence[int], label: Sequence[int]
+    card: str,
+    q: int,
+    knights: Sequence[int],
+    h: Sequence[int],
+    label: Sequence[int],
+    formation: Sequence[float] = FORMATION_SHARES,
 ) -> float:
     """Points the master card would give these knights now, discounted if far off."""
     if card in FORMATION_POINTS:  # scored after phase 3 only
-        weight = {1: 0.2, 2: 0.4, 3: 0.9}[q]
-        return weight * formation_points(card, knights, h)
+        weight = formation[q - 1]
+        return weight * formation_points(card, knights, h) if weight else 0.0
     step = {1: 2, 2: 5, 3: 10}[q]
     if card in ("border", "diagonal"):
         return 0.7 * step * zone_count(card, knights)

@@ -193,3 +193,32 @@ def test_expert_weighs_the_others_more_until_the_game_is_over() -> None:
     for scores in ({"red": 40, "blue": 39}, {"red": 39, "blue": 40}):
         over = pos(stage="over", phase=3, scores=scores, to_move=None, variant="personal")
         assert _expert_eval.evaluate(over, "red") == evaluate(over, "red")
+
+
+def test_expert_counts_a_formation_master_card_only_in_phase_3() -> None:
+    """A formation held now (here ``row``: all knights on one file) is worth a share of
+    its 50 points to the shared value in every phase, to the expert only in phase 3:
+    one held in phase 1 or 2 is rarely still held when it scores."""
+    from engine.ai._evaluate import FORMATION_SHARES
+    from engine.ai._expert_eval import _FORMATION, expert_values
+
+    def gain(values, phase: int) -> float:
+        held = pos(
+            phase=phase,
+            variant="master",
+            master_card="row",
+            knights={"red": ["a1", "a5"], "blue": ["c3", "e6"]},
+        )
+        broken = pos(
+            phase=phase,
+            variant="master",
+            master_card="row",
+            knights={"red": ["a1", "b5"], "blue": ["c3", "e6"]},
+        )
+        return values(held)["red"] - values(broken)["red"]
+
+    assert _FORMATION[:2] == (0.0, 0.0)
+    for phase in (1, 2, 3):
+        assert gain(player_values, phase) == 50 * FORMATION_SHARES[phase - 1] > 0
+        assert gain(expert_values, phase) == 50 * _FORMATION[phase - 1]
+    assert gain(expert_values, 3) == gain(player_values, 3) > 0
