@@ -56,10 +56,7 @@ _LATER_KNIGHT = 0.8  # worth of a knight on the board per scoring after the next
 _BASE_KNIGHT = 0.4
 _POTENTIAL = 0.5  # share of the gain one step away (a knight next to a higher square)
 _WIN_BONUS = 100.0
-# Share of a phase-3 master card's points (``row``, ``square``, ...) counted for a
-# formation the knights hold now, by pending phase: a formation held in phase 1 is
-# rarely still held after phase 3 (the expert brings its own shares).
-FORMATION_SHARES = (0.2, 0.4, 0.9)
+_FORMATION_SHARE = 0.9  # of a phase-3 master card's points, for a formation held in phase 3
 _PLAY, _DRAW_KEEP, _OVER = Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER
 
 
@@ -102,12 +99,9 @@ def castle_points(pos: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def player_values(
-    pos: dict[str, Any], cards: float = 1.0, formation: Sequence[float] = FORMATION_SHARES
-) -> dict[str, float]:
+def player_values(pos: dict[str, Any], cards: float = 1.0) -> dict[str, float]:
     """Each player's worth, in points (see the module docstring); *cards* weighs the
-    worth of the cards in hand, *formation* (by pending phase) a master card's formation
-    held now (the expert's own evaluation brings its own)."""
+    worth of the cards in hand (the expert's own evaluation weighs them more)."""
     players = pos["players"]
     scores = pos.get("scores") or {}
     q = pending_phase(pos)
@@ -138,7 +132,6 @@ def player_values(
         pos.get("master_card"),
         _pieces(knights, king),
         cards=cards,
-        formation=formation,
     )
 
 
@@ -151,10 +144,8 @@ def _pieces(knights: dict[str, list[str]], king: str | None) -> int:
     return out
 
 
-def world_values(
-    game: Any, cards: float = 1.0, formation: Sequence[float] = FORMATION_SHARES
-) -> dict[str, float]:
-    """``player_values(game.position(), cards, formation)``, read from the game's state without writing
+def world_values(game: Any, cards: float = 1.0) -> dict[str, float]:
+    """``player_values(game.position(), cards)``, read from the game's state without writing
     the position (the same numbers, bit for bit: most of a search's time went into
     writing positions only to evaluate them)."""
     st = game._st  # the computer players are part of the engine
@@ -186,7 +177,6 @@ def world_values(
         st.pieces,
         cc,
         cards,
-        formation,
     )
 
 
@@ -209,7 +199,6 @@ def _values(
     pieces: int,
     board: Any = None,
     cards: float = 1.0,
-    formation: Sequence[float] = FORMATION_SHARES,
 ) -> dict[str, float]:
     """The worth of each player (by seat) of a position not over, from its parts:
     knights by square index, ``stacks`` the number of stacks left, ``to_move`` the
@@ -219,8 +208,7 @@ def _values(
     ``board``, if given, stands for the heights (the same object for the same heights,
     hashable): each player's castle terms are then kept by board, knights and the
     pieces next to them, since most positions of a search differ from the last only
-    in one player's pieces. ``cards`` weighs the worth of each hand, ``formation`` (by
-    pending phase) a phase-3 master card's formation held now."""
+    in one player's pieces. ``cards`` weighs the worth of each hand."""
     later = 3 - q  # scorings after the pending one
     w_castle = 1.0 + _LATER_CASTLE * later
     w_knight = _LATER_KNIGHT * later + _BASE_KNIGHT
@@ -235,7 +223,7 @@ def _values(
             near = _NEAR.get(mine)
             if near is None:
                 near = _near(mine)
-            key = (board, mine, pieces & near, king_sq, q, master, formation)
+            key = (board, mine, pieces & near, king_sq, q, master)
             terms = _TERMS.get(key)
         if terms is None:
             best = highest_levels(idx, h, label)
@@ -243,7 +231,7 @@ def _values(
                 points_of(best, areas),
                 king_bonus(idx, h, label, king_sq, q),
                 _climb_gain(idx, h, label, areas, best, pieces) if _POTENTIAL and idx else 0.0,
-                _master_estimate(master, q, idx, h, label, formation) if master else 0.0,
+                _master_estimate(master, q, idx, h, label) if master else 0.0,
             )
             if board is not None:
                 _TERMS[key] = terms
@@ -300,7 +288,7 @@ _NEAR: dict[tuple[int, ...], int] = {}
 # Hands' worth by (hand, turns left, revealed).
 _CARDS: dict[tuple[Any, ...], float] = {}
 # Each player's castle terms by (board, knights, pieces next to them, king, phase,
-# master card, formation shares): (castle points, king's bonus, climb gain, master card estimate).
+# master card): (castle points, king's bonus, climb gain, master card estimate).
 _TERMS: dict[tuple[Any, ...], tuple[int, int, float, float]] = {}
 _TERMS_MAX = 1 << 15
 
@@ -368,17 +356,14 @@ def relative_value(
 
 
 def _master_estimate(
-    card: str,
-    q: int,
-    knights: Sequence[int],
-    h: Sequence[int],
-    label: Sequence[int],
-    formation: Sequence[float] = FORMATION_SHARES,
+    card: str, q: int, knights: Sequence[int], h: Sequence[int], label: Sequence[int]
 ) -> float:
     """Points the master card would give these knights now, discounted if far off."""
     if card in FORMATION_POINTS:  # scored after phase 3 only
-        weight = formation[q - 1]
-        return weight * formation_points(card, knights, h) if weight else 0.0
+        # Counted in phase 3 only: one held earlier is rarely still held after phase 3
+        # (the next knight or the next moves break it), and a share of its points then
+        # made the players chase it (docs/expert-experiments.md, "Formations").
+        return _FORMATION_SHARE * formation_points(card, knights, h) if q == 3 else 0.0
     step = {1: 2, 2: 5, 3: 10}[q]
     if card in ("border", "diagonal"):
         return 0.7 * step * zone_count(card, knights)

@@ -33,16 +33,6 @@ against 3.6 and 2.4, 80 games), while with personal decks, where it won most, it
 drew and played far more. With the weight, against three ``search`` players (1 s,
 seeds 1-400) it won 61 of the 136 common games against 50 of the same 136
 without, and 164/400 in all.
-
-The master cards scored after phase 3 (``levels``, ``same-level``, ``row``, ``square``,
-``neighbors``) ask for a formation of all (or four) of a player's knights. The shared
-value counts 0.2 of the card's points for a formation held now in phase 1 and 0.4 in
-phase 2; the expert counts none before phase 3 (``_FORMATION``). With the shared
-shares it spent its moves on formations that its next knight or its next moves broke
-again: with two knights ``row``, ``same-level`` and ``levels`` are easy to hold. In
-the 129 master games with those cards among seeds 1-600 (1 s, three ``search``
-players) it won 39 with the shared shares and 63 with none before phase 3 (paired
-margin over the opponents' mean +24.6 ± 4.5; with 0.1 in phase 2, 64 and +24.1).
 """
 
 from __future__ import annotations
@@ -65,18 +55,15 @@ _VARIANTS = ("common",)  # where the extra was measured to help (see the module 
 _OTHERS = 2.0  # weight of the others' part of the relative value (see the module doc)
 # Weight of the cards in hand, by variant (see the module doc); 1 where not listed.
 _CARDS = {"common": 1.5}
-# Share of a phase-3 master card's points for a formation held now, by pending phase:
-# none before phase 3 (see the module doc; the shared value counts 0.2 and 0.4).
-_FORMATION = (0.0, 0.0, 0.9)
 
 
 def expert_values(pos: dict[str, Any]) -> dict[str, float]:
     """Each player's worth in points: the shared value plus the first knights' extra
-    (common deck only), with the expert's weights of the cards and of the formations."""
+    (common deck only; in the other variants the shared value as it is)."""
     knights = pos.get("knights") or {}
     variant = pos.get("variant", "common")
     return _with_extra(
-        player_values(pos, _CARDS.get(variant, 1.0), _FORMATION),
+        player_values(pos, _CARDS.get(variant, 1.0)),
         pending_phase(pos),
         variant,
         [len(knights.get(p, ())) for p in pos["players"]],
@@ -106,7 +93,5 @@ def evaluate_world(game: Any, me: str) -> float:
     st = game._st  # the computer players are part of the engine
     q = _pending_phase(st.stage, st.phase, st.king is not None)
     cards = _CARDS.get(st.variant, 1.0)
-    vals = _with_extra(
-        world_values(game, cards, _FORMATION), q, st.variant, [len(k) for k in st.knights]
-    )
+    vals = _with_extra(world_values(game, cards), q, st.variant, [len(k) for k in st.knights])
     return relative_value(vals, st.stage is _OVER, me, _OTHERS)

@@ -195,30 +195,22 @@ def test_expert_weighs_the_others_more_until_the_game_is_over() -> None:
         assert _expert_eval.evaluate(over, "red") == evaluate(over, "red")
 
 
-def test_expert_counts_a_formation_master_card_only_in_phase_3() -> None:
+def test_a_formation_master_card_counts_only_in_phase_3() -> None:
     """A formation held now (here ``row``: all knights on one file) is worth a share of
-    its 50 points to the shared value in every phase, to the expert only in phase 3:
-    one held in phase 1 or 2 is rarely still held when it scores."""
-    from engine.ai._evaluate import FORMATION_SHARES
-    from engine.ai._expert_eval import _FORMATION, expert_values
+    its 50 points in phase 3 only, to every level: one held in phase 1 or 2 is rarely
+    still held when it scores, and counting it made the players chase it."""
+    from engine.ai._evaluate import _FORMATION_SHARE
+    from engine.ai._expert_eval import expert_values
 
-    def gain(values, phase: int) -> float:
-        held = pos(
-            phase=phase,
-            variant="master",
-            master_card="row",
-            knights={"red": ["a1", "a5"], "blue": ["c3", "e6"]},
-        )
-        broken = pos(
-            phase=phase,
-            variant="master",
-            master_card="row",
-            knights={"red": ["a1", "b5"], "blue": ["c3", "e6"]},
-        )
-        return values(held)["red"] - values(broken)["red"]
+    def gain(values, phase: int, card: str = "row") -> float:
+        def at(red: list[str]) -> dict:
+            knights = {"red": red, "blue": ["c3", "e6"]}
+            return pos(phase=phase, variant="master", master_card=card, knights=knights)
 
-    assert _FORMATION[:2] == (0.0, 0.0)
-    for phase in (1, 2, 3):
-        assert gain(player_values, phase) == 50 * FORMATION_SHARES[phase - 1] > 0
-        assert gain(expert_values, phase) == 50 * _FORMATION[phase - 1]
-    assert gain(expert_values, 3) == gain(player_values, 3) > 0
+        return values(at(["a1", "a5"]))["red"] - values(at(["a1", "b5"]))["red"]
+
+    for values in (player_values, expert_values):
+        assert gain(values, 1) == gain(values, 2) == 0
+        assert gain(values, 3) == 50 * _FORMATION_SHARE > 0
+    # a master card scored after every phase counts from phase 1 on
+    assert gain(player_values, 1, "border") > 0
