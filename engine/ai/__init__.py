@@ -35,7 +35,7 @@ Levels:
   crossover and mutation under a static evaluation of its own that weighs the
   others' worth twice and, with the common deck, values a player's first three
   knights and the cards in hand more); it plays the best turn found (see
-  ``_expert``). It wins 41% of 4-player games against three ``search`` players at
+  ``_expert``). It wins 40% of 4-player games against three ``search`` players at
   equal time (25% is even; figures in docs/expert-experiments.md); ``search`` is
   still the default level.
 

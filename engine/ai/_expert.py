@@ -28,8 +28,8 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
    players, and its decisions took a quarter less time (docs/expert-experiments.md).
 
 What was tried to make it stronger, with figures, is recorded in
-docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 41% of
-4-player games (164/400, 2026-12-03; README), where 25% is even.
+docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 40% of
+4-player games (323/800, 2026-12-03; README), where 25% is even.
 
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
