@@ -29,7 +29,7 @@ Evolutionary Planning versus Tree Search", IEEE TCIAIG 2017):
 
 What was tried to make it stronger, with figures, is recorded in
 docs/expert-experiments.md. Against three ``search`` players at 1 s it wins 40% of
-4-player games (323/800, 2026-12-03; README), where 25% is even.
+4-player games (405/1000, 2026-12-03; README), where 25% is even.
 
 Work is counted in evaluated positions (``Budget``), so the same seed gives the same
 decision; the wall clock only cuts it short on a much slower machine.
