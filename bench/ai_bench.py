@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Game  # noqa: E402
 from engine.ai import choose_actions  # noqa: E402
+from engine.rules.tables import VARIANTS  # noqa: E402
 
 PAIRINGS = {
     "expert-search": ("expert", "search"),
@@ -111,6 +112,33 @@ def budgets(seconds: float, heuristic_seconds: float) -> dict[str, float]:
     return {"expert": seconds, "search": seconds, "heuristic": heuristic_seconds, "random": 0.05}
 
 
+def game_tasks(
+    hero: str,
+    other: str,
+    games: int,
+    seed: int,
+    variants: tuple[str, ...],
+    budget: dict[str, float],
+    players: int = 4,
+) -> list[tuple]:
+    """The games of one pairing: the hero's seat rotating game by game, the variants
+    in turn a round of seats at a time (so a seed's variant depends on its place in
+    the run), for ``play_game``."""
+    return [
+        (
+            hero,
+            other,
+            i % players,
+            seed + i,
+            variants[(i // players) % len(variants)],
+            budget[hero],
+            budget[other],
+            players,
+        )
+        for i in range(games)
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per pairing")
@@ -136,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in PAIRINGS:
             parser.error(f"unknown pairing {name!r}")
     budget = budgets(args.seconds, args.heuristic_seconds)
-    variants = ("common", "personal", "master") if args.variant == "all" else (args.variant,)
+    variants = VARIANTS if args.variant == "all" else (args.variant,)
     print(
         f"{args.games} games per pairing, {args.players} players, variant {args.variant}, "
         f"search {args.seconds}s, heuristic {args.heuristic_seconds}s per decision, "
@@ -145,19 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         for name in chosen:
             hero, other = PAIRINGS[name]
-            tasks = [
-                (
-                    hero,
-                    other,
-                    i % args.players,
-                    args.seed + i,
-                    variants[(i // args.players) % len(variants)],
-                    budget[hero],
-                    budget[other],
-                    args.players,
-                )
-                for i in range(args.games)
-            ]
+            tasks = game_tasks(hero, other, args.games, args.seed, variants, budget, args.players)
             t0 = time.perf_counter()
             results = list(pool.imap_unordered(play_one, tasks))
             wall = time.perf_counter() - t0

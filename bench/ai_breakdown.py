@@ -24,7 +24,10 @@ import multiprocessing
 import statistics
 from typing import Any
 
-from ai_bench import budgets, play_game
+from ai_bench import budgets, game_tasks, play_game
+
+from engine.ai import LEVELS
+from engine.rules.tables import VARIANTS
 
 
 def play_one(task: tuple) -> dict[str, Any]:
@@ -54,10 +57,9 @@ def play_one(task: tuple) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    levels = ("random", "heuristic", "search", "expert")
-    parser.add_argument("--hero", default="expert", choices=levels)
-    parser.add_argument("--other", default="search", choices=levels)
-    parser.add_argument("--variant", default="master", choices=["common", "personal", "master"])
+    parser.add_argument("--hero", default="expert", choices=LEVELS)
+    parser.add_argument("--other", default="search", choices=LEVELS)
+    parser.add_argument("--variant", default="master", choices=VARIANTS)
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--seed", type=int, default=5001, help="first game seed")
     parser.add_argument("--seconds", type=float, default=1.0, help="budget of search and expert")
@@ -66,11 +68,7 @@ def main() -> None:
     args = parser.parse_args()
 
     budget = budgets(args.seconds, args.heuristic_seconds)
-    hero, other = args.hero, args.other
-    tasks = [
-        (hero, other, i % 4, args.seed + i, args.variant, budget[hero], budget[other], 4)
-        for i in range(args.games)
-    ]
+    tasks = game_tasks(args.hero, args.other, args.games, args.seed, (args.variant,), budget)
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         games = list(pool.imap_unordered(play_one, tasks))
     mine: dict[str, list[int]] = collections.defaultdict(list)
