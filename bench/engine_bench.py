@@ -2,7 +2,10 @@
 
 Random players choose uniformly among ``legal()``.  Figures (nothing is asserted):
 
-- whole random games: CPU ms per game (median) and games per CPU second;
+- whole random games: CPU ms per game (median) and games per CPU second; then the same
+  games played again in the same process, every action text and other table the
+  engine keeps across games already made: what the rest of the engine costs, the
+  most that caching more could ever gain;
 - ``legal()`` on mid-game positions, just after an action (no cached list);
 - ``Game.from_position(p).legal()`` on freshly loaded mid-game positions, each board
   new to the process, then the same positions again (as a search loads samples of
@@ -47,6 +50,7 @@ _clock = time.process_time
 FIGURES = [
     ("game_ms", "whole game (median)", "ms/game", 1e3),
     ("games_per_s", "whole games", "games/s", 1.0),
+    ("again_game_ms", "  the same games again (median)", "ms/game", 1e3),
     ("legal_us", "legal() mid-game, after an action", "us", 1e6),
     ("load_legal_us", "from_position(p).legal(), fresh", "us", 1e6),
     ("again_us", "  the same positions loaded again", "us", 1e6),
@@ -122,6 +126,8 @@ def measure(root: Path, games: int, players: int, variant: str) -> dict[str, Any
         times.append(t)
         lengths.append(n)
         mids.extend(mid)
+    # before the many live copies below (the collector's passes would slow these games)
+    again = [random_game(Game, seed, players, variant)[0] for seed in range(games)]
 
     # legal() just after an action: every legal action of every mid-game position, played
     # on a fresh copy each pass (so that nothing computed in an earlier pass is reused).
@@ -147,6 +153,8 @@ def measure(root: Path, games: int, players: int, variant: str) -> dict[str, Any
         "game_ms": statistics.median(times),
         "games_per_s": games / sum(times),
         "game_times": times,
+        "again_game_ms": statistics.median(again),
+        "again_times": again,
         "legal_us": legal_us,
         "load_legal_us": _fresh(lambda p: Game.from_position(p).legal(), positions, 5),
         "again_us": _batch(lambda p: Game.from_position(p).legal(), positions, 5),
@@ -176,6 +184,8 @@ def _best(runs: list[dict[str, Any]]) -> dict[str, Any]:
     fastest = [min(ts) for ts in zip(*(r["game_times"] for r in runs), strict=True)]
     best["game_ms"] = statistics.median(fastest)
     best["games_per_s"] = len(fastest) / sum(fastest)
+    again = [min(ts) for ts in zip(*(r["again_times"] for r in runs), strict=True)]
+    best["again_game_ms"] = statistics.median(again)
     return best
 
 
