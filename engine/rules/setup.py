@@ -131,19 +131,32 @@ def deal(st: State) -> None:
 # ---------------------------------------------------------------------- castles (master)
 
 
+# _CLOSER[gap][s]: the squares less than ``gap`` away from s (Manhattan distance), for
+# the master castle placement's gaps 3 and 2
+_CLOSER: dict[int, tuple[int, ...]] = {
+    gap: tuple(sum(BIT[t] for t in range(64) if manhattan(s, t) < gap) for s in range(64))
+    for gap in (3, 2)
+}
+
+
 def castle_targets(st: State) -> list[int]:
-    h = st.heights
     if st.supply <= 0:
         return []
-    blocks = [s for s in range(64) if h[s] > 0]
+    h = st.heights
+    blocks: list[int] = []
+    taken = st.pieces  # and every square of a height other than 0
+    for s in range(64):
+        if h[s]:
+            taken |= BIT[s]
+            if h[s] > 0:
+                blocks.append(s)
     for gap in (3, 2):  # Ruling (docs/rules.md): relax to 2 only if no square is 3 away
-        found = [
-            s
-            for s in range(64)
-            if h[s] == 0 and st.occupant[s] == EMPTY and all(manhattan(s, b) >= gap for b in blocks)
-        ]
+        closer = _CLOSER[gap]
+        found = ALL & ~taken
+        for b in blocks:
+            found &= ~closer[b]
         if found:
-            return found
+            return sorted(squares_of(found))
     return []
 
 
