@@ -73,6 +73,25 @@ def test_master_castle_placement_distance_rule():
     assert game.to_move == "c"
 
 
+def test_master_castle_placement_relaxes_to_two_only_when_no_square_is_three_away():
+    """Ruling 10: with no bare square 3 away from every block, the distance relaxes to 2."""
+    blocks = ["a1", "d1", "g1", "b4", "e4", "h4", "a7", "d7", "g7"]
+    position = Game.new(players=4, variant="master", seed=1).position()
+    position["heights"] = {sq: 1 for sq in blocks}
+    position["supply"] -= len(blocks)
+    game = Game.from_position(position)
+
+    def gap(sq: str) -> int:
+        return min(manhattan(sq, b) for b in blocks)
+
+    assert not [sq for sq in SQUARES if gap(sq) >= 3]
+    expected = sorted(f"castle {sq}" for sq in SQUARES if gap(sq) == 2)
+    assert game.legal() == expected
+    assert_illegal(game, "castle a2", "a2")  # next to a1
+    game.play("castle c3")  # 2 from b4, its nearest block
+    assert game.position()["heights"]["c3"] == 1
+
+
 def test_master_setup_cycles_seats_then_knights_from_seat_one():
     """§2.1: players place the 8 blocks in seat order, cycling; knight placement then starts from seat 1."""
     game = Game.new(players=3, names=["a", "b", "c"], variant="master", seed=1)
