@@ -168,8 +168,10 @@ def do_castle(st: State, a: Action) -> None:
         h = st.heights
         if h[s] > 0:
             raise illegal(a, "castle_taken", square=N[s])
-        near = [b for b in range(64) if h[b] > 0 and manhattan(s, b) < 3]
-        raise illegal(a, "castle_too_close", square=N[s], other=N[near[0]])
+        need_empty(st, a, s)  # a piece there (only a position read from JSON has one)
+        # too close: name the nearest block (the distance may have relaxed to 2)
+        near = min((b for b in range(64) if h[b] > 0), key=lambda b: manhattan(s, b))
+        raise illegal(a, "castle_too_close", square=N[s], other=N[near])
     add_block(st, s)
     st.supply -= 1
     st.undo.clear()

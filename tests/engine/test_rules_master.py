@@ -88,8 +88,21 @@ def test_master_castle_placement_relaxes_to_two_only_when_no_square_is_three_awa
     expected = sorted(f"castle {sq}" for sq in SQUARES if gap(sq) == 2)
     assert game.legal() == expected
     assert_illegal(game, "castle a2", "a2")  # next to a1
+    assert_illegal(game, "castle c1", "c1", "d1")  # next to d1 (a1, 2 away, is not too close)
     game.play("castle c3")  # 2 from b4, its nearest block
     assert game.position()["heights"]["c3"] == 1
+
+
+def test_master_castle_on_a_knight_is_refused_by_name():
+    """A position read from JSON may hold a knight in the castle stage: a block there is
+    refused with the knight named, not a crash."""
+    position = Game.new(players=2, names=["a", "b"], variant="master", seed=1).position()
+    position["heights"] = {"a1": 1}
+    position["supply"] -= 1
+    position["knights"] = {"a": ["h8"], "b": []}
+    game = Game.from_position(position)
+    assert "castle h8" not in game.legal()
+    assert_illegal(game, "castle h8", "h8", "knight")
 
 
 def test_master_setup_cycles_seats_then_knights_from_seat_one():
