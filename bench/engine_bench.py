@@ -3,9 +3,10 @@
 Random players choose uniformly among ``legal()``.  Figures (nothing is asserted):
 
 - whole random games: CPU ms per game (median) and games per CPU second; then the same
-  games played again in the same process, every action text and other table the
-  engine keeps across games already made: what the rest of the engine costs, the
-  most that caching more could ever gain;
+  games played again in the same process, with every action text and other table the
+  engine keeps across games already made: what the rest of the engine costs, and so
+  a bound on what caching more could gain (the second time also gains from warming
+  up: an engine that keeps nothing across games is a few per cent faster on it too);
 - ``legal()`` on mid-game positions, just after an action (no cached list);
 - ``Game.from_position(p).legal()`` on freshly loaded mid-game positions, each board
   new to the process, then the same positions again (as a search loads samples of
