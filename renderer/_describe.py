@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.rules import ROUNDS
 
 from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_LOOKS, BoardView, PlayerView
-from .i18n import N_, master_card_name, t, tn
+from .i18n import N_, card_name, master_card_name, t, tn
 
 #: Discord allows 1,024 characters in an attachment's description.
 MAX_LENGTH = 1000
@@ -192,11 +192,11 @@ def describe_view(view: BoardView) -> str:
     private = []
     viewer = v.player(v.viewer) if v.viewer else None
     if viewer is not None and viewer.revealed:
-        cards = ", ".join(viewer.revealed)
+        cards = ", ".join(card_name(lang, c) for c in viewer.revealed)
         private.append(t(lang, "Drawn, keep one: {cards}.", cards=cards))
     if viewer is not None and shows_hand(v, viewer):
         if viewer.hand:
-            cards = ", ".join(sorted(viewer.hand))
+            cards = ", ".join(sorted(card_name(lang, c) for c in viewer.hand))
             private.append(t(lang, "Your hand: {cards}.", cards=cards))
         else:
             private.append(t(lang, "Your hand: no cards."))
