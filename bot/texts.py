@@ -261,11 +261,12 @@ def phase_summary(
         castles = detail.get(player) or []
         if position is not None and (castles or parts.get("king")):
             items = [
-                t(
+                tn(
                     lang,
-                    "castle {square}: {area} squares × level {level} = {points}",
+                    "castle {square}: {n} square × level {level} = {points}",
+                    "castle {square}: {n} squares × level {level} = {points}",
+                    area,
                     square=where,
-                    area=area,
                     level=level,
                     points=area * level,
                 )

@@ -260,10 +260,10 @@ def test_replies_and_plurals() -> None:
     after = game.copy()
     after.play("score; score; score; score; score")
     assert done_words("score 5", game, after, panel=True, lang="de") == (
-        "Wertungsstein 5 Felder vorrücken (5 AP). 0 AP übrig: Drücke „Zug beenden“."
+        "Wertungsstein 5 Felder vorrücken (5 AP)."  # the panel says what to do at 0 AP
     )
     assert done_words("score 5", game, after, panel=True, lang="nl") == (
-        "Scorefiche 5 velden vooruit (5 AP). 0 AP over: druk op Beurt beëindigen."
+        "Scorefiche 5 velden vooruit (5 AP)."
     )
     assert describe("score 1", lang="de") == "Wertungsstein 1 Feld vorrücken (1 AP)"
     assert describe("stack 1", lang="nl") == "Stapel van 1 bouwsteen nemen (0 AP)"

@@ -1,0 +1,72 @@
+"""The words of German and Dutch texts (issue 33, item 11): plurals that follow the
+number, the rulebooks' distinct words for the card deck and the block stacks, one
+instruction at a time, and a taken-back action named once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import texts
+from bot.i18n import t
+from bot.panel import build_panel
+from bot.store import SeatRow
+from engine import Game
+
+
+def _seats(names: list[str]) -> list[SeatRow]:
+    return [SeatRow(1, i, 100 + i, f"P{i}", n, False, False, 0.0) for i, n in enumerate(names)]
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "castle a1: 1 square × level 2 = 2", "castle c3: 2 squares × level 1 = 2"),
+        ("de", "Burg a1: 1 Feld × Ebene 2 = 2", "Burg c3: 2 Felder × Ebene 1 = 2"),
+        ("nl", "burcht a1: 1 veld × niveau 2 = 2", "burcht c3: 2 velden × niveau 1 = 2"),
+    ],
+)
+def test_a_castle_of_one_square_is_one_square(lang: str, one: str, two: str):
+    """ "1 Felder" / "1 squares" no more: the castle's area takes the plural it needs."""
+    event = {
+        "type": "phase_scored",
+        "phase": 1,
+        "points": {"red": {"castles": 2, "king": 0}, "blue": {"castles": 2, "king": 0}},
+        "scores": {"red": 2, "blue": 2},
+    }
+    position = {
+        "heights": {"a1": 2, "c3": 1, "d3": 1},
+        "knights": {"red": ["a1"], "blue": ["c3"]},
+    }
+    text = texts.phase_summary(event, _seats(["red", "blue"]), position, lang)
+    assert one in text and two in text
+
+
+def test_the_german_lobby_says_sie_of_a_partie():
+    """ "Partie" is feminine: the author starts *sie*, not *es*."""
+    text = t("de", "{author} can start it with `/torres start`.", author="<@1>")
+    assert text == "<@1> kann sie mit `/torres start` starten."
+
+
+def _zero_ap_with_a_card() -> Game:
+    """A turn with no AP left and a card that can still be played (cards cost 0 AP)."""
+    rng = random.Random(1)
+    game = Game.new(players=2, seed=1)
+    while game.stage != "over":
+        legal = game.legal()
+        if game.stage == "play" and game.ap == 0 and any(a.startswith("play ") for a in legal):
+            return game
+        game.play(rng.choice([a for a in legal if not a.startswith("play ")] or legal))
+    raise AssertionError("no such turn")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_at_0_ap_with_a_card_the_panel_gives_one_instruction(lang: str):
+    """Not "0 AP left: press End turn." and "Choose what to do" together: one line
+    that says both ways on."""
+    game = _zero_ap_with_a_card()
+    text = build_panel(game, header="", note="Done: …", lang=lang).text
+    assert text.endswith(t(lang, "0 AP left: play a card, or press End turn."))
+    assert t(lang, "Choose what to do; then where.") not in text
+    assert t(lang, "0 AP left: press End turn.") not in text
