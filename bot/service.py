@@ -579,7 +579,7 @@ class GameService:
         if undone:
             took = t(
                 lang,
-                "Took back `{action}` ({description}).",
+                "Took back `{action}` — {description}.",
                 action=undone,
                 description=panels.describe(undone, lang=lang),
             )

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot import texts
-from bot.i18n import t
+from bot.i18n import t, tp
 from bot.panel import build_panel
 from bot.store import SeatRow
 from engine import Game
@@ -70,3 +70,25 @@ def test_at_0_ap_with_a_card_the_panel_gives_one_instruction(lang: str):
     assert text.endswith(t(lang, "0 AP left: play a card, or press End turn."))
     assert t(lang, "Choose what to do; then where.") not in text
     assert t(lang, "0 AP left: press End turn.") not in text
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_the_rules_overview_lists_its_topics_in_the_readers_language(lang: str):
+    """The topics as Discord shows the option's choices to this reader, not the English keys."""
+    from bot.rules import TOPICS, topic_text
+
+    last = topic_text(lang, None).splitlines()[-1]
+    for key in TOPICS:
+        if key != "overview":
+            assert f"*{tp(lang, 'command', key)}*" in last
+            assert f"`{key}`" not in last
+    assert topic_text(lang, "nonsense").endswith(last)
+
+
+def test_a_taken_back_action_is_named_once():
+    """Not "Took back `build e2` (Build on e2 (1 AP))": notation, then its words."""
+    text = t("en", "Took back `{action}` — {description}.", action="build e2", description="x")
+    assert text == "Took back `build e2` — x."
+    assert t("de", "Took back `{action}` — {description}.", action="a", description="b") == (
+        "Zurückgenommen: `a` — b."
+    )
