@@ -247,8 +247,8 @@ def test_personal_decks_keep_in_german_and_dutch() -> None:
     assert "Gezogen, behalte eine: " in de.text and "Getrokken, houd er één: " in nl.text
     keep_de = [o.label for s in de.selects[1:] for o in s.options]
     keep_nl = [o.label for s in nl.selects[1:] for o in s.options]
-    assert keep_de and all(" behalten, " in x and "Stapel" in x for x in keep_de), keep_de
-    assert keep_nl and all(" houden, " in x and "stapel" in x for x in keep_nl), keep_nl
+    assert keep_de and all(" behalten, " in x and "Kartenstapel" in x for x in keep_de), keep_de
+    assert keep_nl and all(" houden, " in x and "trekstapel" in x for x in keep_nl), keep_nl
     assert de.selects[0].placeholder == "…oder wähle etwas anderes"
     english_free(build_panel(game, header="h", group="keep"), de)
     assert ap_line(game, lang="de").startswith("Behalte jetzt eine der gezogenen Karten: `keep ")

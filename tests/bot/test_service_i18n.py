@@ -106,7 +106,7 @@ async def test_a_dutch_game_posts_in_dutch_while_a_german_player_reads_german(en
     lobby = opened.posts[0]
     assert lobby.language == "nl"
     assert lobby.text == (
-        f"<@{ANN.id}> heeft Torres-spel #1 geopend: 2 spelers, gemeenschappelijke stapel. "
+        f"<@{ANN.id}> heeft Torres-spel #1 geopend: 2 spelers, gemeenschappelijke trekstapel. "
         f"Nog 1 speler kan meedoen met `/torres join`; <@{ANN.id}> start het met `/torres start`."
     )
     assert opened.reply.startswith("Du hast Partie #1 eröffnet")

@@ -92,3 +92,25 @@ def test_a_taken_back_action_is_named_once():
     assert t("de", "Took back `{action}` — {description}.", action="a", description="b") == (
         "Zurückgenommen: `a` — b."
     )
+
+
+@pytest.mark.parametrize(("lang", "bare"), [("de", r"\bStapel\b"), ("nl", r"\bstapels?\b")])
+def test_the_card_deck_and_the_block_stacks_have_different_words(lang: str, bare: str):
+    """The rulebooks' words: a card deck is a Kartenstapel / trekstapel, so the bare
+    Stapel / stapel always means a stack of blocks."""
+    import re
+
+    from bot.i18n import CATALOGS as BOT
+    from renderer.i18n import CATALOGS as RENDERER
+
+    checked = 0
+    for catalogs in (BOT, RENDERER):
+        for m in catalogs.catalog(lang):
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            if not m.id or not any(re.search(r"\bdecks?\b", i) for i in ids):
+                continue
+            strs = m.string if isinstance(m.string, tuple) else (m.string,)
+            for s in strs:
+                assert not re.search(bare, s), (m.id, s)
+            checked += 1
+    assert checked > 10

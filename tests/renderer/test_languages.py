@@ -336,7 +336,9 @@ def test_any_names_and_note_fit_discords_limit_in_every_language(lang, names, no
 def test_the_alt_text_in_german_and_dutch():
     pos = load("late")
     de = renderer.describe(pos, viewer="red", highlight=load_highlight("late"), language="de")
-    assert de.startswith("Torres-Spielplan (gemeinsamer Stapel). Phase 3 von 3, Runde 3 von 3: ")
+    assert de.startswith(
+        "Torres-Spielplan (gemeinsamer Kartenstapel). Phase 3 von 3, Runde 3 von 3: "
+    )
     assert "Gelb ist am Zug, noch 5 AP." in de
     assert "Rot (rotoranger Kreis): 8 Punkte" in de
     assert "Der König steht auf c6; die Königsburg hat 2 Felder, 2 hoch." in de
