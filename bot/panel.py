@@ -539,9 +539,7 @@ def _status(game: Game, me: str, stack_text: str, lang: str = DEFAULT) -> str:
         else:
             stacks = (view.get("stacks") or {}).get(me) or []
             if stacks:
-                parts.append(
-                    t(lang, "stacks left: {stacks}", stacks=", ".join(str(s) for s in stacks))
-                )
+                parts.append(t(lang, "stacks: {stacks}", stacks=", ".join(str(s) for s in stacks)))
     hand = list(game.hand(me))
     drawn = [c for c in turn.get("drawn") or [] if c != "hidden"]
     playable = list(hand)

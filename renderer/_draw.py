@@ -25,7 +25,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from . import geometry as g
-from ._describe import shows_hand, stage_line, title
+from ._describe import shows_hand, stack_words, stage_line, title
 from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
 from .i18n import card_name, master_card_help, master_card_name, t, tn
 
@@ -722,13 +722,7 @@ class _Painter:
         stacks = []
         if v.stage in ("play", "draw-keep"):
             if p.is_to_move:
-                if p.stacks:
-                    sizes = " ".join(str(s) for s in p.stacks)
-                    stacks.append(t(lang, "stacks {sizes}", sizes=sizes))
-                else:
-                    stacks.append(t(lang, "stacks none"))
-                if v.turn_stack is not None:
-                    stacks.append(t(lang, "turn stack {n}", n=v.turn_stack))
+                stacks.extend(stack_words(v, p))
             else:
                 stacks.append(tn(lang, "{n} stack", "{n} stacks", len(p.stacks)))
         counts = [t(lang, "{n} in reserve", n=p.reserve)]

@@ -114,3 +114,38 @@ def test_the_card_deck_and_the_block_stacks_have_different_words(lang: str, bare
                 assert not re.search(bare, s), (m.id, s)
             checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_the_stacks_read_the_same_in_the_panel_the_picture_and_the_alt_text(lang: str):
+    """One wording for the block stacks, not "stacks 3 3 3 3", "turn stack 0" and
+    "stacks left: 3, 3": the panel, the picture's row and the alt text agree."""
+    import renderer
+
+    game = Game.new(players=2, seed=3)
+    while game.stage != "play":
+        game.play(game.legal()[0])
+    for chosen in (False, True):
+        if chosen:
+            game.play(next(a for a in game.legal() if a.startswith("stack ")))
+        me = game.to_move
+        panel = build_panel(game, header="", lang=lang).text
+        pos = game.position()
+        drawn = [x.text for x in renderer.render(pos, me, language=lang).texts]
+        alt = renderer.describe(pos, viewer=me, language=lang)
+        stack = (pos.get("turn") or {}).get("stack")
+        sizes = ", ".join(str(s) for s in pos["stacks"][me])
+        if chosen:
+            words = [
+                renderer.i18n.tn(
+                    lang, "this turn's stack: {n} block", "this turn's stack: {n} blocks", stack
+                )
+            ]
+            assert words[0] in panel
+        else:
+            words = [renderer.i18n.t(lang, "stacks: {sizes}", sizes=sizes)]
+            assert t(lang, "stacks: {stacks}", stacks=sizes) == words[0]
+            assert words[0] in panel
+        for w in words:
+            assert any(w in line for line in drawn), (w, drawn)
+            assert w in alt, (w, alt)

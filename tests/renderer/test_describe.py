@@ -35,7 +35,7 @@ def test_a_turn_in_play_says_phase_round_who_ap_scores_and_king():
 def test_the_player_to_move_has_stacks_the_others_counts():
     text = renderer.describe(load("personal"))
     assert "ann (red-orange circle): 6 points" in text
-    assert "stacks 3 and 3, this turn's stack 2" in text
+    assert "stacks: 3, 3, this turn's stack: 2 blocks" in text
     assert "10 in deck" in text and "8 in deck" in text
     assert "personal decks" in text
 
