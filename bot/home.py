@@ -288,7 +288,7 @@ class HomeService:
                     game=row.id,
                     decision=upto,
                     total=total,
-                    player=d.player,
+                    player=texts.dotted(d.player, lang),
                     actions=actions,
                 )
                 text = said + "\n" + text

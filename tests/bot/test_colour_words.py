@@ -161,6 +161,25 @@ async def play_a_scripted_game(env: Env, lang: str) -> Reader:
     await home.record_results()
     read.add("history", await home.history(channel_id=CHANNEL, guild_id=GUILD, lang=lang))
     read.add("stats", await home.stats(guild_id=GUILD, user_id=ann.id, name="Ann", lang=lang))
+    for decision in (0, 3, None):
+        past = await home.past_board(
+            channel_id=CHANNEL,
+            guild_id=GUILD,
+            user_id=ann.id,
+            game_id=game_id,
+            decision=decision,
+            lang=lang,
+        )
+        read.add("past board", past.text)
+        read.picture(
+            "past board",
+            past.position,
+            past.viewer,
+            past.highlight,
+            past.highlight_note,
+            past.labels,
+            lang,
+        )
 
     # a second game in which both humans resign
     await service.new(
