@@ -603,7 +603,9 @@ def ap_line(game: Game, *, lang: str = DEFAULT) -> str:
         return t(lang, "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`.")
     if ap is None:
         return ""
-    if ap == 0 and game.stage == "play":
+    if ap == 0 and game.stage == "play" and any(a.startswith("play ") for a in game.legal()):
+        line = t(lang, "0 AP left: play a card, or press End turn or play `end`.")
+    elif ap == 0 and game.stage == "play":
         line = t(lang, "0 AP left: press End turn or play `end`.")
     else:
         line = t(lang, "{ap} AP left.", ap=ap)

@@ -149,3 +149,12 @@ def test_the_stacks_read_the_same_in_the_panel_the_picture_and_the_alt_text(lang
         for w in words:
             assert any(w in line for line in drawn), (w, drawn)
             assert w in alt, (w, alt)
+
+
+def test_a_typed_command_at_0_ap_with_a_card_says_the_card_can_still_be_played():
+    """The private reply to a typed command agrees with the panel: a card is still free."""
+    from bot.panel import ap_line
+
+    assert ap_line(_zero_ap_with_a_card(), lang="de").endswith(
+        " 0 AP übrig: Spiele eine Karte oder drücke „Zug beenden“ oder spiele `end`."
+    )
