@@ -288,7 +288,7 @@ class HomeService:
                     game=row.id,
                     decision=upto,
                     total=total,
-                    player=d.player,
+                    player=texts.dotted(d.player, lang),
                     actions=actions,
                 )
                 text = said + "\n" + text
@@ -693,13 +693,13 @@ class HomeService:
             "{player} is back in game #{game} and plays {seat} again.",
             player=user.display,
             game=row.id,
-            seat=seat.name,
+            seat=texts.colour(seat.name, row.language),
         )
         return Outcome(
             reply=t(
                 user.lang,
                 "You're back in your seat ({seat}) in game #{game}.",
-                seat=seat.name,
+                seat=texts.colour(seat.name, user.lang),
                 game=row.id,
             ),
             posts=[Post(row.channel_id, row.id, text, language=row.language)],
@@ -843,7 +843,7 @@ def _game_line(
             since=began,
         )
     mine = next((s for s in seats if s.user_id == user_id), None)
-    colour = f" ({texts.colour_dot(mine.name)} {mine.name})" if mine and mine.name else ""
+    colour = f" ({texts.dotted(mine.name, lang)})" if mine and mine.name else ""
     where = f"#{row.id}{colour}"
     if mover is None:
         return t(
@@ -924,7 +924,7 @@ def _plain(lang: str, seat: SeatRow | None, name: str) -> str:
     if seat is None:
         return name
     who = t(lang, "Computer") if seat.user_id is None else seat.display
-    return f"{who} ({name})"
+    return f"{who} ({texts.colour(name, lang)})"
 
 
 def _record_name(seat: SeatRow) -> str:

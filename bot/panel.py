@@ -440,7 +440,12 @@ def build_panel(
         selects.append(Select("what", _fit(placeholder, PLACEHOLDER_LIMIT), tuple(what)))
     if group is not None and parent is not None:
         selects.extend(_where(game, group, parent, groups[parent], lang))
-    if not what and not can_end:
+    if game.stage == "play" and game.ap == 0 and can_end:  # one instruction, not two
+        if any(a.startswith("play ") for a in legal):
+            lines.append(t(lang, "0 AP left: play a card, or press End turn."))
+        else:
+            lines.append(t(lang, "0 AP left: press End turn."))
+    elif not what and not can_end:
         lines.append(t(lang, "Nothing to choose here."))
     elif group is None and len(what) > 1:
         lines.append(t(lang, "Choose what to do; then where."))
@@ -534,9 +539,7 @@ def _status(game: Game, me: str, stack_text: str, lang: str = DEFAULT) -> str:
         else:
             stacks = (view.get("stacks") or {}).get(me) or []
             if stacks:
-                parts.append(
-                    t(lang, "stacks left: {stacks}", stacks=", ".join(str(s) for s in stacks))
-                )
+                parts.append(t(lang, "stacks: {stacks}", stacks=", ".join(str(s) for s in stacks)))
     hand = list(game.hand(me))
     drawn = [c for c in turn.get("drawn") or [] if c != "hidden"]
     playable = list(hand)
@@ -600,7 +603,9 @@ def ap_line(game: Game, *, lang: str = DEFAULT) -> str:
         return t(lang, "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`.")
     if ap is None:
         return ""
-    if ap == 0 and game.stage == "play":
+    if ap == 0 and game.stage == "play" and any(a.startswith("play ") for a in game.legal()):
+        line = t(lang, "0 AP left: play a card, or press End turn or play `end`.")
+    elif ap == 0 and game.stage == "play":
         line = t(lang, "0 AP left: press End turn or play `end`.")
     else:
         line = t(lang, "{ap} AP left.", ap=ap)
@@ -618,7 +623,8 @@ def done_words(
 ) -> str:
     """What a command did, in words, for the player's private reply (cards drawn included).
 
-    On the *panel*, which shows AP and stack itself, only a spent turn is pointed out.
+    On the *panel*, which shows AP and stack itself (and what to do at 0 AP), neither
+    is repeated.
     """
     from bot.actions import split_actions
 
@@ -644,8 +650,6 @@ def done_words(
             parts.append(t(lang, "You drew {cards}: keep one.", cards=names))
     if not panel:
         parts.append(ap_line(after, lang=lang))
-    elif after.stage == "play" and after.ap == 0:
-        parts.append(t(lang, "0 AP left: press End turn."))
     return " ".join(p for p in parts if p)
 
 

@@ -9,7 +9,7 @@ English in every language, as do the notation examples and card ids.
 
 from __future__ import annotations
 
-from bot.i18n import N_, t
+from bot.i18n import N_, t, tp
 
 TOPICS: dict[str, str] = {
     "overview": N_(
@@ -22,8 +22,7 @@ blocks; its height may never exceed its area, and two castles may never be joine
 • Each turn: 5 action points (AP) for moving, adding knights, building, drawing cards, scoring.
 • Play with `/torres play actions:…` (autocomplete offers the legal actions) and the buttons \
 on the turn message.
-Topics: `setup`, `turn`, `moving`, `building`, `cards`, `scoring`, `king`, `master`, \
-`notation`, `undo`."""
+More with `/torres rules topic:` {topics}."""
     ),
     "setup": N_(
         """**Setup**
@@ -132,10 +131,16 @@ def topic_text(lang: str, topic: str | None) -> str:
     anything else reads English.
     """
     key = (topic or DEFAULT_TOPIC).strip().lower()
-    if key in TOPICS:
+    if key in TOPICS and key != DEFAULT_TOPIC:
         return t(lang, TOPICS[key])
+    # The overview lists the topics as Discord shows the option's choices to this
+    # user (their names are translated in commands.po, their values stay English).
+    names = [tp(lang, "command", k) for k in TOPICS if k != DEFAULT_TOPIC]
+    overview = t(lang, TOPICS[DEFAULT_TOPIC], topics=", ".join(f"*{n}*" for n in names))
+    if key == DEFAULT_TOPIC:
+        return overview
     unknown = t(lang, "No rules topic called '{topic}'.", topic=str(topic)[:50])
-    return unknown + "\n\n" + t(lang, TOPICS[DEFAULT_TOPIC])
+    return unknown + "\n\n" + overview
 
 
 def rules_text(topic: str | None) -> str:

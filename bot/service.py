@@ -470,7 +470,7 @@ class GameService:
                 variant=texts.variant_name(row.variant, lang),
             )
         ]
-        lines += [f"{texts.colour_dot(s.name)} {s.name}: {_who(s, lang)}" for s in seats]
+        lines += [f"{texts.dotted(s.name, lang)}: {_who(s, lang)}" for s in seats]
         master = texts.master_card_line(initial.get("master_card"), lang)
         if master:
             lines.append(master)
@@ -579,7 +579,7 @@ class GameService:
         if undone:
             took = t(
                 lang,
-                "Took back `{action}` ({description}).",
+                "Took back `{action}` — {description}.",
                 action=undone,
                 description=panels.describe(undone, lang=lang),
             )
@@ -999,7 +999,7 @@ class GameService:
                     "{player} ({colour}) resigned from game #{game}; "
                     "the computer plays their seat from now on.",
                     player=texts.shown_name(user.display),
-                    colour=seat.name,
+                    colour=texts.colour(seat.name, public),
                     game=row.id,
                 )
                 post = Post(row.channel_id, row.id, text, language=public)
@@ -1034,7 +1034,7 @@ class GameService:
                     public,
                     "{player} ({colour}) resigned, so game #{game} ends here {mentions}",
                     player=texts.shown_name(user.display),
-                    colour=seat.name,
+                    colour=texts.colour(seat.name, public),
                     game=row.id,
                     mentions=" ".join(f"<@{m}>" for m in mentions),
                 )
@@ -1401,7 +1401,7 @@ class GameService:
                     lang,
                     "It's not your turn: {player} ({colour}) is to move.",
                     player=_who(seat, lang),
-                    colour=game.to_move,
+                    colour=texts.colour(game.to_move, lang),
                 )
             )
         return mine
@@ -1712,7 +1712,7 @@ class GameService:
 
     def _panel_header(self, row: GameRow, game: Game, lang: str = "en") -> str:
         me = game.to_move or ""
-        seat = f"{texts.colour_dot(me)} {me}"
+        seat = texts.dotted(me, lang)
         if game.stage in ("play", "draw-keep"):
             return t(
                 lang,
@@ -2060,7 +2060,7 @@ def picture_labels(seats: Iterable[SeatRow], lang: str = DEFAULT) -> dict[str, s
 
 def _picture_label(seat: SeatRow, lang: str = DEFAULT) -> str:
     if seat.is_ai or seat.user_id is None:
-        return t(lang, "Computer ({colour})", colour=seat.name)
+        return t(lang, "Computer ({colour})", colour=texts.colour(seat.name, lang))
     return seat.display
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.i18n import DEFAULT, N_, t, tn
-from renderer.i18n import card_help, card_name, master_card_help, master_card_name
+from renderer.i18n import card_help, card_name, colour_name, master_card_help, master_card_name
 
 if TYPE_CHECKING:
     from bot.store import GameRow, SeatRow
@@ -63,6 +63,16 @@ def colour_dot(name: str | None) -> str:
     return _DOTS.get(name or "", "⚪")
 
 
+def colour(name: str | None, lang: str = DEFAULT) -> str:
+    """A seat's colour in words, in *lang*: seat ids (``red``) belong in notation only."""
+    return colour_name(lang, name or "?")
+
+
+def dotted(name: str | None, lang: str = DEFAULT) -> str:
+    """A seat's colour as its dot and its word: ``🟢 Grün``."""
+    return f"{colour_dot(name)} {colour(name, lang)}"
+
+
 def variant_name(variant: str, lang: str = DEFAULT) -> str:
     return t(lang, _VARIANTS[variant]) if variant in _VARIANTS else variant
 
@@ -75,7 +85,7 @@ def seat_name(seat: SeatRow, lang: str = DEFAULT) -> str:
         who = t(lang, "Computer")
     else:
         who = shown_name(seat.display)
-    return f"{colour_dot(seat.name)} {who} ({seat.name})"
+    return f"{colour_dot(seat.name)} {who} ({colour(seat.name, lang)})"
 
 
 def duration(seconds: float, lang: str = DEFAULT) -> str:
@@ -164,7 +174,11 @@ def next_label(lang: str = DEFAULT) -> str:
 
 
 def _scores(scores: Mapping[str, int], order: Iterable[str], lang: str = DEFAULT) -> str:
-    return scores_label(lang) + " " + " · ".join(f"{p} {scores.get(p, 0)}" for p in order)
+    return (
+        scores_label(lang)
+        + " "
+        + " · ".join(f"{colour(p, lang)} {scores.get(p, 0)}" for p in order)
+    )
 
 
 def scores_line(
@@ -176,7 +190,7 @@ def scores_line(
     parts = []
     for p in order:
         now, then = after.get(p, 0), before.get(p, 0)
-        parts.append(f"{p} {now}" + (f" (+{now - then})" if now != then else ""))
+        parts.append(f"{colour(p, lang)} {now}" + (f" (+{now - then})" if now != then else ""))
     return scores_label(lang) + " " + " · ".join(parts)
 
 
@@ -186,9 +200,7 @@ def score_table(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> st
     by_name = {s.name: s for s in seats}
     lines = [scores_label(lang)]
     for p in ranked:
-        lines.append(
-            f"{colour_dot(p)} {p} ({_plain(by_name.get(p), lang)}): {game.scores.get(p, 0)}"
-        )
+        lines.append(f"{dotted(p, lang)} ({_plain(by_name.get(p), lang)}): {game.scores.get(p, 0)}")
     return "\n".join(lines)
 
 
@@ -226,7 +238,7 @@ def phase_summary(
         if parts.get("master"):
             bits.append(t(lang, "master card {points}", points=parts["master"]))
         total = sum(int(v) for v in parts.values())
-        who = f"{colour_dot(player)} {player} ({_plain(by_name.get(player), lang)})"
+        who = f"{dotted(player, lang)} ({_plain(by_name.get(player), lang)})"
         score = scores.get(player)
         if score is None:  # the engine always reports the new scores
             line = t(
@@ -249,11 +261,12 @@ def phase_summary(
         castles = detail.get(player) or []
         if position is not None and (castles or parts.get("king")):
             items = [
-                t(
+                tn(
                     lang,
-                    "castle {square}: {area} squares × level {level} = {points}",
+                    "castle {square}: {n} square × level {level} = {points}",
+                    "castle {square}: {n} squares × level {level} = {points}",
+                    area,
                     square=where,
-                    area=area,
                     level=level,
                     points=area * level,
                 )
@@ -300,7 +313,7 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
     label = next_label(lang)
     if seat.is_ai or seat.user_id is None:
         return label + " " + t(lang, "{player} is thinking…", player=seat_name(seat, lang))
-    who = f"<@{seat.user_id}> ({seat.name})"
+    who = f"<@{seat.user_id}> ({colour(seat.name, lang)})"
     stage = game.stage
     if stage == "castles":
         what = t(
@@ -349,7 +362,9 @@ def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     by_name = {s.name: s for s in seats}
     winners = list(game.winners)
     names = [
-        f"<@{by_name[w].user_id}> ({w})" if w in by_name and by_name[w].user_id else f"{w}"
+        f"<@{by_name[w].user_id}> ({colour(w, lang)})"
+        if w in by_name and by_name[w].user_id
+        else t(lang, "Computer ({colour})", colour=colour(w, lang))
         for w in winners
     ]
     if len(names) == 1:
@@ -373,7 +388,7 @@ def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
     cards = list(game.hand(name))
     view = game.position(viewer=name)
     turn = view.get("turn") or {}
-    lines = [t(lang, "Your hand ({player}):", player=f"{colour_dot(name)} {name}")]
+    lines = [t(lang, "Your hand ({player}):", player=dotted(name, lang))]
     if not cards:
         lines.append(t(lang, "no cards."))
     for card, count in Counter(cards).items():
@@ -425,7 +440,7 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
         "<@{user}>, it's your move in Torres game #{game} ({player}), waiting since <t:{since}:R>.",
         user=seat.user_id,
         game=row.id,
-        player=seat.name,
+        player=colour(seat.name, lang),
         since=int(row.last_activity),
     )
     if sent < row.reminder_limit:

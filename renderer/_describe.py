@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engine.rules import ROUNDS
 
 from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_LOOKS, BoardView, PlayerView
-from .i18n import N_, master_card_name, t, tn
+from .i18n import N_, card_name, master_card_name, t, tn
 
 #: Discord allows 1,024 characters in an attachment's description.
 MAX_LENGTH = 1000
@@ -117,6 +117,24 @@ def stage_line(
     return t(lang, "{who} to move · {ap} AP left", who=who, ap=v.turn_ap), p
 
 
+def stack_words(view: BoardView, p: PlayerView) -> list[str]:
+    """The block stacks of the player to move, in the one wording the picture, its
+    alt text and the bot's panel share: "stacks: 3, 2", "this turn's stack: 1 block"."""
+    lang = view.language
+    sizes = ", ".join(str(s) for s in p.stacks) or t(lang, "none")
+    words = [t(lang, "stacks: {sizes}", sizes=sizes)]
+    if view.turn_stack is not None:
+        words.append(
+            tn(
+                lang,
+                "this turn's stack: {n} block",
+                "this turn's stack: {n} blocks",
+                view.turn_stack,
+            )
+        )
+    return words
+
+
 def describe_view(view: BoardView) -> str:
     """The alt text of ``view``'s picture, at most MAX_LENGTH characters.
 
@@ -147,13 +165,7 @@ def describe_view(view: BoardView) -> str:
         bits.append(tn(lang, "{n} knight on the board", "{n} knights on the board", on_board))
         bits.append(t(lang, "{n} in reserve", n=p.reserve))
         if dealt and p.is_to_move:
-            if p.stacks:
-                sizes = joined(lang, [str(s) for s in p.stacks])
-                bits.append(t(lang, "stacks {sizes}", sizes=sizes))
-            else:
-                bits.append(t(lang, "no stacks"))
-            if v.turn_stack is not None:
-                bits.append(t(lang, "this turn's stack {n}", n=v.turn_stack))
+            bits.extend(stack_words(v, p))
         if v.variant != "master" or p.hand_count:
             bits.append(tn(lang, "{n} card", "{n} cards", p.hand_count))
         if p.deck_count is not None:
@@ -192,11 +204,11 @@ def describe_view(view: BoardView) -> str:
     private = []
     viewer = v.player(v.viewer) if v.viewer else None
     if viewer is not None and viewer.revealed:
-        cards = ", ".join(viewer.revealed)
+        cards = ", ".join(card_name(lang, c) for c in viewer.revealed)
         private.append(t(lang, "Drawn, keep one: {cards}.", cards=cards))
     if viewer is not None and shows_hand(v, viewer):
         if viewer.hand:
-            cards = ", ".join(sorted(viewer.hand))
+            cards = ", ".join(sorted(card_name(lang, c) for c in viewer.hand))
             private.append(t(lang, "Your hand: {cards}.", cards=cards))
         else:
             private.append(t(lang, "Your hand: no cards."))

@@ -25,9 +25,9 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from . import geometry as g
-from ._describe import shows_hand, stage_line, title
+from ._describe import shows_hand, stack_words, stage_line, title
 from ._model import DEFAULT_HIGHLIGHT_NOTE, PLAYER_COLOURS, PLAYER_INKS, BoardView, PlayerView
-from .i18n import master_card_help, master_card_name, t, tn
+from .i18n import card_name, master_card_help, master_card_name, t, tn
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -628,7 +628,7 @@ class _Painter:
         viewer = v.player(v.viewer) if v.viewer else None
         paras: list[_Para] = []
         if viewer is not None and viewer.revealed:
-            cards = ", ".join(viewer.revealed)
+            cards = ", ".join(card_name(lang, c) for c in viewer.revealed)
             paras.append(_Para(t(lang, "Drawn, keep one: {cards}", cards=cards), BODY))
         if viewer is not None and shows_hand(v, viewer):
             text = t(
@@ -637,8 +637,10 @@ class _Painter:
                 name=self.shown(viewer.label),
                 cards=self._hand_text(viewer),
             )
-            size = BODY if len(self._wrap(text, BODY, width)) <= 2 else SMALL + 1
-            paras.append(_Para(text, size))
+            if len(self._wrap(text, BODY, width)) <= 2:
+                paras.append(_Para(text, BODY))
+            else:  # a long hand (card names) in plain type, so it keeps to few lines
+                paras.append(_Para(text, SMALL, bold=False))
         return paras
 
     def _header_block(self, x0: float, x1: float, k: float) -> _Block:
@@ -720,13 +722,7 @@ class _Painter:
         stacks = []
         if v.stage in ("play", "draw-keep"):
             if p.is_to_move:
-                if p.stacks:
-                    sizes = " ".join(str(s) for s in p.stacks)
-                    stacks.append(t(lang, "stacks {sizes}", sizes=sizes))
-                else:
-                    stacks.append(t(lang, "stacks none"))
-                if v.turn_stack is not None:
-                    stacks.append(t(lang, "turn stack {n}", n=v.turn_stack))
+                stacks.extend(stack_words(v, p))
             else:
                 stacks.append(tn(lang, "{n} stack", "{n} stacks", len(p.stacks)))
         counts = [t(lang, "{n} in reserve", n=p.reserve)]
@@ -771,7 +767,9 @@ class _Painter:
             prefix + self.shown(p.label),
             round(NAME_SIZE * k),
             x1 - name_x - score_w - 26,
-            min_size=round(26 * k),
+            # A long name beside a three-digit score ("▶ Computer (yellow)  174") gives
+            # up the panel's growth before it is cut.
+            min_size=round(26 * min(k, 1.0)),
         )
         self.text((name_x, cy), name, size, INK, anchor="lm", layer="panel")
         ly = y + (62 + 16) * k
@@ -783,7 +781,8 @@ class _Painter:
             ly += 32 * k
 
     def _hand_text(self, viewer: PlayerView) -> str:
-        """The viewer's cards by id (as typed in `play CARD`), marking this turn's draws."""
+        """The viewer's cards by name (as the panel and the hand name them), marking this
+        turn's draws."""
         lang = self.view.language
         counts: dict[str, int] = {}
         for card in viewer.hand or ():
@@ -792,8 +791,8 @@ class _Painter:
         for card in viewer.drawn:
             drawn[card] = drawn.get(card, 0) + 1
         cards = []
-        for card, n in sorted(counts.items()):
-            label = card + (f" ×{n}" if n > 1 else "")
+        for card, n in sorted(counts.items(), key=lambda cn: (card_name(lang, cn[0]), cn[0])):
+            label = card_name(lang, card) + (f" ×{n}" if n > 1 else "")
             new = min(drawn.get(card, 0), n)
             if new == n:
                 label = t(lang, "{card} (drawn this turn)", card=label)

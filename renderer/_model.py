@@ -15,7 +15,7 @@ from typing import Any
 import engine
 
 from .geometry import square_coords
-from .i18n import LANGUAGES, N_
+from .i18n import LANGUAGES, N_, colour_name
 
 #: Okabe–Ito colours, safe for the common kinds of colour blindness, by seat.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -53,7 +53,7 @@ HIDDEN = "hidden"
 class PlayerView:
     name: str
     #: What the picture and the words call the player: the caller's label (e.g. a
-    #: Discord display name) or else the engine's name.
+    #: Discord display name) or else the engine's name (a colour: in the picture's language).
     label: str
     seat: int
     colour: tuple[int, int, int]
@@ -156,8 +156,14 @@ def build_view(
     scores = game.scores
     stage = game.stage
     winners = set(game.winners) if stage == "over" else set()
-    shown_as = [_label(labels, name) for name in names]
-    letters = _letters(shown_as)
+    given = [_label(labels, name) for name in names]
+    # A seat without a label is named by its colour in the picture's language; its
+    # letter comes from the label or seat id, so the map is the same in every language.
+    shown_as = [
+        colour_name(language, name) if label == name else label
+        for name, label in zip(names, given, strict=True)
+    ]
+    letters = _letters(given)
 
     turn = pos.get("turn") or {}
     # The turn's cards are shown only to the player whose turn it is, when the

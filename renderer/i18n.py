@@ -145,6 +145,16 @@ def master_card_help(lang: str, card: str) -> str:
     return t(lang, engine.MASTER_CARD_HELP[card]) if card in engine.MASTER_CARD_HELP else ""
 
 
+# The seats' colours: the engine and the notation call the seats red, blue, green
+# and yellow (seat ids); every sentence names them in the reader's language.
+COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "yellow": N_("yellow")}
+
+
+def colour_name(lang: str, seat: str) -> str:
+    """The colour of the seat *seat* in *lang* ("Grün" for "green"); any other name as it is."""
+    return t(lang, COLOUR_WORDS[seat]) if seat in COLOUR_WORDS else seat
+
+
 def dynamic_msgids() -> list[str]:
     """Message ids taken from the engine's tables rather than marked in the source."""
     import engine

@@ -196,10 +196,10 @@ async def test_a_clock_timeout_speaks_the_games_language_and_the_asker_their_own
     ann = User(ANN.id, ANN.display, "nl")
     back = await h.rejoin(channel_id=CHANNEL, user=ann)
     assert back is not None
-    assert back.reply == f"Je bent terug op je plaats (red) in spel #{game_id}."
+    assert back.reply == f"Je bent terug op je plaats (rood) in spel #{game_id}."
     (post,) = back.posts
     assert post.language == "de"
-    assert post.text == f"Ann ist zurück in Partie #{game_id} und spielt wieder red."
+    assert post.text == f"Ann ist zurück in Partie #{game_id} und spielt wieder Rot."
 
 
 async def test_away_replies_in_the_users_language_and_posts_in_each_games(env: Env):

@@ -138,7 +138,9 @@ def test_the_panel_follows_the_knight_and_says_what_happened() -> None:
     assert words.startswith(describe(move)) and words.endswith("4 AP left.")
     spent = game.copy()
     spent.play("score; score; score; score; score")
-    assert done_words("score 5", game, spent, panel=True).endswith("0 AP left: press End turn.")
+    # the panel says what to do at 0 AP itself, once (tests/bot/test_words.py)
+    assert done_words("score 5", game, spent, panel=True) == describe("score 5") + "."
+    assert build_panel(spent, header="").text.endswith("0 AP left: press End turn.")
 
 
 def test_autocomplete_keeps_end_whatever_the_hint() -> None:

@@ -247,8 +247,8 @@ def test_personal_decks_keep_in_german_and_dutch() -> None:
     assert "Gezogen, behalte eine: " in de.text and "Getrokken, houd er één: " in nl.text
     keep_de = [o.label for s in de.selects[1:] for o in s.options]
     keep_nl = [o.label for s in nl.selects[1:] for o in s.options]
-    assert keep_de and all(" behalten, " in x and "Stapel" in x for x in keep_de), keep_de
-    assert keep_nl and all(" houden, " in x and "stapel" in x for x in keep_nl), keep_nl
+    assert keep_de and all(" behalten, " in x and "Kartenstapel" in x for x in keep_de), keep_de
+    assert keep_nl and all(" houden, " in x and "trekstapel" in x for x in keep_nl), keep_nl
     assert de.selects[0].placeholder == "…oder wähle etwas anderes"
     english_free(build_panel(game, header="h", group="keep"), de)
     assert ap_line(game, lang="de").startswith("Behalte jetzt eine der gezogenen Karten: `keep ")
@@ -260,10 +260,10 @@ def test_replies_and_plurals() -> None:
     after = game.copy()
     after.play("score; score; score; score; score")
     assert done_words("score 5", game, after, panel=True, lang="de") == (
-        "Wertungsstein 5 Felder vorrücken (5 AP). 0 AP übrig: Drücke „Zug beenden“."
+        "Wertungsstein 5 Felder vorrücken (5 AP)."  # the panel says what to do at 0 AP
     )
     assert done_words("score 5", game, after, panel=True, lang="nl") == (
-        "Scorefiche 5 velden vooruit (5 AP). 0 AP over: druk op Beurt beëindigen."
+        "Scorefiche 5 velden vooruit (5 AP)."
     )
     assert describe("score 1", lang="de") == "Wertungsstein 1 Feld vorrücken (1 AP)"
     assert describe("stack 1", lang="nl") == "Stapel van 1 bouwsteen nemen (0 AP)"

@@ -37,7 +37,8 @@ def test_castles_listed_add_up_to_the_points_scored(players: int, variant: str):
                 text = phase_summary(event, _seats(names), game.position())
                 for name in names:
                     for where, area, level in detail[name]:
-                        assert f"castle {where}: {area} squares × level {level} = " in text
+                        squares = "square" if area == 1 else "squares"
+                        assert f"castle {where}: {area} {squares} × level {level} = " in text
                     king = event["points"][name]["king"]
                     assert (f"king's bonus {king}" in text) == bool(king)
     assert scored == 3

@@ -188,7 +188,7 @@ async def test_undo_takes_back_one_action_and_is_logged(env: Env):
     start, _, _ = await state(env)
     await env.service.play(channel_id=CHANNEL, user=ANN, text="score; score")
     out = await env.service.undo(channel_id=CHANNEL, user=ANN)
-    assert out.reply == "Took back `score` (Score 1 step (1 AP)). 4 AP left."
+    assert out.reply == "Took back `score` — Score 1 step (1 AP). 4 AP left."
     out = await env.service.undo(channel_id=CHANNEL, user=ANN)
     assert (await state(env))[0].position == start.position
     with pytest.raises(NotAllowed, match="Nothing to take back"):
@@ -508,7 +508,7 @@ async def test_undo_works_after_a_restart(env: Env):
     second = await env.reopen()
     try:
         out = await second.service.undo(channel_id=CHANNEL, user=ANN)
-        assert out.reply.startswith("Took back `") and out.reply.endswith("). 5 AP left.")
+        assert out.reply.startswith("Took back `") and out.reply.endswith(". 5 AP left.")
         row = await second.store.game(1)
         assert row is not None and row.position == start.position
         with pytest.raises(NotAllowed, match="Nothing to take back"):

@@ -72,8 +72,8 @@ async def test_the_same_requests_answer_each_user_in_their_language(env: Env):
 
     hand_de = await env.service.hand(channel_id=CHANNEL, user=ANNA)
     hand_nl = await env.service.hand(channel_id=CHANNEL, user=BOOR)
-    assert hand_de.startswith("Deine Kartenhand (🔴 red):")
-    assert hand_nl.startswith("Je hand (🔵 blue):")
+    assert hand_de.startswith("Deine Kartenhand (🔴 Rot):")
+    assert hand_nl.startswith("Je hand (🔵 blauw):")
     hand_en = await env.service.hand(channel_id=CHANNEL, user=replace(ANNA, locale="en-GB"))
     assert hand_en.startswith("Your hand (🔴 red):")
 
@@ -106,7 +106,7 @@ async def test_a_dutch_game_posts_in_dutch_while_a_german_player_reads_german(en
     lobby = opened.posts[0]
     assert lobby.language == "nl"
     assert lobby.text == (
-        f"<@{ANN.id}> heeft Torres-spel #1 geopend: 2 spelers, gemeenschappelijke stapel. "
+        f"<@{ANN.id}> heeft Torres-spel #1 geopend: 2 spelers, gemeenschappelijke trekstapel. "
         f"Nog 1 speler kan meedoen met `/torres join`; <@{ANN.id}> start het met `/torres start`."
     )
     assert opened.reply.startswith("Du hast Partie #1 eröffnet")
@@ -120,30 +120,30 @@ async def test_a_dutch_game_posts_in_dutch_while_a_german_player_reads_german(en
     assert out.reply == "Dein Zug ist beendet."
     [turn] = out.posts
     assert turn.language == "nl"
-    assert turn.text.startswith("**🔴 Ann (red)** speelde `place c3`\nStand: ")
+    assert turn.text.startswith("**🔴 Ann (rood)** speelde `place c3`\nStand: rood 0 · blauw 0")
     assert turn.highlight_note == "veranderd in de beurt van Ann"
     assert turn.to_payload()["language"] == "nl"
 
     with pytest.raises(NotYourTurn) as refused:
         await env.service.play(channel_id=CHANNEL, user=ANNA, text="place f6")
-    assert refused.value.message == f"Du bist nicht am Zug: <@{BOB.id}> (blue) ist am Zug."
+    assert refused.value.message == f"Du bist nicht am Zug: <@{BOB.id}> (Blau) ist am Zug."
 
     resigned = await env.service.resign(channel_id=CHANNEL, user=ANNA)
     assert resigned.reply == "Du hast aufgegeben; die Partie ist zu Ende."
     assert resigned.posts[0].language == "nl"
-    assert resigned.posts[0].text.startswith("Ann (red) heeft opgegeven, dus spel #1 eindigt hier")
+    assert resigned.posts[0].text.startswith("Ann (rood) heeft opgegeven, dus spel #1 eindigt hier")
     assert "\nStand:\n" in resigned.posts[0].text
 
 
 async def test_computer_seats_and_reminders_speak_the_games_language(env: Env):
     _, _, started = await open_game(env, ANNA, bots=1, language="de")
     post = started.posts[0]
-    assert post.labels["blue"] == "Computer (blue)"
-    assert "🔵 blue: der Computer" in post.text
+    assert post.labels["blue"] == "Computer (Blau)"
+    assert "🔵 Blau: der Computer" in post.text
     env.clock.now += 3600.0
     [reminder] = await env.service.due_reminders()
     assert reminder.language == "de"
-    assert reminder.text.startswith(f"<@{ANN.id}>, du bist in der Torres-Partie #1 am Zug (red)")
+    assert reminder.text.startswith(f"<@{ANN.id}>, du bist in der Torres-Partie #1 am Zug (Rot)")
     assert "Nächste Erinnerung <t:" in reminder.text
 
 

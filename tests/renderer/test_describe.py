@@ -35,7 +35,7 @@ def test_a_turn_in_play_says_phase_round_who_ap_scores_and_king():
 def test_the_player_to_move_has_stacks_the_others_counts():
     text = renderer.describe(load("personal"))
     assert "ann (red-orange circle): 6 points" in text
-    assert "stacks 3 and 3, this turn's stack 2" in text
+    assert "stacks: 3, 3, this turn's stack: 2 blocks" in text
     assert "10 in deck" in text and "8 in deck" in text
     assert "personal decks" in text
 
@@ -68,7 +68,7 @@ def test_knight_levels_are_listed():
 
 def test_only_the_viewers_own_hand_is_named():
     pos = load("midgame")
-    assert "Your hand: doorclimb, jump." in renderer.describe(pos, viewer="blue")
+    assert "Your hand: Door climb, Jump up two levels." in renderer.describe(pos, viewer="blue")
     for viewer in (None, "red"):
         text = renderer.describe(pos, viewer=viewer)
         for player, hand in pos["hands"].items():
@@ -129,7 +129,7 @@ def test_long_names_stay_within_the_limit_and_keep_the_essentials():
     assert "Phase 3 of 3, round 3 of 3" in text
     assert "5 AP left" in text
     assert "The king is on c6" in text
-    assert "Your hand: ap7, vault." in text
+    assert "Your hand: 7 action points, Jump over a knight." in text
     for name in names:
         assert name in text
 
@@ -207,7 +207,7 @@ def test_labels_name_the_players_in_the_picture_and_the_words():
     text = renderer.describe(pos, viewer="red", labels=labels)
     assert "Zoë to move, 5 AP left" in text
     assert "Ann (red-orange circle): 8 points" in text
-    assert "Your hand: ap7, vault." in text
+    assert "Your hand: 7 action points, Jump over a knight." in text
     rendering = renderer.render(pos, "red", labels=labels)
     drawn = " ".join(t.text for t in rendering.texts)
     for label in labels.values():

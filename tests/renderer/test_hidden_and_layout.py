@@ -31,7 +31,7 @@ def test_only_the_viewers_own_hand_is_named():
     pos = load("midgame")
     r = renderer.render(pos, viewer="blue")
     text = all_text(r)
-    assert "Your hand (blue): doorclimb (drawn this turn), jump" in text
+    assert "Your hand (blue): Door climb (drawn this turn), Jump up two levels" in text
     for player, hand in pos["hands"].items():
         if player == "blue":
             continue
@@ -156,7 +156,7 @@ def test_names_the_font_cannot_draw_become_question_marks():
     r = renderer.render(pos, viewer="山田")
     panel = {t.text for t in r.texts if t.layer == "panel"}
     assert {"Zoë ?", "▶ ??", "Ελένη"} <= panel
-    assert "Your hand (??): doorclimb (drawn this turn), jump" in all_text(r)
+    assert "Your hand (??): Door climb (drawn this turn), Jump up two levels" in all_text(r)
     # The letters on the panel's markers fall back to seat numbers.
     markers = [t for t in r.texts if t.layer == "panel" and t.box[2] < g.PANEL_BOX[0] + 80]
     assert sorted(t.text for t in markers) == ["1", "2", "3", "4"]
@@ -184,7 +184,7 @@ def test_revealed_cards_show_only_to_the_player_choosing():
     revealed = pos["turn"]["revealed"]
     assert revealed
     mine = all_text(renderer.render(pos, viewer=chooser))
-    assert "Drawn, keep one: " + ", ".join(revealed) in mine
+    assert "Drawn, keep one: " + ", ".join(engine.CARDS[c] for c in revealed) in mine
     swapped = copy.deepcopy(pos)
     swapped["turn"]["revealed"] = ["relocate"] * len(revealed)
     for viewer in (other, None):
@@ -205,7 +205,7 @@ def test_a_full_master_hand_always_fits_with_the_master_card():
     footer = " ".join(t.text for t in r.texts if t.layer == "footer")
     assert "Master card: " + engine.MASTER_CARDS["castles"] in footer
     for card in engine.CARDS:
-        assert card in footer
+        assert engine.CARDS[card] in footer
     for t in r.texts:
         assert t.box[3] <= g.HEIGHT and t.box[2] <= g.WIDTH, t
     for a, b in itertools.combinations(r.texts, 2):
@@ -248,7 +248,7 @@ def test_the_highlight_note_shows_even_when_room_runs_short():
     r = renderer.render(pos, viewer=long, highlight=["a1"], highlight_note=note)
     footer = " ".join(t.text for t in r.texts if t.layer == "footer")
     assert f"Pink frame: {note}" in footer
-    assert "vault" in footer and "Master card: Castles" in footer
+    assert engine.CARDS["vault"] in footer and "Master card: Castles" in footer
     for a, b in itertools.combinations(r.texts, 2):
         assert not _overlap(a.box, b.box), (a, b)
     assert max(t.box[3] for t in r.texts) <= g.HEIGHT

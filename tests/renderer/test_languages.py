@@ -27,7 +27,7 @@ from test_whole_games import positions_of_a_game
 import engine
 import renderer
 import renderer.geometry as g
-from renderer.i18n import CATALOGS, KEYWORDS, LANGUAGES
+from renderer.i18n import CATALOGS, KEYWORDS, LANGUAGES, card_name, colour_name
 
 ROOT = Path(__file__).resolve().parents[2]
 RENDERER = ROOT / "renderer"
@@ -133,6 +133,10 @@ def test_no_english_in_a_translated_picture_or_alt_text(name, lang, monkeypatch)
         for fragment in fragments:
             assert fragment not in drawn, (lang, fragment)
             assert fragment not in words, (lang, fragment)
+        # nor the seats' English colours: the players are named in the picture's language
+        colours = re.compile(r"\b(red|blue|green|yellow)\b", re.IGNORECASE)
+        assert not colours.findall(drawn), (lang, drawn)
+        assert not colours.findall(words), (lang, words)
 
 
 def test_english_is_the_default_and_other_languages_are_refused():
@@ -153,12 +157,13 @@ def test_the_words_of_a_german_and_a_dutch_picture():
         for lang in OTHERS
     }
     assert "Phase 3/3 · Runde 3/3" in texts["de"]
-    assert "yellow am Zug · noch\u00a05\u00a0AP" in texts["de"]
+    assert "Gelb am Zug · noch\u00a05\u00a0AP" in texts["de"]
     assert "Königsburg: 2 Felder, 2 hoch" in texts["de"]
-    assert "Deine Karten (red): ap7, vault" in texts["de"]  # card ids as typed
+    # the cards by name, as the panel and /torres hand name them
+    assert "Deine Karten (Rot): 7 Aktionspunkte, Über einen Ritter springen" in texts["de"]
     assert "Fase 3/3 · Ronde 3/3" in texts["nl"]
-    assert "yellow aan de beurt · nog\u00a05\u00a0AP" in texts["nl"]
-    assert "Je hand (red): ap7, vault" in texts["nl"]
+    assert "geel aan de beurt · nog\u00a05\u00a0AP" in texts["nl"]
+    assert "Je hand (rood): 7 actiepunten, Over een ridder springen" in texts["nl"]
     assert "1 stapel · 0 in voorraad · 2 kaarten" in texts["nl"]
 
 
@@ -245,7 +250,7 @@ def test_long_names_and_a_full_master_hand_fit_in_every_language(lang):
     assert_clean(r, lang)
     footer = " ".join(t.text for t in r.texts if t.layer == "footer")
     for card in engine.CARDS:
-        assert card in footer
+        assert card_name(lang, card) in footer
     assert note in footer
 
 
@@ -257,7 +262,7 @@ def test_phone_legibility_in_every_language(name, lang):
     and the smallest print is about as large as the English picture's."""
     phone = 400 / g.WIDTH
     r = renderer.render(load(name), language=lang)
-    players = load(name)["players"]
+    players = [colour_name(lang, p) for p in load(name)["players"]]
     header = [t for t in r.texts if t.layer == "header"]
     names = [t for t in r.texts if t.layer == "panel" and t.text.lstrip("▶★ ") in players]
     assert len(names) == len(players)
@@ -331,17 +336,19 @@ def test_any_names_and_note_fit_discords_limit_in_every_language(lang, names, no
 def test_the_alt_text_in_german_and_dutch():
     pos = load("late")
     de = renderer.describe(pos, viewer="red", highlight=load_highlight("late"), language="de")
-    assert de.startswith("Torres-Spielplan (gemeinsamer Stapel). Phase 3 von 3, Runde 3 von 3: ")
-    assert "yellow ist am Zug, noch 5 AP." in de
-    assert "red (rotoranger Kreis): 8 Punkte" in de
+    assert de.startswith(
+        "Torres-Spielplan (gemeinsamer Kartenstapel). Phase 3 von 3, Runde 3 von 3: "
+    )
+    assert "Gelb ist am Zug, noch 5 AP." in de
+    assert "Rot (rotoranger Kreis): 8 Punkte" in de
     assert "Der König steht auf c6; die Königsburg hat 2 Felder, 2 hoch." in de
-    assert "Deine Karten: ap7, vault." in de
+    assert "Deine Karten: 7 Aktionspunkte, Über einen Ritter springen." in de
     nl = renderer.describe(pos, viewer="red", language="nl")
-    assert "yellow is aan de beurt, nog 5 AP." in nl
-    assert "blue (hemelsblauw vierkant): 17 punten" in nl
+    assert "geel is aan de beurt, nog 5 AP." in nl
+    assert "blauw (hemelsblauw vierkant): 17 punten" in nl
     assert "Trekstapel: nog 25 kaarten." in nl
     final = renderer.describe(load("final"), language="de")
-    assert "Spielende: blue gewinnt mit 25 Punkten." in final
+    assert "Spielende: Blau gewinnt mit 25 Punkten." in final
     assert final.count("Rangfolge: ") == 1
 
 

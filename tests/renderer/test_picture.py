@@ -229,7 +229,7 @@ def test_player_to_move_shows_stack_sizes_others_counts():
     rows = " · ".join(t.text for t in texts(r, "panel") if any(w in t.text for w in small_print))
     lines = [t.text for t in texts(r, "panel")]
     assert "▶ blue" in lines
-    assert "stacks 3 2 · turn stack 1 · 3 in reserve · 2 cards" in rows  # blue, to move
+    assert "stacks: 3, 2 · this turn's stack: 1 block · 3 in reserve · 2 cards" in rows  # blue
     assert "2 stacks · 0 in reserve · 1 card" in rows  # red
     assert "2 stacks · 4 in reserve · 2 cards" in rows  # yellow
 

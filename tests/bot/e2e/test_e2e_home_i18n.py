@@ -20,12 +20,12 @@ async def test_home_answers_in_each_users_language(runner: BotRunner):
     _, reply = await t.slash("alice", "games")
     assert reply.content.startswith(
         "**Deine Torres-Partien** (1 nicht beendet, in 1 bist du am Zug)\n"
-        f"• #{game_id} (🔴 red) in <#{t.channel.id}>: **du bist am Zug** (Zugbeginn <t:"
+        f"• #{game_id} (🔴 Rot) in <#{t.channel.id}>: **du bist am Zug** (Zugbeginn <t:"
     ), reply.content
     _, reply = await t.slash("bob", "games")
     assert reply.content.startswith(
         "**Jouw Torres-spellen** (1 niet afgelopen)\n"
-        f"• #{game_id} (🔵 blue) in <#{t.channel.id}>: Alice is aan de beurt (begonnen <t:"
+        f"• #{game_id} (🔵 blauw) in <#{t.channel.id}>: Alice is aan de beurt (begonnen <t:"
     ), reply.content
     _, reply = await t.slash("carol", "history")
     assert reply.content == "No Torres game has ended on this server yet."
