@@ -39,7 +39,7 @@ from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
 from bot.translator import CommandTranslator
-from bot.views import TurnButton, turn_view
+from bot.views import TurnButton, first_delivery, turn_view
 from bot.workers import WorkerPool
 from engine import changed_squares
 
@@ -54,6 +54,7 @@ _TOKEN_LIFETIME = 14 * 60.0  # an interaction's token lasts 15 minutes; stop ret
 _LATER = "later"  # a post still being retried when the reply goes out
 _TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
+COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton)  # every component the bot posts
 
 
 def _view(
@@ -189,6 +190,9 @@ def _import_renderer() -> None:
 class TorresTree(app_commands.CommandTree):
     """A command tree whose errors all go through one handler."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return first_delivery(interaction)  # a command delivered twice runs once
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
@@ -242,7 +246,7 @@ class TorresBot(discord.Client):
         self._turn_messages: OrderedDict[int, discord.Message] = OrderedDict()
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TurnButton, PanelSelect, PanelButton, ConfirmButton)
+        self.add_dynamic_items(*COMPONENTS)
         self._nonce_salt = await self._salt()
         await self.renderer.start()
         if self.workers is not None:
@@ -265,6 +269,26 @@ class TorresBot(discord.Client):
         await self.poster.close()  # what is unsent stays queued for the next start
         await self.renderer.aclose()
         await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press whose custom id none of the bot's components reads (forged, or
+        numbers that are not plain digits) gets a private answer, not Discord's
+        "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if any(c.__discord_ui_compiled_template__.fullmatch(custom_id) for c in COMPONENTS):
+            return  # the component answers
+        if not first_delivery(interaction):
+            return
+        log.info("a press with an unknown custom id %r", custom_id[:100])
+        text = t(
+            lang_of(interaction), "This button doesn't belong to any game; nothing was changed."
+        )
+        try:
+            await send_private(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer a press with an unknown custom id")
 
     async def _salt(self) -> str:
         """Eight digits kept in the database, so that post nonces differ between databases."""
