@@ -1582,7 +1582,7 @@ class GameService:
         elif op not in ("hint", "undo", "end", "endok", "back"):
             return await self._panel_state(row, game, None, "", lang, seats)
         if action is None and op in ("what", "do", "back"):  # only the panel changes
-            note = f"⚠ {t(lang, OUT_OF_DATE)}" if stale else ""
+            note = f"⚠ {t(lang, panels.OUT_OF_DATE)}" if stale else ""
             return await self._panel_state(row, game, group, note, lang, seats)
         if stale:
             return await self._out_of_date(game_id, turn, lang)
@@ -1668,7 +1668,7 @@ class GameService:
         if row.status != "running" or row.turn_no != turn:
             return self._closed_panel(row, turn, lang)
         game = await self._load(row)
-        note = f"⚠ {t(lang, OUT_OF_DATE)}"
+        note = f"⚠ {t(lang, panels.OUT_OF_DATE)}"
         return await self._panel_state(row, game, None, note, lang, seats)
 
     async def confirmable(
@@ -1886,10 +1886,6 @@ def _after_draw_refusal(
 
 
 TYPE_AN_ACTION = N_("Type at least one action, for example `move c3 d3` or `end`.")
-# A panel pressed after the game moved on (a second tap, another panel of the turn).
-OUT_OF_DATE = N_(
-    "This panel was out of date, so nothing was played; it now shows the game as it is."
-)
 
 
 def _refused(lang: str, number: int, count: int, action: str, reason: str, unchanged: bool) -> str:

@@ -14,8 +14,8 @@ import asyncio
 import pytest
 
 from bot.errors import NotYourTurn, StaleButton
-from bot.panel import DO, WHAT
-from bot.service import OUT_OF_DATE, PanelState, User
+from bot.panel import DO, OUT_OF_DATE, WHAT
+from bot.service import PanelState, User
 from engine import Game
 from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
 

@@ -15,8 +15,7 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.panel import DO
-from bot.service import OUT_OF_DATE
+from bot.panel import DO, OUT_OF_DATE
 from engine import Game
 from tests.bot.e2e._harness import (
     SEED,
