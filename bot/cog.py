@@ -22,11 +22,11 @@ import discord
 from babel import Locale
 from discord import app_commands
 
-from bot.errors import NoGame, ServiceError
+from bot.errors import NoGame, NotAllowed, ServiceError
 from bot.home import CLOCK_NAMES
 from bot.i18n import LANGUAGES, N_, game_language, language, t
 from bot.rules import TOPICS, topic_text
-from bot.service import GameService, Outcome, User
+from bot.service import ID_MAX, GameService, Outcome, User
 from bot.store import committed_here
 from bot.texts import shorten
 from bot.views import label
@@ -74,6 +74,35 @@ def user_of(interaction: discord.Interaction) -> User:
 def lang_of(interaction: discord.Interaction) -> str:
     """The language of the user who interacted: private texts speak it."""
     return language(getattr(interaction, "locale", None))
+
+
+def whole(value: float | None) -> float | None:
+    """A number option as it arrived: discord.py reads JSON with orjson, which gives a
+    number beyond 64 bits as a float (``1.8446744073709552e+19``); a whole one is made
+    an ``int`` again, so that it is checked and shown as the number typed."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def game_number(value: float | None, lang: str) -> int | None:
+    """A ``game:`` option, refused with the game's number unless it can name a game.
+
+    Discord offers only numbers from 1, but a request can carry any (Discord's own
+    limit is 2^53); one beyond the database's integers must not reach it.
+    """
+    number = whole(value)
+    if number is None:
+        return None
+    if not isinstance(number, int) or not 0 < number <= ID_MAX:
+        raise NoGame(
+            t(
+                lang,
+                "There is no game #{game} on this server (`/torres history` lists them).",
+                game=number,
+            )
+        )
+    return number
 
 
 def _sent_at(interaction: discord.Interaction) -> float:
@@ -288,6 +317,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         level: str | None,
     ) -> Outcome:
         user = user_of(interaction)
+        if clock is not None and clock not in CLOCK_NAMES:  # Discord offers only these
+            raise NotAllowed(
+                t(user.lang, "Choose the time per turn from the list; nothing was changed.")
+            )
         spoken = game_language(language, interaction.guild_locale, interaction.locale)
         outcome = await self.service.new(
             guild_id=interaction.guild_id,
@@ -387,13 +420,16 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         game: app_commands.Range[int, 1] | None = None,
         decision: app_commands.Range[int, 0] | None = None,
     ) -> None:
+        lang = lang_of(interaction)
         text, file = await answer_in_time(
-            interaction, self._board(interaction, game, decision), partial_defer(interaction)
+            interaction,
+            self._board(interaction, game_number(game, lang), whole(decision)),
+            partial_defer(interaction),
         )
         await respond_private(interaction, text, file=file)
 
     async def _board(
-        self, interaction: discord.Interaction, game: int | None, decision: int | None
+        self, interaction: discord.Interaction, game: int | None, decision: float | None
     ) -> tuple[str, discord.File]:
         """The text and picture ``board`` answers with."""
         view = None
