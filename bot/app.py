@@ -270,6 +270,15 @@ class TorresBot(discord.Client):
         await self.renderer.aclose()
         await super().close()
 
+    async def on_ready(self) -> None:
+        """The line that says the start went well (README, *Running the bot on Discord*)."""
+        log.info(
+            "ready: logged in as %s (id %s); servers: %d",
+            self.user,
+            self.user.id if self.user else "?",
+            len(self.guilds),
+        )
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A press whose custom id none of the bot's components reads (forged, or
         numbers that are not plain digits) gets a private answer, not Discord's
