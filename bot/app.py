@@ -236,6 +236,7 @@ class TorresBot(discord.Client):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # games kicked while their computer was busy
         self._background: asyncio.Task[None] | None = None
+        self._ready_note: asyncio.Task[None] | None = None
         self.renderer = Renderer(config.render_threads, workers, config.render_processes)
         self.workers = workers
         self._started = time.time()
@@ -255,23 +256,25 @@ class TorresBot(discord.Client):
         if self.config.shard_ids is None or 0 in self.config.shard_ids:
             await self.sync_commands()  # one process syncs: the one running shard 0
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
+        self._ready_note = asyncio.create_task(self._say_ready(), name="torres-ready")
 
     async def close(self) -> None:
-        if self._background is not None:
-            self._background.cancel()
-        tasks = list(self._ai_tasks.values())
+        tasks = [t for t in (self._background, self._ready_note) if t is not None]
+        tasks += self._ai_tasks.values()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(
-            *(t for t in [self._background, *tasks] if t is not None),
-            return_exceptions=True,
-        )
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.poster.close()  # what is unsent stays queued for the next start
         await self.renderer.aclose()
         await super().close()
 
-    async def on_ready(self) -> None:
-        """The line that says the start went well (README, *Running the bot on Discord*)."""
+    async def _say_ready(self) -> None:
+        """The line that says the start went well (README, *Running the bot on Discord*).
+
+        (Not an ``on_ready`` handler: discord.py dispatches READY from a task that may
+        finish after ``close()``, and dispatching then raises in that task.)
+        """
+        await self.wait_until_ready()
         log.info(
             "ready: logged in as %s (id %s); servers: %d",
             self.user,
