@@ -288,7 +288,8 @@ class TorresBot(discord.Client):
         "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if any(c.__discord_ui_compiled_template__.fullmatch(custom_id) for c in COMPONENTS):
             return  # the component answers
         if not first_delivery(interaction):

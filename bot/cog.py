@@ -76,13 +76,18 @@ def lang_of(interaction: discord.Interaction) -> str:
     return language(getattr(interaction, "locale", None))
 
 
-def whole(value: float | None) -> float | None:
-    """A number option as it arrived: discord.py reads JSON with orjson, which gives a
-    number beyond 64 bits as a float (``1.8446744073709552e+19``); a whole one is made
-    an ``int`` again, so that it is checked and shown as the number typed."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+def whole(value: float | None, lang: str) -> int | None:
+    """A whole-number option as it arrived: discord.py reads JSON with orjson, which
+    gives a number beyond 64 bits as a float (``1.8446744073709552e+19``); it is made an
+    ``int`` again, so that it is checked and shown as the number sent. A fraction
+    (only a forged request carries one) is refused."""
+    if value is None:
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        raise NotAllowed(
+            t(lang, "{number} is not a whole number; nothing was changed.", number=value)
+        )
+    return int(value)
 
 
 def game_number(value: float | None, lang: str) -> int | None:
@@ -91,10 +96,8 @@ def game_number(value: float | None, lang: str) -> int | None:
     Discord offers only numbers from 1, but a request can carry any (Discord's own
     limit is 2^53); one beyond the database's integers must not reach it.
     """
-    number = whole(value)
-    if number is None:
-        return None
-    if not isinstance(number, int) or not 0 < number <= ID_MAX:
+    number = whole(value, lang)
+    if number is not None and not 0 < number <= ID_MAX:
         raise NoGame(
             t(
                 lang,
@@ -423,13 +426,13 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         lang = lang_of(interaction)
         text, file = await answer_in_time(
             interaction,
-            self._board(interaction, game_number(game, lang), whole(decision)),
+            self._board(interaction, game_number(game, lang), whole(decision, lang)),
             partial_defer(interaction),
         )
         await respond_private(interaction, text, file=file)
 
     async def _board(
-        self, interaction: discord.Interaction, game: int | None, decision: float | None
+        self, interaction: discord.Interaction, game: int | None, decision: int | None
     ) -> tuple[str, discord.File]:
         """The text and picture ``board`` answers with."""
         view = None

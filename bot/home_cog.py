@@ -94,7 +94,9 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = user_of(interaction)
-        await bot.deliver(interaction, await home.away(user=user, days=whole(days)))
+        number = whole(days, user.lang)
+        assert number is not None  # a required option
+        await bot.deliver(interaction, await home.away(user=user, days=number))
 
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.
     for command in (games, history, export, stats, leaderboard, settings, away):

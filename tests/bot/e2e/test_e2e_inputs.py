@@ -46,8 +46,10 @@ async def test_huge_and_negative_numbers_get_a_clear_refusal(runner: BotRunner) 
             ), reply.content
     reply = await forged(t, "alice", "board", game=game_id, decision=2**64)
     assert "there is no decision 18446744073709551616." in reply.content, reply.content
+    reply = await forged(t, "alice", "board", game=game_id, decision=1.5)
+    assert reply.content == "1.5 is not a whole number; nothing was changed.", reply.content
     seq = t.fake.last_seq
-    for days in (-1, 15, 2**64):
+    for days in (-1, 15, 2**64, 2.0**70):
         reply = await forged(t, "bob", "away", days=days)
         assert reply.content == (
             "An away period lasts 1 to 14 days (`days:0` ends one now); nothing was changed."
