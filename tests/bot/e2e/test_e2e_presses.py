@@ -15,7 +15,7 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.panel import DO, OUT_OF_DATE
+from bot.panel import DO, OUT_OF_DATE, WHAT
 from engine import Game
 from tests.bot.e2e._harness import (
     SEED,
@@ -108,7 +108,9 @@ async def test_the_same_choice_on_two_panels_acts_once_and_the_other_redraws(
     )
     build = next(x for x in (await mirror(runner)).legal() if x.startswith("build "))
     square = build.split()[1]
-    await asyncio.gather(late.do(build), first.do(build))
+    for d in (late, first):  # both panels show the builds (choosing a group acts on nothing)
+        await d.tap(d.find(WHAT + "build") or "", WHAT + "build")
+    await asyncio.gather(*(d.tap(d.find(DO + build) or "", DO + build) for d in (late, first)))
     assert turn_log(runner) == ["draw", build], turn_log(runner)
     assert sum(OUT_OF_DATE in d.panel.content for d in (a, b) if d.panel) == 1
     stored = await mirror(runner)
