@@ -305,8 +305,18 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         language: str | None = None,
         level: str | None = None,
     ) -> None:
+        lang = lang_of(interaction)
         await self._run(
-            interaction, self._new(interaction, players, variant, bots, clock, language, level)
+            interaction,
+            self._new(
+                interaction,
+                whole(players, lang) or 0,
+                variant,
+                whole(bots, lang) or 0,
+                whole(clock, lang),
+                language,
+                level,
+            ),
         )
 
     async def _new(

@@ -62,6 +62,8 @@ async def test_huge_and_negative_numbers_get_a_clear_refusal(runner: BotRunner) 
     )
     reply = await forged(t, "carol", "new", clock=-5)
     assert reply.content.startswith("Choose the time per turn from the list"), reply.content
+    reply = await forged(t, "carol", "new", players=2.5)
+    assert reply.content == "2.5 is not a whole number; nothing was changed.", reply.content
     assert t.public_since(seq) == []
     assert runner.db_row("SELECT COUNT(*) FROM games")[0] == 1
 
