@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+import aiohttp
 import asyncpg
 import discord
 import discord.gateway
@@ -65,7 +66,42 @@ async def claim_shards(store: GameStore, config: BotConfig, wait: float = 30.0) 
         await asyncio.sleep(1.0)
 
 
+REACH_HINT = (
+    "Check the network connection (and DISCORD_API_BASE, if set); "
+    "DISCORD_TOKEN could not be checked yet."
+)
+
+
+def start_failure(exc: BaseException) -> str | None:
+    """The one line that explains why the bot could not get going, for what an operator
+    can fix (the network, the token); None for anything else (logged with its traceback)."""
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "error: Discord refused the token: check DISCORD_TOKEN "
+            "(the bot's token from the developer portal)."
+        )
+    if isinstance(exc, aiohttp.ClientConnectionError):
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        return f"error: could not reach Discord ({reason}). {REACH_HINT}"
+    return None
+
+
+def token_problem(token: str) -> str | None:
+    """Why *token* cannot be a bot token (spaces, line breaks, other characters no token
+    holds: it would fail deep in the HTTP library); None if it may be one."""
+    if token.isascii() and token.isprintable() and not any(c.isspace() for c in token):
+        return None
+    return (
+        "error: DISCORD_TOKEN holds a space, a line break or a character no token has: "
+        "copy the bot's token again from the developer portal (the token alone, without 'Bot ')."
+    )
+
+
 async def run(config: BotConfig) -> int:
+    problem = token_problem(config.token)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     store = await open_store(config.db_path, pool_size=config.db_pool)
     if not await claim_shards(store, config):
         await store.close()
@@ -104,12 +140,13 @@ async def run(config: BotConfig) -> int:
         done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
         if runner in done:
             exc = runner.exception()
-            if isinstance(exc, discord.LoginFailure):
-                print("The Discord token was refused: check DISCORD_TOKEN.", file=sys.stderr)
+            if exc is not None:
                 status = 1
-            elif exc is not None:
-                log.error("the bot stopped with an error", exc_info=exc)
-                status = 1
+                line = start_failure(exc)
+                if line is None:
+                    log.error("the bot stopped with an error", exc_info=exc)
+                else:
+                    print(line, file=sys.stderr)
     finally:
         waiter.cancel()
         await bot.close()

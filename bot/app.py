@@ -39,7 +39,7 @@ from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
 from bot.texts import shorten
 from bot.translator import CommandTranslator
-from bot.views import TurnButton, turn_view
+from bot.views import TurnButton, first_delivery, turn_view
 from bot.workers import WorkerPool
 from engine import changed_squares
 
@@ -54,6 +54,7 @@ _TOKEN_LIFETIME = 14 * 60.0  # an interaction's token lasts 15 minutes; stop ret
 _LATER = "later"  # a post still being retried when the reply goes out
 _TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
+COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton)  # every component the bot posts
 
 
 def _view(
@@ -189,6 +190,9 @@ def _import_renderer() -> None:
 class TorresTree(app_commands.CommandTree):
     """A command tree whose errors all go through one handler."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return first_delivery(interaction)  # a command delivered twice runs once
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
     ) -> None:
@@ -232,6 +236,7 @@ class TorresBot(discord.Client):
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # games kicked while their computer was busy
         self._background: asyncio.Task[None] | None = None
+        self._ready_note: asyncio.Task[None] | None = None
         self.renderer = Renderer(config.render_threads, workers, config.render_processes)
         self.workers = workers
         self._started = time.time()
@@ -242,7 +247,7 @@ class TorresBot(discord.Client):
         self._turn_messages: OrderedDict[int, discord.Message] = OrderedDict()
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TurnButton, PanelSelect, PanelButton, ConfirmButton)
+        self.add_dynamic_items(*COMPONENTS)
         self._nonce_salt = await self._salt()
         await self.renderer.start()
         if self.workers is not None:
@@ -251,20 +256,52 @@ class TorresBot(discord.Client):
         if self.config.shard_ids is None or 0 in self.config.shard_ids:
             await self.sync_commands()  # one process syncs: the one running shard 0
         self._background = asyncio.create_task(self._background_loop(), name="torres-background")
+        self._ready_note = asyncio.create_task(self._say_ready(), name="torres-ready")
 
     async def close(self) -> None:
-        if self._background is not None:
-            self._background.cancel()
-        tasks = list(self._ai_tasks.values())
+        tasks = [t for t in (self._background, self._ready_note) if t is not None]
+        tasks += self._ai_tasks.values()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(
-            *(t for t in [self._background, *tasks] if t is not None),
-            return_exceptions=True,
-        )
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.poster.close()  # what is unsent stays queued for the next start
         await self.renderer.aclose()
         await super().close()
+
+    async def _say_ready(self) -> None:
+        """The line that says the start went well (README, *Running the bot on Discord*).
+
+        (Not an ``on_ready`` handler: discord.py dispatches READY from a task that may
+        finish after ``close()``, and dispatching then raises in that task.)
+        """
+        await self.wait_until_ready()
+        log.info(
+            "ready: logged in as %s (id %s); servers: %d",
+            self.user,
+            self.user.id if self.user else "?",
+            len(self.guilds),
+        )
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press whose custom id none of the bot's components reads (forged, or
+        numbers that are not plain digits) gets a private answer, not Discord's
+        "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if any(c.__discord_ui_compiled_template__.fullmatch(custom_id) for c in COMPONENTS):
+            return  # the component answers
+        if not first_delivery(interaction):
+            return
+        log.info("a press with an unknown custom id %r", custom_id[:100])
+        text = t(
+            lang_of(interaction), "This button doesn't belong to any game; nothing was changed."
+        )
+        try:
+            await send_private(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer a press with an unknown custom id")
 
     async def _salt(self) -> str:
         """Eight digits kept in the database, so that post nonces differ between databases."""

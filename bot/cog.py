@@ -22,11 +22,11 @@ import discord
 from babel import Locale
 from discord import app_commands
 
-from bot.errors import NoGame, ServiceError
+from bot.errors import NoGame, NotAllowed, ServiceError
 from bot.home import CLOCK_NAMES
 from bot.i18n import LANGUAGES, N_, game_language, language, t
 from bot.rules import TOPICS, topic_text
-from bot.service import GameService, Outcome, User
+from bot.service import ID_MAX, GameService, Outcome, User
 from bot.store import committed_here
 from bot.texts import shorten
 from bot.views import label
@@ -74,6 +74,38 @@ def user_of(interaction: discord.Interaction) -> User:
 def lang_of(interaction: discord.Interaction) -> str:
     """The language of the user who interacted: private texts speak it."""
     return language(getattr(interaction, "locale", None))
+
+
+def whole(value: float | None, lang: str) -> int | None:
+    """A whole-number option as it arrived: discord.py reads JSON with orjson, which
+    gives a number beyond 64 bits as a float (``1.8446744073709552e+19``); it is made an
+    ``int`` again, so that it is checked and shown as the number sent. A fraction
+    (only a forged request carries one) is refused."""
+    if value is None:
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        raise NotAllowed(
+            t(lang, "{number} is not a whole number; nothing was changed.", number=value)
+        )
+    return int(value)
+
+
+def game_number(value: float | None, lang: str) -> int | None:
+    """A ``game:`` option, refused with the game's number unless it can name a game.
+
+    Discord offers only numbers from 1, but a request can carry any (Discord's own
+    limit is 2^53); one beyond the database's integers must not reach it.
+    """
+    number = whole(value, lang)
+    if number is not None and not 0 < number <= ID_MAX:
+        raise NoGame(
+            t(
+                lang,
+                "There is no game #{game} on this server (`/torres history` lists them).",
+                game=number,
+            )
+        )
+    return number
 
 
 def _sent_at(interaction: discord.Interaction) -> float:
@@ -273,8 +305,18 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         language: str | None = None,
         level: str | None = None,
     ) -> None:
+        lang = lang_of(interaction)
         await self._run(
-            interaction, self._new(interaction, players, variant, bots, clock, language, level)
+            interaction,
+            self._new(
+                interaction,
+                whole(players, lang) or 0,
+                variant,
+                whole(bots, lang) or 0,
+                whole(clock, lang),
+                language,
+                level,
+            ),
         )
 
     async def _new(
@@ -288,6 +330,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         level: str | None,
     ) -> Outcome:
         user = user_of(interaction)
+        if clock is not None and clock not in CLOCK_NAMES:  # Discord offers only these
+            raise NotAllowed(
+                t(user.lang, "Choose the time per turn from the list; nothing was changed.")
+            )
         spoken = game_language(language, interaction.guild_locale, interaction.locale)
         outcome = await self.service.new(
             guild_id=interaction.guild_id,
@@ -387,8 +433,11 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         game: app_commands.Range[int, 1] | None = None,
         decision: app_commands.Range[int, 0] | None = None,
     ) -> None:
+        lang = lang_of(interaction)
         text, file = await answer_in_time(
-            interaction, self._board(interaction, game, decision), partial_defer(interaction)
+            interaction,
+            self._board(interaction, game_number(game, lang), whole(decision, lang)),
+            partial_defer(interaction),
         )
         await respond_private(interaction, text, file=file)
 

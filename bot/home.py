@@ -53,6 +53,7 @@ _LIST_LIMIT = 15  # games shown by /torres games and /torres history
 # (see HomeService._user_settings); at most this many users are remembered (~200 B each).
 SETTINGS_FRESH = 60.0
 CACHED_SETTINGS = 4096
+AWAY_DAYS = 14  # the longest away period, in days (/torres away days:0-14)
 CLOCK_NAMES = {1: N_("1 hour"), 24: N_("1 day"), 72: N_("3 days"), 168: N_("7 days")}
 """The times per turn ``/torres new clock:`` offers, in hours (English: ``t(lang, name)``)."""
 
@@ -691,7 +692,7 @@ class HomeService:
         text = t(
             row.language,
             "{player} is back in game #{game} and plays {seat} again.",
-            player=user.display,
+            player=texts.shown_name(user.display),
             game=row.id,
             seat=texts.colour(seat.name, row.language),
         )
@@ -706,7 +707,20 @@ class HomeService:
         )
 
     async def away(self, *, user: User, days: int) -> Outcome:
-        """Pause the user's clocks and reminders in all their games for *days* (0: back now)."""
+        """Pause the user's clocks and reminders in all their games for *days* (0: back now).
+
+        *days* outside 0-:data:`AWAY_DAYS` (a forged request: Discord offers only those)
+        is refused, changing nothing.
+        """
+        if not (isinstance(days, int) and 0 <= days <= AWAY_DAYS):
+            raise NotAllowed(
+                t(
+                    user.lang,
+                    "An away period lasts 1 to {max} days (`days:0` ends one now); "
+                    "nothing was changed.",
+                    max=AWAY_DAYS,
+                )
+            )
         now = self._clock()
         current = await self._store.user_settings(user.id)
         until = now + days * 86400 * self._clock_scale if days else None
@@ -719,7 +733,7 @@ class HomeService:
                 text = t(
                     row.language,
                     "{player} is back: their clock and reminders in game #{game} run again.",
-                    player=user.display,
+                    player=texts.shown_name(user.display),
                     game=row.id,
                 )
             else:
@@ -727,7 +741,7 @@ class HomeService:
                     row.language,
                     "{player} is away until {time}: their clock and reminders in game #{game} "
                     "are paused until then.",
-                    player=user.display,
+                    player=texts.shown_name(user.display),
                     time=f"<t:{int(until)}:f>",
                     game=row.id,
                 )

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cog import lang_of, send_private, user_of
+from bot.cog import game_number, lang_of, send_private, user_of, whole
+from bot.home import AWAY_DAYS
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
@@ -50,11 +51,12 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = lang_of(interaction)
         out = await home.export(
             channel_id=_channel(interaction),
             guild_id=interaction.guild_id,
-            game_id=game,
-            lang=lang_of(interaction),
+            game_id=game_number(game, lang),
+            lang=lang,
         )
         file = discord.File(io.BytesIO(out.text.encode()), filename=out.filename)
         await interaction.followup.send(out.reply, file=file, ephemeral=True)
@@ -87,10 +89,14 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
 
     @app_commands.command(description="Pause your clocks and reminders in all your games")
     @app_commands.describe(days="For how many days (1-14; 0 ends an away period now)")
-    async def away(interaction: discord.Interaction, days: app_commands.Range[int, 0, 14]) -> None:
+    async def away(
+        interaction: discord.Interaction, days: app_commands.Range[int, 0, AWAY_DAYS]
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = user_of(interaction)
-        await bot.deliver(interaction, await home.away(user=user, days=days))
+        number = whole(days, user.lang)
+        assert number is not None  # a required option
+        await bot.deliver(interaction, await home.away(user=user, days=number))
 
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.
     for command in (games, history, export, stats, leaderboard, settings, away):

@@ -28,6 +28,11 @@ LIMIT = 100  # Discord: characters in an option's label, value and description
 PLACEHOLDER_LIMIT = 150  # Discord: characters in a select's placeholder
 BUTTON_LIMIT = 80  # Discord: characters in a button's label
 
+# A choice on a panel the game has moved on from (a second tap, another panel of the turn).
+OUT_OF_DATE = N_(
+    "This panel was out of date, so nothing was played; it now shows the game as it is."
+)
+
 _SQUARE_WORDS = frozenset(f"{f}{r}" for f in "abcdefgh" for r in "12345678")
 
 
@@ -91,7 +96,7 @@ def describe(action: str, game: Game | None = None, *, lang: str = DEFAULT) -> s
                 square=args[0],
             )
         return t(lang, "Build on {squares} ({ap} AP)", squares=", ".join(args), ap=len(args))
-    if kind == "stack" and args and args[0].isdigit():
+    if kind == "stack" and args and _plain_number(args[0]):
         return tn(
             lang,
             "Use a stack of {n} block (0 AP)",
@@ -100,8 +105,8 @@ def describe(action: str, game: Game | None = None, *, lang: str = DEFAULT) -> s
         )
     if kind == "draw":
         return t(lang, "Draw a card (1 AP)")
-    if kind == "score":
-        n = int(args[0]) if args and args[0].isdigit() else 1
+    if kind == "score" and (not args or _plain_number(args[0])):
+        n = int(args[0]) if args else 1
         return tn(lang, "Score {n} step ({n} AP)", "Score {n} steps ({n} AP)", n)
     if kind == "keep" and len(args) == 2:
         return _keep_words(args[0], args[1], game, lang)
@@ -118,6 +123,12 @@ def describe(action: str, game: Game | None = None, *, lang: str = DEFAULT) -> s
     if kind == "end":
         return t(lang, "End turn")
     return action
+
+
+def _plain_number(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes ``²`` (which ``int`` refuses) and
+    other scripts' digits (which ``int`` reads)."""
+    return word.isascii() and word.isdigit()
 
 
 def _keep_words(card: str, where: str, game: Game | None, lang: str) -> str:
@@ -166,7 +177,7 @@ def _card_words(card: str, args: list[str], lang: str) -> str:
                 card=name,
                 square=args[0],
             )
-        if src.isdigit():
+        if _plain_number(src):
             return tn(
                 lang,
                 "Play {card}: under knight {square}, from a stack of {n}",

@@ -1,9 +1,16 @@
 """The play panel and the confirmation prompts on Discord.
 
-Every item is a ``DynamicItem``: its custom id carries the game and the turn
-(``tp:GAME:TURN:OP``), so an open panel keeps working after a restart and a
-panel of a finished turn is recognised. The panel is one private message that
-each choice edits in place (an UPDATE_MESSAGE callback, type 7).
+Every item is a ``DynamicItem``: its custom id carries the game, the turn and the
+state the panel shows (``tp:GAME:TURN:VERSION:OP``, the version being the game's
+log position, ``PanelState.version``), so an open panel keeps working after a
+restart, a panel of a finished turn is recognised, and a choice acts only on the
+state it was made on: a second tap, or the same choice on a second panel, redraws
+the panel instead. A panel posted before versions (``tp:GAME:TURN:OP``) is redrawn
+at its first press. The panel is one private message that each choice edits in
+place (an UPDATE_MESSAGE callback, type 7).
+
+Numbers in custom ids are ASCII digits only (``[0-9]``, not ``\\d``, which also
+matches other scripts' digits that ``int`` reads).
 """
 
 from __future__ import annotations
@@ -29,16 +36,18 @@ from bot.i18n import DEFAULT, N_, t
 from bot.panel import BUTTON_LIMIT, PanelModel, Select
 from bot.service import Outcome, PanelState
 from bot.texts import shorten
+from bot.views import OncePerInteraction
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
 
 log = logging.getLogger(__name__)
 
-SELECT_TEMPLATE = r"tp:(?P<game>\d+):(?P<turn>\d+):(?P<op>what|do[0-9])"
-BUTTON_TEMPLATE = r"tp:(?P<game>\d+):(?P<turn>\d+):(?P<op>undo|hint|end|endok|back)"
+_PANEL = r"tp:(?P<game>[0-9]+):(?P<turn>[0-9]+)(?::(?P<version>[0-9]+))?:"
+SELECT_TEMPLATE = _PANEL + r"(?P<op>what|do[0-9])"
+BUTTON_TEMPLATE = _PANEL + r"(?P<op>undo|hint|end|endok|back)"
 CONFIRM_TEMPLATE = (
-    r"torres:ok:(?P<what>end|resign|cancel):(?P<game>\d+):(?P<turn>\d+):(?P<answer>yes|no)"
+    r"torres:ok:(?P<what>end|resign|cancel):(?P<game>[0-9]+):(?P<turn>[0-9]+):(?P<answer>yes|no)"
 )
 
 _BUTTONS = {
@@ -58,11 +67,31 @@ def button_label(text: str, lang: str) -> str:
     return label if len(label) <= BUTTON_LIMIT else label[: BUTTON_LIMIT - 1] + "…"
 
 
-class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+def panel_id(game_id: int, turn: int, version: int | None, op: str) -> str:
+    """A panel component's custom id; without a *version* (a closed panel) the old form."""
+    if version is None:
+        return f"tp:{game_id}:{turn}:{op}"
+    return f"tp:{game_id}:{turn}:{version}:{op}"
+
+
+def _version(match: Any) -> int | None:
+    return None if match["version"] is None else int(match["version"])
+
+
+class PanelSelect(
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE
+):
     """A select of the panel: ``what`` (a group) or ``doN`` (an action)."""
 
     def __init__(
-        self, game_id: int, turn: int, op: str, select: Select | None = None, row: int = 0
+        self,
+        game_id: int,
+        turn: int,
+        op: str,
+        select: Select | None = None,
+        row: int = 0,
+        *,
+        version: int | None = None,
     ) -> None:
         options = []
         if select is not None:
@@ -74,7 +103,7 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
             ]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"tp:{game_id}:{turn}:{op}",
+                custom_id=panel_id(game_id, turn, version, op),
                 placeholder=select.placeholder if select else None,
                 options=options,
                 row=row,
@@ -83,21 +112,24 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         self.game_id = game_id
         self.turn = turn
         self.op = op
+        self.version = version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PanelSelect:
-        return cls(int(match["game"]), int(match["turn"]), match["op"])
+        return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         value = str(values[0]) if values else ""
         op = "what" if self.op == "what" else "do"
-        await press_panel(interaction, self.game_id, self.turn, op, value)
+        await press_panel(interaction, self.game_id, self.turn, op, value, self.version)
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+class PanelButton(
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE
+):
     """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
 
     def __init__(
@@ -109,6 +141,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         disabled: bool = False,
         row: int = 0,
         lang: str = DEFAULT,
+        version: int | None = None,
     ) -> None:
         label, style, emoji = _BUTTONS[op]
         super().__init__(
@@ -116,7 +149,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
                 label=button_label(label, lang),
                 style=style,
                 emoji=emoji,
-                custom_id=f"tp:{game_id}:{turn}:{op}",
+                custom_id=panel_id(game_id, turn, version, op),
                 disabled=disabled,
                 row=row,
             )
@@ -124,26 +157,30 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         self.game_id = game_id
         self.turn = turn
         self.op = op
+        self.version = version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PanelButton:
-        return cls(int(match["game"]), int(match["turn"]), match["op"])
+        return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
-        await press_panel(interaction, self.game_id, self.turn, self.op, "")
+        await press_panel(interaction, self.game_id, self.turn, self.op, "", self.version)
 
 
-def panel_view(game_id: int, turn: int, model: PanelModel, lang: str = DEFAULT) -> discord.ui.View:
-    """The panel's components: selects, then Undo / 💡 / End turn (or the confirmation)."""
+def panel_view(
+    game_id: int, turn: int, model: PanelModel, lang: str = DEFAULT, version: int | None = None
+) -> discord.ui.View:
+    """The panel's components: selects, then Undo / 💡 / End turn (or the confirmation),
+    their custom ids bound to *version* (``PanelState.version``)."""
     view = discord.ui.View(timeout=None)
     if model.confirm_end:
-        view.add_item(PanelButton(game_id, turn, "endok", lang=lang))
-        view.add_item(PanelButton(game_id, turn, "back", lang=lang))
+        for op in ("endok", "back"):
+            view.add_item(PanelButton(game_id, turn, op, lang=lang, version=version))
         return view
     for row, select in enumerate(model.selects):
-        view.add_item(PanelSelect(game_id, turn, select.key, select, row=row))
+        view.add_item(PanelSelect(game_id, turn, select.key, select, row=row, version=version))
     row = min(len(model.selects), 4)
     closed = model.closed
     for op, enabled in (
@@ -152,7 +189,15 @@ def panel_view(game_id: int, turn: int, model: PanelModel, lang: str = DEFAULT) 
         ("end", model.can_end),
     ):
         view.add_item(
-            PanelButton(game_id, turn, op, disabled=closed or not enabled, row=row, lang=lang)
+            PanelButton(
+                game_id,
+                turn,
+                op,
+                disabled=closed or not enabled,
+                row=row,
+                lang=lang,
+                version=version,
+            )
         )
     return view
 
@@ -162,7 +207,7 @@ async def _message_kwargs(
 ) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "content": shorten(state.model.text),
-        "view": panel_view(game_id, turn, state.model, lang),
+        "view": panel_view(game_id, turn, state.model, lang, state.version),
     }
     if state.position is not None:
         try:
@@ -200,25 +245,35 @@ async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, 
 
 
 async def press_panel(
-    interaction: discord.Interaction[TorresBot], game_id: int, turn: int, op: str, value: str
+    interaction: discord.Interaction[TorresBot],
+    game_id: int,
+    turn: int,
+    op: str,
+    value: str,
+    version: int | None,
 ) -> None:
-    """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts."""
+    """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts.
+
+    A panel without a *version* in its custom ids (posted by an older bot) is redrawn
+    as the game is now, without acting: what it showed is not known.
+    """
     bot = interaction.client
     lang = lang_of(interaction)
 
     async def work() -> PanelState:
+        from bot.panel import closed_model
+
+        user = user_of(interaction)
         try:
+            if version is None:
+                return await bot.service.panel_refresh(game_id=game_id, turn=turn, user=user)
             return await bot.service.panel_press(
-                game_id=game_id, turn=turn, user=user_of(interaction), op=op, value=value
+                game_id=game_id, turn=turn, user=user, op=op, value=value, version=version
             )
         except ServiceError as exc:
-            from bot.panel import closed_model
-
             return PanelState(closed_model(exc.message))
         except Exception as exc:  # noqa: BLE001
             log.error("unexpected error on the panel of game %s", game_id, exc_info=exc)
-            from bot.panel import closed_model
-
             return PanelState(closed_model(t(lang, APOLOGY)))
 
     async def answer() -> tuple[PanelState, dict[str, Any]]:
@@ -240,7 +295,9 @@ async def press_panel(
 # -- confirmations -------------------------------------------------------------------
 
 
-class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE):
+class ConfirmButton(
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE
+):
     """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
 
     def __init__(

@@ -194,6 +194,9 @@ class PanelState:
     outcome: Outcome | None = None
     note: str | None = None  # what the highlighted squares are
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
+    # The game's log position the panel shows (``GameRow.last_seq``): its choices carry
+    # it and act only while the game is still there (None: a closed panel).
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -546,7 +549,10 @@ class GameService:
         created_at: float | None,
         *,
         channel_id: int | None = None,
+        version: int | None = None,
     ) -> Outcome:
+        """*version*: a panel's (``PanelState.version``); raises ``_OutOfDate``, having
+        done nothing, if the game has moved on from it."""
         lang = user.lang
         if turn is not None:
             self._check_ids(game_id, turn, lang=lang)
@@ -559,6 +565,7 @@ class GameService:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more; nothing was changed."))
+            _check_version(row, version)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -596,9 +603,12 @@ class GameService:
         turn: int | None = None,
         created_at: float | None = None,
         channel_id: int | None = None,
+        version: int | None = None,
     ) -> Outcome:
         """*channel_id*: the game was taken from the channel cache; raises ``_MovedOn``
-        (nothing done) if it no longer runs in that channel."""
+        (nothing done) if it no longer runs in that channel. *version*: a panel's
+        (``PanelState.version``); raises ``_OutOfDate`` (nothing done) if the game has
+        moved on from it: a second tap, or another panel of the same turn, acted first."""
         lang = user.lang
         async with self._lock(game_id):
             row, seats = await self._fresh_seated(game_id, lang=lang)
@@ -607,6 +617,7 @@ class GameService:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more."))
+            _check_version(row, version)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -1320,10 +1331,12 @@ class GameService:
         return row
 
     @staticmethod
-    def _check_ids(game_id: int, turn: int, *, lang: str = DEFAULT) -> None:
+    def _check_ids(
+        game_id: int, turn: int, *, version: int | None = None, lang: str = DEFAULT
+    ) -> None:
         """A custom_id comes from the client and may be forged: a number outside
         SQLite's integer range would fail in the database instead of being refused."""
-        if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX):
+        if not (0 < game_id <= ID_MAX and 0 <= turn <= ID_MAX and 0 <= (version or 0) <= ID_MAX):
             raise StaleButton(
                 t(lang, "This button doesn't belong to any game; nothing was changed.")
             )
@@ -1532,28 +1545,48 @@ class GameService:
         return await self._panel_state(row, game, None, "", user.lang, seats)
 
     async def panel_press(
-        self, *, game_id: int, turn: int, user: User, op: str, value: str = ""
+        self,
+        *,
+        game_id: int,
+        turn: int,
+        user: User,
+        op: str,
+        value: str = "",
+        version: int | None = None,
     ) -> PanelState:
         """A choice on an open panel: *op* is ``what``, ``do``, ``undo``, ``hint``, ``end``,
         ``endok`` or ``back``; *value* the chosen option's value.
 
+        *version* is the ``PanelState.version`` of the panel pressed (None: not bound,
+        for callers that draw no panel). A choice that changes the game acts only if the
+        game is still at that version, checked under the game's lock: a second tap on
+        the same choice, or the same choice on a second panel of the turn, comes back
+        as the panel of the game as it is now, saying so, and does nothing.
         A refused action leaves the game unchanged and shows why on the panel;
         a panel of a finished turn comes back closed.
         """
         lang = user.lang
-        self._check_ids(game_id, turn, lang=lang)
+        self._check_ids(game_id, turn, version=version, lang=lang)
         row, seats = await self._fresh_seated(game_id, lang=lang)
         if row.status != "running" or row.turn_no != turn:
             return self._closed_panel(row, turn, lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
+        stale = version is not None and version != row.last_seq
         group: str | None = None
         action: str | None = None
         if op in ("what", "do") and value.startswith(panels.WHAT):  # a group, or its source
             group = value[len(panels.WHAT) :]
         elif op in ("what", "do") and value.startswith(panels.DO):
             action = value[len(panels.DO) :]
-        elif op == "hint":
+        elif op not in ("hint", "undo", "end", "endok", "back"):
+            return await self._panel_state(row, game, None, "", lang, seats)
+        if action is None and op in ("what", "do", "back"):  # only the panel changes
+            note = f"⚠ {t(lang, panels.OUT_OF_DATE)}" if stale else ""
+            return await self._panel_state(row, game, group, note, lang, seats)
+        if stale:
+            return await self._out_of_date(game_id, turn, lang)
+        if op == "hint":
             action = await self._hint(row, "", game)
             if action is None:
                 return await self._panel_state(
@@ -1566,7 +1599,9 @@ class GameService:
                 )
         elif op == "undo":
             try:
-                outcome = await self.undo(game_id=game_id, turn=turn, user=user)
+                outcome = await self._undo(game_id, turn, user, None, version=version)
+            except _OutOfDate:
+                return await self._out_of_date(game_id, turn, lang)
             except StaleButton:
                 return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
             except NotAllowed as exc:
@@ -1577,18 +1612,20 @@ class GameService:
             )
         elif op in ("end", "endok"):
             action = "end"
-        elif op != "back":
-            return await self._panel_state(row, game, None, "", lang, seats)
-        if action is None:
-            return await self._panel_state(row, game, group, "", lang, seats)
-        if action == "end" and op != "endok" and game.stage == "play" and (game.ap or 0) > 0:
-            return PanelState(
-                panels.confirm_end_model(self._panel_header(row, game, lang), game.ap or 0, lang),
-                position=None,
-            )
+            if op == "end" and game.stage == "play" and (game.ap or 0) > 0:
+                return PanelState(
+                    panels.confirm_end_model(
+                        self._panel_header(row, game, lang), game.ap or 0, lang
+                    ),
+                    position=None,
+                    version=row.last_seq,
+                )
+        assert action is not None
         before_actions = await self._turn_actions(row)
         try:
-            outcome = await self._play(game_id, user, action, turn=turn)
+            outcome = await self._play(game_id, user, action, turn=turn, version=version)
+        except _OutOfDate:
+            return await self._out_of_date(game_id, turn, lang)
         except StaleButton:
             return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
         except IllegalMove as exc:
@@ -1615,6 +1652,24 @@ class GameService:
         return await self._panel_state(
             row, after, nxt, t(lang, "Done: {words}", words=words), lang, seats
         )
+
+    async def panel_refresh(self, *, game_id: int, turn: int, user: User) -> PanelState:
+        """A panel that does not say which state it shows (its custom ids predate
+        ``PanelState.version``): drawn again as the game is now, saying so; nothing done."""
+        self._check_ids(game_id, turn, lang=user.lang)
+        row, seats = await self._fresh_seated(game_id, lang=user.lang)
+        if row.status == "running" and row.turn_no == turn:
+            self._mover(row, await self._load(row), seats, user)
+        return await self._out_of_date(game_id, turn, user.lang)
+
+    async def _out_of_date(self, game_id: int, turn: int, lang: str) -> PanelState:
+        """The panel of the game as it is now, after a choice made on an older state."""
+        row, seats = await self._fresh_seated(game_id, lang=lang)
+        if row.status != "running" or row.turn_no != turn:
+            return self._closed_panel(row, turn, lang)
+        game = await self._load(row)
+        note = f"⚠ {t(lang, panels.OUT_OF_DATE)}"
+        return await self._panel_state(row, game, None, note, lang, seats)
 
     async def confirmable(
         self, *, what: str, channel_id: int, user: User, can_manage_channel: bool = False
@@ -1776,6 +1831,7 @@ class GameService:
             highlight,
             note=t(lang, "changed this turn so far"),
             labels=picture_labels(seats, lang),
+            version=row.last_seq,
         )
 
 
@@ -2081,6 +2137,16 @@ def _label(value: str) -> str:
 
 def _fit(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
+
+
+class _OutOfDate(Exception):
+    """A panel's choice was made on a state the game has since left: nothing was done."""
+
+
+def _check_version(row: GameRow, version: int | None) -> None:
+    """Raise ``_OutOfDate`` if a panel bound to *version* no longer shows *row*'s game."""
+    if version is not None and row.last_seq != version:
+        raise _OutOfDate()
 
 
 class _MovedOn(Exception):

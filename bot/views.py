@@ -3,10 +3,14 @@
 They are ``DynamicItem``s: everything they need (game id, turn number, action)
 is in the custom_id, so they keep working after a restart without any view
 being stored. The turn number makes a press on an old message detectable.
+Numbers in custom ids are ASCII digits (``[0-9]``): ``\\d`` also matches the
+digits of other scripts, which ``int`` reads as numbers.
 """
 
 from __future__ import annotations
 
+import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,7 +20,33 @@ from bot.i18n import DEFAULT, tp
 if TYPE_CHECKING:
     from bot.app import TorresBot
 
-TEMPLATE = r"torres:(?P<game>\d+):(?P<turn>\d+):(?P<action>play|end|undo|hand)"
+log = logging.getLogger(__name__)
+
+TEMPLATE = r"torres:(?P<game>[0-9]+):(?P<turn>[0-9]+):(?P<action>play|end|undo|hand)"
+
+SEEN_INTERACTIONS = 4096  # interaction ids remembered against a second delivery
+_seen: OrderedDict[int, None] = OrderedDict()
+
+
+def first_delivery(interaction: discord.Interaction[Any]) -> bool:
+    """False for an interaction this process has already taken: Discord may deliver one
+    twice (e.g. when the gateway replays events after a resume), and the second must
+    neither act again nor answer (the answer would be refused, the first's may be lost)."""
+    if interaction.id in _seen:
+        log.info("interaction %s delivered again; ignored", interaction.id)
+        return False
+    _seen[interaction.id] = None
+    if len(_seen) > SEEN_INTERACTIONS:
+        _seen.popitem(last=False)
+    return True
+
+
+class OncePerInteraction:
+    """A mixin for the bot's components: a second delivery of a press does nothing."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return first_delivery(interaction)
+
 
 _STYLE = {
     "play": discord.ButtonStyle.success,
@@ -41,7 +71,7 @@ def label(action: str, lang: str = DEFAULT) -> str:
     return labels[action]
 
 
-class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class TurnButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
     """One button of a turn message; its custom_id is ``torres:GAME:TURN:ACTION``."""
 
     def __init__(self, game_id: int, turn: int, action: str, lang: str = DEFAULT) -> None:

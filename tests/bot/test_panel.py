@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -225,3 +226,20 @@ def test_a_draw_is_named_in_the_reply() -> None:
     after.play("draw")
     (card,) = after.hand(game.to_move or "")
     assert f"You drew **{engine.CARDS[card]}**." in done_words("draw", game, after)
+
+
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ("score ²", "score ²"),
+        ("score \u0661", "score \u0661"),  # an Arabic-Indic 1: no number of ours
+        ("stack \u0661", "stack \u0661"),
+        ("stack ³", "stack ³"),
+        ("play lift c3 ²", "Play Block under a knight: under knight c3, from a stack"),
+        ("score 3", "Score 3 steps (3 AP)"),
+    ],
+)
+def test_describe_reads_ascii_digits_only(action: str, words: str) -> None:
+    """Words for a typed action never fail (``int("²")`` raises), nor read another
+    script's digits as a number (``int("\u0661")`` is 1)."""
+    assert describe(action) == words
