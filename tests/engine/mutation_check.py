@@ -192,11 +192,11 @@ MUTANTS: list[Mutant] = [
     mutant("build beside a castle two taller than its area", BOARD,
            "            if hc <= a + 1:\n                beside |= n",
            "            if hc <= a + 2:\n                beside |= n"),
-    mutant("build beside, after a block: two taller", STEPS,
-           "    if hc <= size + 1:\n        found |= front", "    if hc <= size + 2:\n        found |= front"),
-    mutant("build mask after moveblock ignores the area", COMMON,
-           "            if hc <= a:\n                found |= masks[c]",
-           "            if True:\n                found |= masks[c]"),
+    mutant("block squares near a new block kept", STEPS,
+           "    found &= ~near\n    if hc <= size:", "    if hc <= size:"),
+    mutant("build after moveblock: one taller than its area", COMMON,
+           "found |= masks[c] & le[a - 1 if a <= top else top]",
+           "found |= masks[c] & le[a if a <= top else top]"),
     mutant("build joining two castles", BOARD,
            "alone = bare & ~twice", "alone = bare"),
     # ---- pieces and building (§1): no block under a piece, knights next to own knights
@@ -250,8 +250,8 @@ MUTANTS: list[Mutant] = [
            "    if h[dst] != h[src] + 2:", "    if h[dst] > h[src] + 2:"),
     mutant("lift onto a castle as tall as its area", CARDS,
            "return max(cc.height[c], hs + 1) <= cc.area[c]", "return hs <= cc.area[c]"),
-    mutant("lift beside a castle two taller", CARDS,
-           "return cc.height[c] <= cc.area[c] + 1", "return cc.height[c] <= cc.area[c] + 2"),
+    mutant("lift at level 0 starts no castle", CARDS,
+           "    if not near:\n        return True\n", "    if not near:\n        return False\n"),
     mutant("lift joining two castles", CARDS,
            "    if not cc.front[c] & BIT[s]:  # next to another castle too\n        return False\n",
            ""),
@@ -267,6 +267,8 @@ MUTANTS: list[Mutant] = [
            "    add_block(st, s)\n    st.supply -= 1\n", "    add_block(st, s)\n"),
     mutant("extra under a knight (legal list)", CARDS,
            "m = build_mask(st) & ~st.pieces\n", "m = build_mask(st)\n"),
+    mutant("extra under a knight (play)", CARDS,
+           "if not build_mask(st) & ~st.pieces & BIT[s]:", "if not build_mask(st) & BIT[s]:"),
     mutant("doorclimb keeps the level limit", CARDS,
            "found |= cc.doors_up_to(h, cc.comp[t], top)",
            "found |= cc.doors_up_to(h, cc.comp[t], level)"),
@@ -276,6 +278,8 @@ MUTANTS: list[Mutant] = [
     mutant("diagonal two up (legal list)", CARDS,
            "        top = h[a] + 1\n        for t in DIAG[a]:",
            "        top = h[a] + 2\n        for t in DIAG[a]:"),
+    mutant("diagonal card moves orthogonally too (play)", CARDS,
+           "    if dst not in DIAG[src]:", "    if dst not in DIAG[src] and dst not in ORTH[src]:"),
     mutant("diagonal and vault land two up (play)", CARDS,
            "    if h[dst] > h[src] + 1:", "    if h[dst] > h[src] + 2:"),
     mutant("ap6 gives 2", CARDS, "    st.ap += 1\n", "    st.ap += 2\n"),
@@ -292,6 +296,8 @@ MUTANTS: list[Mutant] = [
     mutant("moveblock onto a castle taller than its area", MB,
            "            g = on[c] & le[a_c - 1 if a_c <= top else top]",
            "            g = on[c] & le[a_c if a_c <= top else top]"),
+    mutant("moveblock copies the block", MB,
+           "    h[src] -= 1\n    cc = st.castles\n", "    cc = st.castles\n"),
     mutant("relocate next to itself (play)", TURN,
            "        if k == without:\n            continue\n", ""),
     mutant("relocate next to itself (legal list)", CARDS,
@@ -349,8 +355,13 @@ MUTANTS: list[Mutant] = [
            '    st.ap -= 1\n    if st.variant == "common":'),
     mutant("undo across a kept card", TURN,
            "    st.stage = Stage.PLAY\n    st.undo.clear()\n", "    st.stage = Stage.PLAY\n"),
+    mutant("undo across a personal draw", TURN,
+           '    st.undo.clear()\n    if st.variant == "common":\n        card = deck[0]',
+           '    if st.variant == "common":\n        st.undo.clear()\n        card = deck[0]',
+           "    st.stage = Stage.PLAY\n    st.undo.clear()\n", "    st.stage = Stage.PLAY\n"),
     mutant("undo of a score keeps the score", STATE,
-           '        elif kind == "score":\n            scores = tuple(self.scores)\n', ""),
+           '        elif kind == "score":\n            scores = tuple(self.scores)\n',
+           '        elif kind == "score":\n            stacks = tuple(self.stacks[p])\n'),
     # ---- hidden hands in positions (§5)
     mutant("viewer sees every hand", POS,
            "if hide and (owner is None or owner != seat):", "if hide and owner is None:",
@@ -367,6 +378,15 @@ EQUIVALENT: dict[str, str] = {
     "door exit may be the start": (
         "the start square holds the moving knight itself, and every move target is "
         "masked with the empty squares (move_targets, do_move's occupant check)"
+    ),
+    "undo across a kept card": (
+        "draw already emptied the undo stack, and between draw and keep no other "
+        "action is allowed (stage draw-keep): the stack keep clears is always empty"
+    ),
+    "build beside a castle two taller than its area": (
+        "no play makes a castle taller than its area (§1), so a castle is never more "
+        "than area + 1 tall and `hc <= a + 1` is always true; only a position written "
+        "by hand against §1 could tell"
     ),
 }
 

@@ -164,6 +164,17 @@ def test_extra_obeys_placement_rules():
     assert_illegal(game, "play extra c3", "c3")  # 2 > area 1
 
 
+def test_extra_never_under_a_knight_or_the_king():
+    """§1, §6 extra: a block is never placed on a square holding a knight or the king."""
+    # c3:1 c4:1 c5:1 (area 3): c4, c5 and the bare d3 would take a block, but hold pieces
+    pos = with_card("extra").h(c3=1, c4=1, c5=1).knights("a", "c4").knights("b", "d3")
+    game = pos.king("c5").game()
+    for sq in ("c4", "d3", "c5"):
+        assert f"play extra {sq}" not in game.legal()
+        assert_illegal(game, f"play extra {sq}", sq)
+    assert after(game, "play extra b3")["heights"]["b3"] == 1
+
+
 def test_extra_with_empty_supply_is_illegal():
     """§6 extra: illegal when the supply is empty."""
     game = with_card("extra").h(c3=1, c4=1).supply(0).game()
@@ -311,6 +322,19 @@ def test_moveblock_source_and_destination_must_be_free():
     assert_illegal(game, "play moveblock c3 g8")  # king on the source
     assert_illegal(game, "play moveblock h4 e2")  # knight on the destination
     game.play("play moveblock h4 g8")
+
+
+def test_building_after_moveblock_keeps_height_le_area():
+    """§1, §6 moveblock: after a block is moved the build rules still hold: a castle as
+    tall as its area takes no block on its tallest square (its lower one, yes)."""
+    # B = c3:2 c4:1 (area 2, height 2); the block goes from a1 (2 -> 1) to h8: 7 castles.
+    board = dict(a1=2, a2=1, c3=2, c4=1, e1=1, g1=1, e5=1, g5=1)
+    game = with_card("moveblock").h(**board).stacks("a", [3]).game()
+    game.play("play moveblock a1 h8")
+    assert "build c3" not in game.legal()
+    assert_illegal(game, "build c3", "c3")  # 3 on area 2
+    game.play("build c4")  # 2 on area 2
+    assert game.position()["heights"]["c4"] == 2
 
 
 # relocate ------------------------------------------------------------------
