@@ -488,9 +488,40 @@ def run_tests(root: Path, files: Sequence[str], timeout: float) -> tuple[bool, s
 
 
 def copy_tree(repo: Path, dest: Path) -> None:
-    """Everything the tests may read (docs/, pyproject.toml, ...), not .venv or .git."""
-    shutil.copytree(repo, dest, ignore=shutil.ignore_patterns(*COPY_IGNORE), symlinks=True)
+    """Everything the tests may read (docs/, pyproject.toml, ...), as in the working
+    tree: in a git checkout the files git tracks or would track (not .venv, demo/ or
+    other ignored output), else every file but caches."""
+    files = git_files(repo)
+    if files is None:
+        shutil.copytree(repo, dest, ignore=shutil.ignore_patterns(*COPY_IGNORE), symlinks=True)
+    else:
+        for name in files:
+            src = repo / name
+            if src.is_file():  # not a file deleted but not yet committed
+                (dest / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dest / name)
     (dest / f"{PLUGIN}.py").write_text(PLUGIN_TEXT)
+
+
+def git_files(repo: Path) -> list[str] | None:
+    """The files of ``repo`` git tracks or does not ignore (None: not the top of a checkout)."""
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+        )
+        if top.returncode or Path(top.stdout.strip()).resolve() != repo.resolve():
+            return None
+        listed = subprocess.run(
+            ["git", "-C", str(repo), "ls-files", "-z", "-co", "--exclude-standard"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [name for name in listed.stdout.split("\0") if name]
 
 
 def run_check(
