@@ -461,7 +461,7 @@ def other_files(repo: Path) -> list[str]:
     ]
 
 
-_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+(?:\[.*?\])?)")
+_FAILED = re.compile(r"^(FAILED|ERROR) (\S+(?:\[.*?\])?)")
 
 
 def run_tests(root: Path, files: Sequence[str], timeout: float) -> tuple[bool, str, str]:
@@ -483,7 +483,8 @@ def run_tests(root: Path, files: Sequence[str], timeout: float) -> tuple[bool, s
     for line in out.splitlines():
         found = _FAILED.match(line)
         if found:
-            return False, found.group(1), out
+            what = " (an error, not a failed assertion)" if found.group(1) == "ERROR" else ""
+            return False, found.group(2) + what, out
     return False, f"pytest exit status {proc.returncode} (no test named)", out
 
 

@@ -406,3 +406,62 @@ def test_vault_landing_must_be_empty():
     """§6 vault: onto the EMPTY square beyond."""
     game = with_card("vault").knights("a", "c3").knights("b", "d3", "e3").game()
     assert_illegal(game, "play vault c3 e3", "e3")
+
+
+# the legal lists: each card's plays, worked out by hand -----------------------
+
+
+def plays(game, card: str) -> set[str]:
+    return {m for m in game.legal() if m.startswith(f"play {card} ")}
+
+
+def test_relocate_plays_next_to_the_other_knight_no_higher():
+    """§6 relocate: the listed plays are the squares legal for a new knight next to the
+    OTHER knight: never next to the moving knight itself, never higher than the other."""
+    game = with_card("relocate").h(d1=1).knights("a", "a8", "c1").game()
+    # a8 -> beside c1 (level 0): b1, c2 (d1 is 1 high); c1 -> beside a8: a7, b8
+    assert plays(game, "relocate") == {
+        "play relocate a8 b1",
+        "play relocate a8 c2",
+        "play relocate c1 a7",
+        "play relocate c1 b8",
+    }
+
+
+def test_diagonal_plays_at_most_one_up():
+    """§6 diagonal: listed only onto diagonal squares at most one level higher."""
+    # c3:1 alone; b4:2 b5:1 and d4:3 d5:1 e4:1 touch c3 only diagonally
+    game = with_card("diagonal").h(c3=1, b4=2, b5=1, d4=3, d5=1, e4=1).knights("a", "c3").game()
+    assert plays(game, "diagonal") == {
+        "play diagonal c3 b2",
+        "play diagonal c3 d2",
+        "play diagonal c3 b4",  # 2 = 1 + 1; d4 (3) is two up
+    }
+
+
+def test_doorclimb_plays_need_a_taller_neighbour():
+    """§6 doorclimb: no play from the top of a castle (no neighbour is taller)."""
+    game = with_card("doorclimb").h(c3=2, c4=1).knights("a", "c3").game()
+    assert plays(game, "doorclimb") == set()
+    game = with_card("doorclimb").h(c3=2, c4=1).knights("a", "c4").game()
+    assert "play doorclimb c4 d3" in plays(game, "doorclimb")  # beside c3 (2 > 0)
+
+
+def test_lift_plays_not_from_an_empty_turn_stack():
+    """§6 lift: the turn's stack is offered only while it holds a block."""
+    pos = with_card("lift").h(c3=1, c4=1).knights("a", "c3").stacks("a", [2])
+    assert plays(pos.turn(stack=0).game(), "lift") == {"play lift c3 2"}
+    assert plays(pos.turn(stack=1).game(), "lift") == {"play lift c3 turn", "play lift c3 2"}
+
+
+def test_extra_plays_none_with_an_empty_supply():
+    """§6 extra: not listed when the supply is empty."""
+    assert plays(with_card("extra").h(c3=1, c4=1).supply(0).game(), "extra") == set()
+    assert "play extra d3" in plays(with_card("extra").h(c3=1, c4=1).supply(1).game(), "extra")
+
+
+def test_moveblock_plays_never_from_under_a_piece():
+    """§6 moveblock: no play takes a block from under a knight or the king."""
+    game = with_card("moveblock").h(**STANDARD).knights("b", "d1").king("c3").game()
+    sources = {m.split()[2] for m in plays(game, "moveblock")}
+    assert sources == {"f3", "h4", "a5", "c6", "f6", "e8"}
