@@ -1,7 +1,7 @@
 """Mutation check of the engine rules suite: do the rules tests catch rule bugs?
 
-    .venv/bin/python tests/engine/mutation_check.py            # every mutant (~15 min)
-    .venv/bin/python tests/engine/mutation_check.py --quick    # the CI subset (<1 min)
+    .venv/bin/python tests/engine/mutation_check.py            # every mutant (15-20 min)
+    .venv/bin/python tests/engine/mutation_check.py --quick    # the CI subset (~20 s idle)
     .venv/bin/python tests/engine/mutation_check.py --only "step two up"
     .venv/bin/python tests/engine/mutation_check.py --patterns # only: does every mutant apply?
 

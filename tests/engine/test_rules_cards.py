@@ -465,3 +465,14 @@ def test_moveblock_plays_never_from_under_a_piece():
     game = with_card("moveblock").h(**STANDARD).knights("b", "d1").king("c3").game()
     sources = {m.split()[2] for m in plays(game, "moveblock")}
     assert sources == {"f3", "h4", "a5", "c6", "f6", "e8"}
+
+
+def test_moveblock_next_door_joining_a_castle_keeps_six():
+    """§6 moveblock: a single block moved next door, onto a square beside another castle,
+    joins that castle: with 6 castles before, 5 would remain."""
+    # six castles: {a1,a2}, a4, h8, h6, f8, d8; a3 touches a2 (and a4, which empties)
+    game = with_card("moveblock").h(a1=1, a2=1, a4=1, h8=1, h6=1, f8=1, d8=1).game()
+    assert "play moveblock a4 a3" not in plays(game, "moveblock")
+    assert_illegal(game, "play moveblock a4 a3")
+    p = after(game, "play moveblock a4 b4")  # a new castle of its own: still 6
+    assert len(castles(p["heights"])) == 6
