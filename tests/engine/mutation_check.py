@@ -6,9 +6,10 @@
     .venv/bin/python tests/engine/mutation_check.py --patterns # only: does every mutant apply?
 
 Each mutant is one plausible rule bug: a text replacement in one engine file.  The
-check copies the working tree (docs/, pyproject.toml and all, not .venv or .git) to a
-temporary directory once, runs the rules tests there UNMUTATED first (they must pass,
-and must import the copy's engine, or the check stops and says why), then for each
+check copies the working tree to a temporary directory once (every file git tracks or
+would track: docs/, pyproject.toml and all, not .venv, .git or ignored output), runs
+the rules tests there UNMUTATED first (they must pass, and must import the copy's
+engine, not the installed one, or the check stops and says why), then for each
 mutant changes the copy's file, runs the rules tests, and puts the file back.  The
 working tree is never changed.
 
