@@ -164,6 +164,17 @@ def test_extra_obeys_placement_rules():
     assert_illegal(game, "play extra c3", "c3")  # 2 > area 1
 
 
+def test_extra_never_under_a_knight_or_the_king():
+    """§1, §6 extra: a block is never placed on a square holding a knight or the king."""
+    # c3:1 c4:1 c5:1 (area 3): c4, c5 and the bare d3 would take a block, but hold pieces
+    pos = with_card("extra").h(c3=1, c4=1, c5=1).knights("a", "c4").knights("b", "d3")
+    game = pos.king("c5").game()
+    for sq in ("c4", "d3", "c5"):
+        assert f"play extra {sq}" not in game.legal()
+        assert_illegal(game, f"play extra {sq}", sq)
+    assert after(game, "play extra b3")["heights"]["b3"] == 1
+
+
 def test_extra_with_empty_supply_is_illegal():
     """§6 extra: illegal when the supply is empty."""
     game = with_card("extra").h(c3=1, c4=1).supply(0).game()
@@ -313,6 +324,19 @@ def test_moveblock_source_and_destination_must_be_free():
     game.play("play moveblock h4 g8")
 
 
+def test_building_after_moveblock_keeps_height_le_area():
+    """§1, §6 moveblock: after a block is moved the build rules still hold: a castle as
+    tall as its area takes no block on its tallest square (its lower one, yes)."""
+    # B = c3:2 c4:1 (area 2, height 2); the block goes from a1 (2 -> 1) to h8: 7 castles.
+    board = dict(a1=2, a2=1, c3=2, c4=1, e1=1, g1=1, e5=1, g5=1)
+    game = with_card("moveblock").h(**board).stacks("a", [3]).game()
+    game.play("play moveblock a1 h8")
+    assert "build c3" not in game.legal()
+    assert_illegal(game, "build c3", "c3")  # 3 on area 2
+    game.play("build c4")  # 2 on area 2
+    assert game.position()["heights"]["c4"] == 2
+
+
 # relocate ------------------------------------------------------------------
 
 
@@ -382,3 +406,73 @@ def test_vault_landing_must_be_empty():
     """§6 vault: onto the EMPTY square beyond."""
     game = with_card("vault").knights("a", "c3").knights("b", "d3", "e3").game()
     assert_illegal(game, "play vault c3 e3", "e3")
+
+
+# the legal lists: each card's plays, worked out by hand -----------------------
+
+
+def plays(game, card: str) -> set[str]:
+    return {m for m in game.legal() if m.startswith(f"play {card} ")}
+
+
+def test_relocate_plays_next_to_the_other_knight_no_higher():
+    """§6 relocate: the listed plays are the squares legal for a new knight next to the
+    OTHER knight: never next to the moving knight itself, never higher than the other."""
+    game = with_card("relocate").h(d1=1).knights("a", "a8", "c1").game()
+    # a8 -> beside c1 (level 0): b1, c2 (d1 is 1 high); c1 -> beside a8: a7, b8
+    assert plays(game, "relocate") == {
+        "play relocate a8 b1",
+        "play relocate a8 c2",
+        "play relocate c1 a7",
+        "play relocate c1 b8",
+    }
+
+
+def test_diagonal_plays_at_most_one_up():
+    """§6 diagonal: listed only onto diagonal squares at most one level higher."""
+    # c3:1 alone; b4:2 b5:1 and d4:3 d5:1 e4:1 touch c3 only diagonally
+    game = with_card("diagonal").h(c3=1, b4=2, b5=1, d4=3, d5=1, e4=1).knights("a", "c3").game()
+    assert plays(game, "diagonal") == {
+        "play diagonal c3 b2",
+        "play diagonal c3 d2",
+        "play diagonal c3 b4",  # 2 = 1 + 1; d4 (3) is two up
+    }
+
+
+def test_doorclimb_plays_need_a_taller_neighbour():
+    """§6 doorclimb: no play from the top of a castle (no neighbour is taller)."""
+    game = with_card("doorclimb").h(c3=2, c4=1).knights("a", "c3").game()
+    assert plays(game, "doorclimb") == set()
+    game = with_card("doorclimb").h(c3=2, c4=1).knights("a", "c4").game()
+    assert "play doorclimb c4 d3" in plays(game, "doorclimb")  # beside c3 (2 > 0)
+
+
+def test_lift_plays_not_from_an_empty_turn_stack():
+    """§6 lift: the turn's stack is offered only while it holds a block."""
+    pos = with_card("lift").h(c3=1, c4=1).knights("a", "c3").stacks("a", [2])
+    assert plays(pos.turn(stack=0).game(), "lift") == {"play lift c3 2"}
+    assert plays(pos.turn(stack=1).game(), "lift") == {"play lift c3 turn", "play lift c3 2"}
+
+
+def test_extra_plays_none_with_an_empty_supply():
+    """§6 extra: not listed when the supply is empty."""
+    assert plays(with_card("extra").h(c3=1, c4=1).supply(0).game(), "extra") == set()
+    assert "play extra d3" in plays(with_card("extra").h(c3=1, c4=1).supply(1).game(), "extra")
+
+
+def test_moveblock_plays_never_from_under_a_piece():
+    """§6 moveblock: no play takes a block from under a knight or the king."""
+    game = with_card("moveblock").h(**STANDARD).knights("b", "d1").king("c3").game()
+    sources = {m.split()[2] for m in plays(game, "moveblock")}
+    assert sources == {"f3", "h4", "a5", "c6", "f6", "e8"}
+
+
+def test_moveblock_next_door_joining_a_castle_keeps_six():
+    """§6 moveblock: a single block moved next door, onto a square beside another castle,
+    joins that castle: with 6 castles before, 5 would remain."""
+    # six castles: {a1,a2}, a4, h8, h6, f8, d8; a3 touches a2 (and a4, which empties)
+    game = with_card("moveblock").h(a1=1, a2=1, a4=1, h8=1, h6=1, f8=1, d8=1).game()
+    assert "play moveblock a4 a3" not in plays(game, "moveblock")
+    assert_illegal(game, "play moveblock a4 a3")
+    p = after(game, "play moveblock a4 b4")  # a new castle of its own: still 6
+    assert len(castles(p["heights"])) == 6

@@ -27,6 +27,27 @@ def test_door_passage_between_two_adjacent_castles_choose_either():
         assert game.position()["knights"]["a"] == [target]
 
 
+def test_door_passage_from_a_castle_never_ends_higher():
+    """§4 doors: from level L the exit is at most L high, even beside a taller square."""
+    # C = b2:1 c2:3 d2:2 e2:1; a's knight on b2 (level 1) enters at c2 (3 > 1).
+    game = Pos().h(b2=1, c2=3, d2=2, e2=1).knights("a", "b2").game()
+    assert "move b2 d2" not in game.legal()
+    assert_illegal(game, "move b2 d2", "d2")  # d2 is level 2 > 1, though c2 (3) is taller
+    game.play("move b2 e2")  # level 1 beside d2 (2)
+    assert game.position()["knights"]["a"] == ["e2"]
+
+
+def test_door_passage_at_the_board_edge():
+    """§4 doors: the exits are orthogonal neighbours of the castle, never squares on the
+    far side of the board (a8's neighbours are a7 and b8 only)."""
+    game = Pos().h(a8=1).knights("a", "a7").game()
+    moves = sorted(m for m in game.legal() if m.startswith("move a7 "))
+    assert moves == ["move a7 a6", "move a7 a8", "move a7 b7", "move a7 b8"]
+    assert_illegal(game, "move a7 b1", "b1")
+    game.play("move a7 b8")  # through the door of a8
+    assert game.position()["knights"]["a"] == ["b8"]
+
+
 def test_castle_points_are_one_move_passing_over_others():
     """§7.1: a player's castle points are one move of the marker; only where it stops matters."""
     # a scores 5 (castle c3..c7 area 5, level 1) from 0 past b on 3: lands on 5, not 6.

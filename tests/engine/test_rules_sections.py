@@ -850,6 +850,15 @@ def test_king_bonus_once_and_castle_scored_once_per_castle():
     assert game.scores["a"] == 8
 
 
+def test_castle_points_count_the_highest_knight_whatever_its_place():
+    """§7.1: per castle, area x the level of the player's HIGHEST knight there."""
+    # C = c3:1 c4:2 c5:1 (area 3); a's knights c3 (1), c4 (2), c5 (1): 3 x 2 = 6, once.
+    game = end_of_phase(1, 4).h(c3=1, c4=2, c5=1).knights("a", "c3", "c4", "c5").game()
+    events = game.play("end")
+    assert events[-1]["points"]["a"] == {"castles": 6, "king": 0, "master": 0}
+    assert game.scores["a"] == 6
+
+
 def test_lowest_scorer_tie_goes_to_first_from_phase_starter():
     """§7.5 Ruling: on a tie, the tied player first in seat order from the phase's starting player."""
     # 3 players, phase started by c (order c, a, b); b takes the last turn.
