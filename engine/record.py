@@ -23,7 +23,7 @@ from typing import Any
 from .errors import IllegalAction, NotationError
 from .events import decision_over
 from .game import Game
-from .notation import format_action, parse_actions
+from .notation import canonical_actions, parse_actions
 
 FORMAT = "torres-record/1"
 _REQUIRED = ("Format", "Variant", "Seed", "Players")
@@ -140,7 +140,7 @@ def parse_record(text: str) -> Record:
         if int(m.group(1)) != expected:
             raise RecordError(j + 1, f"decision {m.group(1)} is out of order; expected {expected}.")
         try:
-            actions = tuple(format_action(a) for a in parse_actions(m.group(3)))
+            actions = tuple(canonical_actions(parse_actions(m.group(3))))
         except NotationError as e:
             raise RecordError(j + 1, str(e)) from None
         if not actions:
@@ -217,7 +217,7 @@ def record_from_log(
         if kind != "play":
             raise RecordError(row, f"unknown log entry {kind!r}.")
         try:
-            singles = [format_action(a) for a in parse_actions(text)]
+            singles = canonical_actions(parse_actions(text))
         except NotationError as e:
             raise RecordError(row, str(e)) from None
         for action in singles:
