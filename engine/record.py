@@ -30,6 +30,8 @@ _REQUIRED = ("Format", "Variant", "Seed", "Players")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9 _-]{0,39}):[ \t]*(.*)$")
 _DECISION = re.compile(r"^([0-9]{1,6})[ \t]+([^:\s]{1,40}):[ \t]*(.*)$")
 _MAX_LINE = 4000
+_SEED_DIGITS = 100  # a fresh seed has 128 bits (39 digits); room for wider ones
+_SEED = re.compile(rf"-?[0-9]{{1,{_SEED_DIGITS}}}")
 
 
 class RecordError(ValueError):
@@ -96,7 +98,7 @@ def parse_record(text: str) -> Record:
     """
     if not isinstance(text, str):
         raise RecordError(0, "A record is text.")
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # a byte order mark an editor wrote
     headers: dict[str, str] = {}
     i = 0
     while i < len(lines) and lines[i].strip():
@@ -120,8 +122,11 @@ def parse_record(text: str) -> Record:
     if headers["Format"] != FORMAT:
         raise RecordError(_find(lines, "Format"), f"unknown format; this engine reads {FORMAT}.")
     seed_text = headers["Seed"]
-    if not re.fullmatch(r"-?[0-9]{1,30}", seed_text):
-        raise RecordError(_find(lines, "Seed"), "the seed must be a whole number.")
+    if not _SEED.fullmatch(seed_text):
+        raise RecordError(
+            _find(lines, "Seed"),
+            f"the seed must be a whole number of at most {_SEED_DIGITS} digits.",
+        )
     players = tuple(p.strip() for p in headers["Players"].split(","))
     record = Record(
         variant=headers["Variant"],

@@ -321,3 +321,17 @@ def test_old_records_with_plain_score_and_records_with_score_n_read_alike():
     assert new.decisions[-1].actions == ("score", "score", "score", "end")
     assert replay(old).position() == replay(new).position()
     assert replay(new).scores["red"] == 3
+
+
+def test_a_128_bit_seed_is_written_and_read_exactly():
+    """New games have 128-bit seeds (39 digits): the record keeps them exactly; a seed of
+    more than 100 digits is refused by name."""
+    seed = 2**128 - 159
+    record = Record(variant="personal", seed=seed, players=("red", "blue"))
+    text = format_record(record)
+    assert f"Seed: {seed}\n" in text
+    again = parse_record(text)
+    assert again.seed == seed
+    assert replay(again).position() == Game.new(2, variant="personal", seed=seed).position()
+    with pytest.raises(RecordError, match="line 3: the seed must be a whole number of at most 100"):
+        parse_record(text.replace(str(seed), "9" * 101))
