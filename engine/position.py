@@ -259,7 +259,7 @@ def _read_checked(d: Any) -> State:
         st.pieces |= BIT[s]
     if stage in (Stage.CASTLES, Stage.PLACE) and st.king is not None:
         raise _bad("position_king_too_early", stage=f"{stage}")
-    if stage == Stage.KING and st.king is not None and st.phase == 3:
+    if stage == Stage.KING and st.phase == 3:  # with or without a king on the board
         raise _bad("position_king_phase_3")
 
     for p, v in _per_player(d, "scores", names).items():

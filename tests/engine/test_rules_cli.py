@@ -502,3 +502,76 @@ def test_replay_prints_json_on_stdout_and_a_summary_on_stderr(tmp_path):
         == "decision 1: red 0 · blue 0; blue to move (phase 1, round 1, place)\n"
     )
     assert json.loads(early.stdout)["stage"] == "place"
+
+
+# issue 33, item 4: a position without a king ---------------------------------------
+
+
+def _no_king_last_turn() -> dict:
+    """Phase 1's last turn (b to move in round 4) with no king anywhere: the minimal
+    positions of the contract look like this (``king`` defaults to none)."""
+    return (
+        Pos()
+        .h(c3=2, d3=1, f6=1, g6=1)
+        .knights("a", "c3")
+        .knights("b", "f6")
+        .phase(1, 4)
+        .to_move("b")
+        .build()
+    )
+
+
+def test_a_phase_without_a_king_is_scored_once_and_the_game_goes_on(tmp_path):
+    """With no king on the board, the phase is scored (no king's bonus) once; the lowest
+    scorer then puts the king on any empty castle square or passes, and the next phase
+    starts: neither the setup's king placement again nor phase 1 scored twice."""
+    pos = cli_json(run_cli("play", "--position", write(tmp_path, _no_king_last_turn()), "end"))
+    assert (pos["stage"], pos["phase"], pos["round"], pos["king"]) == ("king", 1, 4, None)
+    assert pos["scores"] == {"a": 4, "b": 2}  # 2 x level 2, 2 x level 1: once each
+    assert pos["to_move"] == "b"
+    path = write(tmp_path, pos, "king.json")
+    moves = set(run_cli("legal", "--position", path).stdout.decode().splitlines())
+    assert moves == {"king d3", "king g6", "king pass"}  # any empty castle square
+    for decision, king in (("king pass", None), ("king g6", "g6")):
+        after = cli_json(run_cli("play", "--position", path, decision))
+        assert (after["stage"], after["phase"], after["round"]) == ("play", 2, 1)
+        assert after["king"] == king and after["to_move"] == "b"
+        assert after["scores"] == {"a": 4, "b": 2}
+        assert after["stacks"] == {"a": [3, 3, 3, 3], "b": [3, 3, 3, 3]}
+
+
+def test_a_game_without_a_king_reaches_its_end(tmp_path):
+    """Passing after every scoring, the game is scored three times and ends."""
+    game = Game.from_position(_no_king_last_turn())
+    scorings = 0
+    while game.stage != "over":
+        if game.stage == "king":
+            assert "king pass" in game.legal()
+            events = game.play("king pass")
+        else:
+            events = game.play("end")
+        scorings += sum(1 for e in events if e["type"] == "phase_scored")
+        assert scorings <= 3
+    assert scorings == 3
+    assert game.position()["phase"] == 3
+
+
+def test_the_setup_king_placement_is_unchanged(tmp_path):
+    """Phase 1, round 1, no king: still the setup's placement (an empty castle, no pass)."""
+    game = Game.new(players=2, seed=1)
+    for action in ("place c3", "place f6"):
+        game.play(action)
+    assert game.stage == "king"
+    legal = game.legal()
+    assert "king pass" not in legal and "king c3" not in legal and "king e8" in legal
+    again = Game.from_position(game.position())
+    assert again.legal() == legal
+
+
+def test_a_king_stage_in_phase_3_is_impossible_with_or_without_a_king(tmp_path):
+    """The king moves after phases 1 and 2 only; a king stage in phase 3 without a king
+    was read as the setup's placement and dealt phase 3 again."""
+    for king in (None, "d3"):
+        pos = Pos().h(d3=1).stage("king").phase(3, 3).king(king).build()
+        line = assert_clean_failure(run_cli("play", "--position", write(tmp_path, pos)), 1)
+        assert "the king moves after the scoring of phases 1 and 2 only" in line
