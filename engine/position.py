@@ -190,7 +190,11 @@ def _read_checked(d: Any) -> State:
     if not isinstance(stage_text, str) or stage_text not in _STAGES:
         raise _bad("position_stage", value=repr(stage_text), stages=", ".join(_STAGES))
     stage = _STAGE_OF[stage_text]
-    seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
+    seed = d.get("seed")  # any whole number, however long (new games: 128 bits)
+    if seed is None:
+        seed = 0
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise _bad("position_not_whole", key="seed", value=repr(seed))
     st = State(names, variant, seed)
     st.stage = stage
     st.phase = _int(d, "phase", 1, 1, 3)

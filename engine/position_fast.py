@@ -93,7 +93,7 @@ def read_usual(d: Any) -> State | None:
     seed = d.get("seed")
     if seed is None:
         seed = 0
-    elif type(seed) is not int or seed < -(2**63):
+    elif type(seed) is not int:
         return None
     phase = d.get("phase", 1)
     if type(phase) is not int or not 1 <= phase <= 3 or (phase == 3 and stage is Stage.KING):

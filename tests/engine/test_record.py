@@ -335,3 +335,14 @@ def test_a_128_bit_seed_is_written_and_read_exactly():
     assert replay(again).position() == Game.new(2, variant="personal", seed=seed).position()
     with pytest.raises(RecordError, match="line 3: the seed must be a whole number of at most 100"):
         parse_record(text.replace(str(seed), "9" * 101))
+
+
+@pytest.mark.parametrize("seed", [2**128 - 1, -(2**100), -(2**63) - 1, 10**99])
+def test_any_seed_a_game_starts_from_reads_back_from_its_position(seed):
+    """The position of a game made with any whole seed reads back to the same game (the
+    reader refused seeds below -2**63 that Game.new and records accept)."""
+    game = Game.new(players=3, variant="personal", seed=seed)
+    again = Game.from_position(game.position())
+    assert again.position() == game.position() and again.seed == seed
+    record = parse_record(format_record(Record("personal", seed, tuple(game.players))))
+    assert replay(record).position() == game.position()
