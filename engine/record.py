@@ -24,6 +24,7 @@ from .errors import IllegalAction, NotationError
 from .events import decision_over
 from .game import Game
 from .notation import canonical_actions, parse_actions
+from .rules.cards import lift_source
 
 FORMAT = "torres-record/1"
 _REQUIRED = ("Format", "Variant", "Seed", "Players")
@@ -226,6 +227,7 @@ def record_from_log(
         except NotationError as e:
             raise RecordError(row, str(e)) from None
         for action in singles:
+            action = _canonical_lift(game, action)
             player, stage = game.to_move, game.stage
             try:
                 events = game.play(action)
@@ -238,6 +240,20 @@ def record_from_log(
     if current:
         record.decisions.append(Decision(str(game.to_move), tuple(current)))
     return record
+
+
+def _canonical_lift(game: Game, action: str) -> str:
+    """``play lift A`` as the engine resolves it now (``play lift A K`` or ``… turn``):
+    a record is written in canonical form, and the short form's stack depends on the
+    position (docs/notation.md, "Canonical form")."""
+    if not action.startswith("play lift ") or action.count(" ") != 2:
+        return action
+    try:
+        (parsed,) = parse_actions(action)
+        source = lift_source(game._st, parsed)  # the record is part of the engine
+    except (IllegalAction, NotationError, ValueError):
+        return action  # refused when played, with the reason
+    return f"{action} {source}"
 
 
 def _at(d: Decision, n: int, reason: str) -> RecordError:

@@ -346,3 +346,38 @@ def test_any_seed_a_game_starts_from_reads_back_from_its_position(seed):
     assert again.position() == game.position() and again.seed == seed
     record = parse_record(format_record(Record("personal", seed, tuple(game.players))))
     assert replay(record).position() == game.position()
+
+
+def test_a_lift_without_its_stack_is_recorded_with_the_stack_it_took():
+    """``play lift A`` takes the turn's stack or the tallest; the record writes which
+    (the canonical form), so that it reads the same whatever the reader's default."""
+    rng = random.Random(3)
+    game = Game.new(players=2, seed=3)
+    log: list[tuple[str, str]] = []
+    while True:
+        lifts = [a for a in game.legal() if a.startswith("play lift ")]
+        if lifts:
+            square = lifts[0].split()[2]
+            resolved = game.copy()
+            resolved.play(f"play lift {square}")
+            canonical = next(
+                a
+                for a in lifts
+                if a.startswith(f"play lift {square} ")
+                and _after(game, a).position() == resolved.position()
+            )
+            game.play(f"play lift {square}")
+            log.append(("play", f"play lift {square}"))
+            break
+        action = rng.choice(game.legal())
+        game.play(action)
+        log.append(("play", action))
+    record = record_from_log(variant="common", seed=3, players=game.players, log=log)
+    assert record.decisions[-1].actions[-1] == canonical
+    assert replay(parse_record(format_record(record))).position() == game.position()
+
+
+def _after(game: Game, action: str) -> Game:
+    work = game.copy()
+    work.play(action)
+    return work
