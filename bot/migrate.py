@@ -33,6 +33,7 @@ _TABLES: dict[str, tuple[str, ...]] = {
         "bots",
         "variant",
         "seed",
+        "seed_text",
         "initial",
         "position",
         "turn_no",

@@ -32,7 +32,7 @@ from bot.refusals import refusal
 from bot.storage import GameStore
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.workers import WorkerPool
-from engine import Game, IllegalAction, NotationError, changed_squares
+from engine import Game, IllegalAction, NotationError, changed_squares, new_seed
 from engine import decision_over as decision_done
 from engine.ai import random_decision
 
@@ -304,7 +304,7 @@ class GameService:
                 )
             )
         cfg = self.config
-        seed = cfg.seed if cfg.seed is not None else random.SystemRandom().randrange(2**31)
+        seed = cfg.seed if cfg.seed is not None else new_seed()  # 128 bits (docs/rules.md)
         try:
             game_id = await self._store.create_game(
                 guild_id=guild_id,

@@ -189,6 +189,9 @@ _MIGRATIONS: list[list[str]] = [
         "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
         "ALTER TABLE games ADD COLUMN ai_level TEXT",
     ],
+    # 7: seeds of 128 bits (docs/rules.md, "Seeds and hidden cards") do not fit the
+    # 64-bit INTEGER ``seed``: ``seed_text`` holds the seed exactly (see seed_columns).
+    ["ALTER TABLE games ADD COLUMN seed_text TEXT"],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -268,11 +271,28 @@ class ActionRow:
 
 
 _JSON_COLUMNS = ("initial", "position", "turn_start_position", "result")
+_INT64 = range(-(2**63), 2**63)
+
+
+def seed_columns(seed: int) -> tuple[int, str]:
+    """A new game's ``seed`` and ``seed_text`` columns. Both databases keep ``seed`` as a
+    64-bit integer (games made before schema 7 have only it); a 128-bit seed does not
+    fit it, so ``seed_text`` holds every new seed exactly and ``seed`` has it only where
+    it fits (0 otherwise). ``seed_from`` reads them back."""
+    return (seed if seed in _INT64 else 0), str(seed)
+
+
+def seed_from(data: dict[str, Any]) -> None:
+    """Replace a row's ``seed``/``seed_text`` pair by the seed (see ``seed_columns``)."""
+    text = data.pop("seed_text", None)
+    if text is not None:
+        data["seed"] = int(text)
 
 
 def _game(row: aiosqlite.Row) -> GameRow:
     data = dict(row)
     data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
+    seed_from(data)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
             data[key] = json.loads(data[key])
@@ -675,9 +695,9 @@ class Store:
             async with self.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, author_id, status, seats_wanted, bots,"
-                    " variant, seed, created_at, updated_at, last_activity, reminder_interval,"
-                    " reminder_limit, idle_cancel_after, language, ai_level)"
-                    " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " variant, seed, seed_text, created_at, updated_at, last_activity,"
+                    " reminder_interval, reminder_limit, idle_cancel_after, language, ai_level)"
+                    " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -685,7 +705,7 @@ class Store:
                         seats_wanted,
                         bots,
                         variant,
-                        seed,
+                        *seed_columns(seed),
                         now,
                         now,
                         now,

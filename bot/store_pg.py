@@ -17,6 +17,8 @@ Several bot processes may share one database:
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -38,6 +40,8 @@ from bot.store import (
     UserSettings,
     _committed_by,
     _results,
+    seed_columns,
+    seed_from,
 )
 
 # Each migration moves the schema from version i to i + 1, like bot.store._MIGRATIONS.
@@ -181,6 +185,8 @@ _MIGRATIONS: list[list[str]] = [
         "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
         "ALTER TABLE games ADD COLUMN ai_level TEXT",
     ],
+    # 7: 128-bit seeds, like bot.store's (BIGINT is 64 bits; see seed_columns).
+    ["ALTER TABLE games ADD COLUMN seed_text TEXT"],
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -204,18 +210,37 @@ _JSON_COLUMNS = ("initial", "position", "turn_start_position", "result")
 
 def _dump(value: Any) -> str | None:
     """JSON text for a column; orjson's, several times quicker than the json module's
-    (a snapshot is written with every action and read with every command)."""
+    (a snapshot is written with every action and read with every command).
+
+    orjson refuses integers over 64 bits (a position's 128-bit seed): those go the
+    json module's way, in orjson's compact form."""
     if value is None:
         return None
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# orjson reads an integer over 64 bits as a float (a 128-bit seed would lose its
+# low bits): a text with a run of 20 or more digits is read by the json module.
+_LONG_DIGITS = re.compile(r"[0-9]{20}")
+
+
+def _loads(text: str) -> Any:
+    """A JSON column's value; big integers exactly (see ``_LONG_DIGITS``)."""
+    if _LONG_DIGITS.search(text) is not None:
+        return json.loads(text)
+    return orjson.loads(text)
 
 
 def _game(row: asyncpg.Record | dict[str, Any]) -> GameRow:
     data = dict(row)
     data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
+    seed_from(data)
     for key in _JSON_COLUMNS:
         if data[key] is not None:
-            data[key] = orjson.loads(data[key])
+            data[key] = _loads(data[key])
     return GameRow(**data)
 
 
@@ -672,10 +697,10 @@ class PgStore:
                 game_id = int(
                     await conn.fetchval(
                         "INSERT INTO games (guild_id, channel_id, author_id, status, seats_wanted,"
-                        " bots, variant, seed, created_at, updated_at, last_activity,"
+                        " bots, variant, seed, seed_text, created_at, updated_at, last_activity,"
                         " reminder_interval, reminder_limit, idle_cancel_after, language, ai_level)"
-                        " VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $8, $8, $9, $10, $11,"
-                        " $12, $13)"
+                        " VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $14, $8, $8, $8, $9, $10,"
+                        " $11, $12, $13)"
                         " RETURNING id",
                         guild_id,
                         channel_id,
@@ -683,13 +708,14 @@ class PgStore:
                         seats_wanted,
                         bots,
                         variant,
-                        seed,
+                        seed_columns(seed)[0],
                         now,
                         reminder_interval,
                         reminder_limit,
                         idle_cancel_after,
                         language,
                         ai_level,
+                        seed_columns(seed)[1],
                     )
                 )
                 await conn.execute(
@@ -888,7 +914,7 @@ class PgStore:
             " ORDER BY id",
             game_id,
         )
-        return [(int(r[0]), float(r[1]), orjson.loads(r[2])) for r in rows]
+        return [(int(r[0]), float(r[1]), _loads(r[2])) for r in rows]
 
     async def games_with_unsent(self) -> list[int]:
         """Games that have queued posts not yet delivered."""
@@ -902,7 +928,7 @@ class PgStore:
         value = await self._pool.fetchval(
             "SELECT payload FROM outbox WHERE game_id = $1 ORDER BY id DESC LIMIT 1", game_id
         )
-        return None if value is None else orjson.loads(value)
+        return None if value is None else _loads(value)
 
     async def prune_outbox(self, *, sent_before: float) -> int:
         """Forget posts delivered before *sent_before*, except each game's latest."""

@@ -9,7 +9,8 @@ True
 
 Where things live (each rule has one home):
 
-- ``game``: the ``Game`` facade (new, from_position, position, legal, play, undo, copy);
+- ``game``: the ``Game`` facade (new, from_position, position, legal, play, undo, copy)
+  and ``new_seed`` (a fresh 128-bit seed);
 - ``state``: the ``State`` the rules work on and the frozen ``Snapshot`` undo keeps;
 - ``events``: ``Stage`` and the typed events ``play`` returns, ``decision_over``;
 - ``rules``: the rules, one module per part (see ``engine.rules``);
@@ -29,7 +30,7 @@ from .board import castles
 from .cards import CARD_HELP, CARDS, MASTER_CARD_HELP, MASTER_CARDS
 from .errors import IllegalAction, NotationError
 from .events import Event, GameOver, PhaseScored, Stage, TurnEnd, decision_over
-from .game import Game
+from .game import SEED_BITS, Game, new_seed
 from .notation import split_actions
 from .position import changed_squares
 
@@ -44,10 +45,12 @@ __all__ = [
     "IllegalAction",
     "NotationError",
     "PhaseScored",
+    "SEED_BITS",
     "Stage",
     "TurnEnd",
     "castles",
     "changed_squares",
     "decision_over",
+    "new_seed",
     "split_actions",
 ]

@@ -8,6 +8,7 @@ frozen snapshots (``TurnSnapshot``) of the current turn, in the manner of python
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from .errors import notation_error
@@ -18,6 +19,17 @@ from .rules.actions import TURN_ACTIONS, legal, step
 from .rules.setup import new_state
 from .rules.turn import do_end
 from .state import State
+
+SEED_BITS = 128
+"""The width of a fresh seed (docs/rules.md, "Seeds and hidden cards")."""
+
+
+def new_seed() -> int:
+    """A fresh seed for a new game, from ``secrets``: every hidden card is shuffled from
+    the seed, so it must be too wide to find by trying seeds against the cards a player
+    has seen (2**31 seeds took a few core-hours)."""
+    return secrets.randbits(SEED_BITS)
+
 
 # Single actions of a turn that undo can take back (``score`` of one step included).
 _UNDOABLE = frozenset(("move", "build", "play", "knight", "stack"))

@@ -65,6 +65,8 @@ TEMPLATES: dict[str, Entry] = {
     "cli_record_not_utf8": "The record file {path} is not UTF-8 text.",
     "cli_bad_json": "The position is not valid JSON ({error} at line {line}, column {column}).",
     "cli_json_too_deep": "The position is not valid JSON (nested too deeply).",
+    "cli_number_too_long": "The position holds a number of {digits} digits; "
+    "a number in a position has at most {most} digits.",
     # ------------------------------------------------ reading a position (NotationError)
     "position_not_object": _P + "a position must be a JSON object.",
     "position_format": _P + "'format' must be \"{format}\".",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from .board import SQUARE_INDEX, SQUARE_NAMES
@@ -182,7 +183,12 @@ def _card(word: str) -> None:
 
 
 def format_action(action: Action) -> str:
-    """The canonical text of one parsed single action."""
+    """The text of one parsed action, which parses back to the same action.
+
+    Every action but ``score N`` is a single action and this is its canonical text;
+    ``("score", 3)`` is ``score 3`` (never plain ``score``, which would lose two
+    steps). ``canonical_actions`` writes the single steps.
+    """
     kind = action[0]
     if kind in ("castle", "place", "knight", "build"):
         return f"{kind} {SQUARE_NAMES[action[1]]}"
@@ -195,7 +201,7 @@ def format_action(action: Action) -> str:
     if kind == "keep":
         return f"keep {action[1]} {action[2]}"
     if kind == "score":
-        return "score"
+        return "score" if action[1] == 1 else f"score {action[1]}"
     if kind == "play":
         card = action[1]
         if card == "lift":
@@ -207,6 +213,22 @@ def format_action(action: Action) -> str:
 
 
 _MAX_SCORE_SPLIT = 50  # more steps than any turn has action points: left as one clause
+
+
+def canonical_actions(actions: Iterable[Action]) -> list[str]:
+    """The canonical single actions of parsed ``actions``: ``score N`` as N ``score``.
+
+    Records and replays write this (docs/notation.md: "``score`` always as single
+    steps"). More steps than any turn has action points stay one ``score N``, which
+    the game refuses at the first step without an action point.
+    """
+    out: list[str] = []
+    for a in actions:
+        if a[0] == "score" and 1 < a[1] <= _MAX_SCORE_SPLIT:
+            out.extend(["score"] * a[1])
+        else:
+            out.append(format_action(a))
+    return out
 
 
 def split_actions(text: str) -> list[str]:
@@ -230,9 +252,5 @@ def split_actions(text: str) -> list[str]:
         except NotationError:
             out.append(" ".join(words))
             continue
-        for a in actions:
-            if a[0] == "score" and a[1] > 1:
-                out.extend(["score"] * a[1] if a[1] <= _MAX_SCORE_SPLIT else [f"score {a[1]}"])
-            else:
-                out.append(format_action(a))
+        out.extend(canonical_actions(actions))
     return out

@@ -190,7 +190,11 @@ def _read_checked(d: Any) -> State:
     if not isinstance(stage_text, str) or stage_text not in _STAGES:
         raise _bad("position_stage", value=repr(stage_text), stages=", ".join(_STAGES))
     stage = _STAGE_OF[stage_text]
-    seed = _int(d, "seed", 0, lo=-(2**63)) if d.get("seed") is not None else 0
+    seed = d.get("seed")  # any whole number, however long (new games: 128 bits)
+    if seed is None:
+        seed = 0
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise _bad("position_not_whole", key="seed", value=repr(seed))
     st = State(names, variant, seed)
     st.stage = stage
     st.phase = _int(d, "phase", 1, 1, 3)
@@ -259,7 +263,7 @@ def _read_checked(d: Any) -> State:
         st.pieces |= BIT[s]
     if stage in (Stage.CASTLES, Stage.PLACE) and st.king is not None:
         raise _bad("position_king_too_early", stage=f"{stage}")
-    if stage == Stage.KING and st.king is not None and st.phase == 3:
+    if stage == Stage.KING and st.phase == 3:  # with or without a king on the board
         raise _bad("position_king_phase_3")
 
     for p, v in _per_player(d, "scores", names).items():

@@ -93,10 +93,10 @@ def read_usual(d: Any) -> State | None:
     seed = d.get("seed")
     if seed is None:
         seed = 0
-    elif type(seed) is not int or seed < -(2**63):
+    elif type(seed) is not int:
         return None
     phase = d.get("phase", 1)
-    if type(phase) is not int or not 1 <= phase <= 3:
+    if type(phase) is not int or not 1 <= phase <= 3 or (phase == 3 and stage is Stage.KING):
         return None
     rnd = d.get("round", 1)
     if type(rnd) is not int or not 1 <= rnd <= ROUNDS[n][phase - 1]:
@@ -188,7 +188,7 @@ def read_usual(d: Any) -> State | None:
         ks = _SQ.get(k) if type(k) is str else None
         if ks is None or occ[ks] != EMPTY:
             return None
-        if stage is Stage.CASTLES or stage is Stage.PLACE or (stage is Stage.KING and phase == 3):
+        if stage is Stage.CASTLES or stage is Stage.PLACE:
             return None
         st.king = ks
         occ[ks] = KING

@@ -23,13 +23,16 @@ from typing import Any
 from .errors import IllegalAction, NotationError
 from .events import decision_over
 from .game import Game
-from .notation import format_action, parse_actions
+from .notation import canonical_actions, parse_actions
+from .rules.cards import lift_source
 
 FORMAT = "torres-record/1"
 _REQUIRED = ("Format", "Variant", "Seed", "Players")
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9 _-]{0,39}):[ \t]*(.*)$")
 _DECISION = re.compile(r"^([0-9]{1,6})[ \t]+([^:\s]{1,40}):[ \t]*(.*)$")
 _MAX_LINE = 4000
+_SEED_DIGITS = 100  # a fresh seed has 128 bits (39 digits); room for wider ones
+_SEED = re.compile(rf"-?[0-9]{{1,{_SEED_DIGITS}}}")
 
 
 class RecordError(ValueError):
@@ -96,7 +99,7 @@ def parse_record(text: str) -> Record:
     """
     if not isinstance(text, str):
         raise RecordError(0, "A record is text.")
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # a byte order mark an editor wrote
     headers: dict[str, str] = {}
     i = 0
     while i < len(lines) and lines[i].strip():
@@ -120,8 +123,11 @@ def parse_record(text: str) -> Record:
     if headers["Format"] != FORMAT:
         raise RecordError(_find(lines, "Format"), f"unknown format; this engine reads {FORMAT}.")
     seed_text = headers["Seed"]
-    if not re.fullmatch(r"-?[0-9]{1,30}", seed_text):
-        raise RecordError(_find(lines, "Seed"), "the seed must be a whole number.")
+    if not _SEED.fullmatch(seed_text):
+        raise RecordError(
+            _find(lines, "Seed"),
+            f"the seed must be a whole number of at most {_SEED_DIGITS} digits.",
+        )
     players = tuple(p.strip() for p in headers["Players"].split(","))
     record = Record(
         variant=headers["Variant"],
@@ -140,7 +146,7 @@ def parse_record(text: str) -> Record:
         if int(m.group(1)) != expected:
             raise RecordError(j + 1, f"decision {m.group(1)} is out of order; expected {expected}.")
         try:
-            actions = tuple(format_action(a) for a in parse_actions(m.group(3)))
+            actions = tuple(canonical_actions(parse_actions(m.group(3))))
         except NotationError as e:
             raise RecordError(j + 1, str(e)) from None
         if not actions:
@@ -217,10 +223,11 @@ def record_from_log(
         if kind != "play":
             raise RecordError(row, f"unknown log entry {kind!r}.")
         try:
-            singles = [format_action(a) for a in parse_actions(text)]
+            singles = canonical_actions(parse_actions(text))
         except NotationError as e:
             raise RecordError(row, str(e)) from None
         for action in singles:
+            action = _canonical_lift(game, action)
             player, stage = game.to_move, game.stage
             try:
                 events = game.play(action)
@@ -233,6 +240,20 @@ def record_from_log(
     if current:
         record.decisions.append(Decision(str(game.to_move), tuple(current)))
     return record
+
+
+def _canonical_lift(game: Game, action: str) -> str:
+    """``play lift A`` as the engine resolves it now (``play lift A K`` or ``… turn``):
+    a record is written in canonical form, and the short form's stack depends on the
+    position (docs/notation.md, "Canonical form")."""
+    if not action.startswith("play lift ") or action.count(" ") != 2:
+        return action
+    try:
+        (parsed,) = parse_actions(action)
+        source = lift_source(game._st, parsed)  # the record is part of the engine
+    except (IllegalAction, NotationError, ValueError):
+        return action  # refused when played, with the reason
+    return f"{action} {source}"
 
 
 def _at(d: Decision, n: int, reason: str) -> RecordError:

@@ -147,8 +147,12 @@ class State:
 
     @property
     def placing_king(self) -> bool:
-        """The setup's king placement (the king stage before the king is on the board)."""
-        return self.stage == Stage.KING and self.king is None
+        """The setup's king placement: the king stage of phase 1, round 1, before the
+        king is on the board. Any other king stage is the king move after a scoring,
+        also when a position read from JSON put no king on the board."""
+        return (
+            self.stage == Stage.KING and self.king is None and self.phase == 1 and self.round == 1
+        )
 
     def clear_turn(self, ap: int = 0) -> None:
         """Reset the per-turn fields: a fresh turn with ``ap`` points, or no turn (0)."""

@@ -85,7 +85,10 @@ def board_of(heights: dict[str, int]) -> Board:
 def pending_phase(pos: dict[str, Any]) -> int | None:
     """The phase whose scoring has not happened yet (None once the game is over)."""
     return _pending_phase(
-        pos.get("stage", "play"), int(pos.get("phase", 1)), pos.get("king") is not None
+        pos.get("stage", "play"),
+        int(pos.get("phase", 1)),
+        pos.get("king") is not None,
+        int(pos.get("round", 1)),
     )
 
 
@@ -151,7 +154,7 @@ def world_values(game: Any, cards: float = 1.0) -> dict[str, float]:
     st = game._st  # the computer players are part of the engine
     names = st.names
     stage = st.stage
-    q = _pending_phase(stage, st.phase, st.king is not None)
+    q = _pending_phase(stage, st.phase, st.king is not None, st.round)
     if q is None:
         return {p: float(v) for p, v in zip(names, st.scores, strict=True)}
     playing = stage is _PLAY or stage is _DRAW_KEEP

@@ -91,7 +91,7 @@ def evaluate(pos: dict[str, Any], me: str) -> float:
 def evaluate_world(game: Any, me: str) -> float:
     """``evaluate(game.position(), me)``, without writing the position."""
     st = game._st  # the computer players are part of the engine
-    q = _pending_phase(st.stage, st.phase, st.king is not None)
+    q = _pending_phase(st.stage, st.phase, st.king is not None, st.round)
     cards = _CARDS.get(st.variant, 1.0)
     vals = _with_extra(world_values(game, cards), q, st.variant, [len(k) for k in st.knights])
     return relative_value(vals, st.stage is _OVER, me, _OTHERS)

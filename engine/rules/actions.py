@@ -106,7 +106,7 @@ def legal(st: State) -> list[str]:
         return sorted(f"place {_N[s]}" for s in setup.place_targets(st))
     if stage == Stage.KING:
         out = [f"king {_N[s]}" for s in setup.king_targets(st)]
-        if st.king is not None:
+        if not st.placing_king:  # after a scoring, with or without a king on the board
             out.append("king pass")
         return sorted(out)
     return []

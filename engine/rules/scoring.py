@@ -27,15 +27,19 @@ CASTLES_NEEDED = (4, 5, 6)  # castles: exactly this many castles after phase 1 /
 CASTLES_POINTS = (5, 15, 30)  # ... scores this
 
 
-def pending_phase(stage: str, phase: int, king_on_board: bool) -> int | None:
+def pending_phase(
+    stage: str, phase: int, king_on_board: bool, rnd: int | None = None
+) -> int | None:
     """The phase whose scoring is still to come (None once the game is over).
 
     During the king move after a scoring, ``phase`` still names the finished phase;
-    in the setup's king placement the king is not on the board yet.
+    in the setup's king placement (phase 1, round ``rnd`` 1) the king is not on the
+    board yet. A king stage without the king at any other round is a king move after
+    a scoring too (a position read from JSON may have no king).
     """
     if stage == Stage.OVER:
         return None
-    if stage == Stage.KING and king_on_board:
+    if stage == Stage.KING and (king_on_board or (rnd is not None and (phase, rnd) != (1, 1))):
         return phase + 1 if phase < 3 else None
     return phase
 

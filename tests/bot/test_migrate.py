@@ -22,7 +22,8 @@ async def _all_unsent(store: GameStore) -> list[tuple[int, float, dict]]:
 
 
 async def _fill(store: GameStore) -> None:
-    """Three games in three states: one running a while, one open, one cancelled."""
+    """Four games: one running a while, one open, one cancelled, one just started
+    with a 128-bit seed."""
     service = GameService(store, ServiceConfig(seed=11), choose_actions=random_ai)
     await service.new(guild_id=1, channel_id=10, user=ANN, players=2, bots=0)
     await service.join(channel_id=10, user=BOB)
@@ -37,6 +38,9 @@ async def _fill(store: GameStore) -> None:
     await service.new(guild_id=1, channel_id=11, user=BOB, players=3, bots=1)
     await service.new(guild_id=2, channel_id=12, user=ANN, players=2, bots=1)
     await service.cancel(channel_id=12, user=ANN, can_manage_channel=False)
+    wide = GameService(store, ServiceConfig(seed=2**128 - 3), choose_actions=random_ai)
+    await wide.new(guild_id=2, channel_id=13, user=BOB, players=2, bots=1)
+    await wide.start(channel_id=13, user=BOB)  # a 128-bit seed, in the rows and positions
 
 
 async def _dump(store: GameStore) -> list[tuple]:
@@ -58,20 +62,20 @@ async def test_sqlite_to_postgresql_and_back(tmp_path, postgres):
 
     url = postgres.create_database("mig")
     summary = await migrate(first, url)
-    assert "Moved 3 games (1 cancelled, 1 open, 1 running)" in summary
+    assert "Moved 4 games (1 cancelled, 1 open, 2 running)" in summary
     assert "every game's log replays" in summary
     pg = await open_store(url)
     assert await _dump(pg) == before
     assert await _all_unsent(pg) == unsent
     service = GameService(pg, ServiceConfig(seed=1), choose_actions=random_ai)
     await service.new(guild_id=1, channel_id=99, user=ANN)
-    assert (await pg.active_game(99)).id == 4  # type: ignore[union-attr]
+    assert (await pg.active_game(99)).id == 5  # type: ignore[union-attr]
     await pg.close()
 
     back = str(tmp_path / "b.db")
-    assert "Moved 4 games" in await migrate(url, back)
+    assert "Moved 5 games" in await migrate(url, back)
     store = await open_store(back)
-    assert (await _dump(store))[:3] == before
+    assert (await _dump(store))[:4] == before
     await store.close()
 
 
@@ -83,7 +87,7 @@ async def test_refuses_a_target_with_games_and_a_broken_source(tmp_path, postgre
     await store.close()
     url = postgres.create_database("mig")
     await migrate(source, url)
-    with pytest.raises(MigrationError, match="already holds 3 games"):
+    with pytest.raises(MigrationError, match="already holds 4 games"):
         await migrate(source, url)
 
     broken = await open_store(str(tmp_path / "c.db"))

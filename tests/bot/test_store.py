@@ -226,19 +226,24 @@ async def test_game_and_seats_read_together_equal_the_separate_reads(backend):
     await store.close()
 
 
-async def test_version_1_database_is_migrated_with_its_data(backend):
-    """A database from schema version 1 gets the outbox and keeps its games."""
+async def _old_database(backend: Backend, version: int, seed: int) -> None:
+    """A database made by the bot of schema *version*, with one open game in channel 10."""
     from bot.store import _MIGRATIONS
 
     migrations = _MIGRATIONS if backend.name == "sqlite" else store_pg._MIGRATIONS
     await backend.raw(
         "CREATE TABLE schema_version (version INTEGER NOT NULL)",
-        "INSERT INTO schema_version VALUES (1)",
-        *migrations[0],
+        f"INSERT INTO schema_version VALUES ({version})",
+        *(statement for step in migrations[:version] for statement in step),
         "INSERT INTO games (channel_id, author_id, status, seats_wanted, bots, variant, seed,"
         " created_at, updated_at, last_activity, reminder_interval, reminder_limit,"
-        " idle_cancel_after) VALUES (10, 1, 'open', 2, 0, 'common', 3, 0, 0, 0, 60, 3, 600)",
+        f" idle_cancel_after) VALUES (10, 1, 'open', 2, 0, 'common', {seed}, 0, 0, 0, 60, 3, 600)",
     )
+
+
+async def test_version_1_database_is_migrated_with_its_data(backend):
+    """A database from schema version 1 gets the outbox and keeps its games."""
+    await _old_database(backend, 1, seed=3)
     store = await backend.open()
     assert await store.schema_version() == SCHEMA_VERSION
     assert (await store.active_game(10)) is not None
@@ -789,3 +794,75 @@ def test_postgresql_json_columns_read_back_as_the_json_module_would():
         dumped = store_pg._dump(value)
         assert dumped is not None
         assert json.loads(dumped) == json.loads(json.dumps(value, sort_keys=True))
+
+
+# issue 33, item 5: 128-bit seeds ---------------------------------------------------
+
+_SEEDS = (2**128 - 1, 2**64 + 7, 2**63, 2**63 - 1, 3, 0, -(2**63))
+
+
+async def test_a_128_bit_seed_and_its_positions_are_stored_exactly(backend):
+    """SQLite's INTEGER and PostgreSQL's BIGINT hold 64 bits, and orjson neither writes
+    nor reads a wider number exactly: the seed and the positions holding it must come
+    back as they went in, in both stores."""
+    from engine import Game
+
+    store = await backend.open()
+    try:
+        for channel, seed in enumerate(_SEEDS, start=100):
+            game_id = await _new_game(store, channel=channel, seed=seed)
+            initial = Game.new(players=2, seed=seed).position()
+            await store.start_game(
+                game_id,
+                seats=[(1, "ann", "red", False), (2, "bob", "blue", False)],
+                initial=initial,
+                now=1001.0,
+            )
+            row = await store.game(game_id)
+            assert row is not None
+            assert row.seed == seed and type(row.seed) is int
+            assert row.initial == row.position == initial
+            assert type(row.position["seed"]) is int
+    finally:
+        await store.close()
+
+
+async def test_games_from_before_schema_7_keep_their_seeds(backend):
+    """A schema-6 database (the seed in the 64-bit column only) is migrated, its games
+    keep their seeds, and new games get 128-bit ones next to them."""
+    await _old_database(backend, 6, seed=2**63 - 1)
+    store = await backend.open()
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        old = await store.active_game(10)
+        assert old is not None and old.seed == 2**63 - 1
+        new = await store.game(await _new_game(store, channel=11, seed=2**127 + 1))
+        assert new is not None and new.seed == 2**127 + 1
+    finally:
+        await store.close()
+
+
+async def test_new_games_get_128_bit_seeds_from_secrets(backend):
+    """Without a configured seed every game gets a fresh seed wider than 64 bits (the
+    old 31-bit seeds could be found by trying them all), kept exactly by the store, so
+    the game replays and its record names the seed."""
+    from bot.service import GameService, ServiceConfig, User
+
+    store = await backend.open()
+    try:
+        service = GameService(store, ServiceConfig())
+        seeds = []
+        for channel in (20, 21, 22):
+            await service.new(guild_id=1, channel_id=channel, user=User(1, "ann"), players=2)
+            await service.join(channel_id=channel, user=User(2, "bob"))
+            await service.start(channel_id=channel, user=User(1, "ann"))
+            row = await store.active_game(channel)
+            assert row is not None and row.position is not None
+            seeds.append(row.seed)
+            assert row.position["seed"] == row.seed
+            assert (await service.replay(row.id)).position() == row.position
+        assert len(set(seeds)) == 3
+        # 2**-64 is the chance that one 128-bit seed fits in 64 bits
+        assert all(64 < s.bit_length() <= 128 for s in seeds)
+    finally:
+        await store.close()

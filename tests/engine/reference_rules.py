@@ -132,7 +132,8 @@ def reference_legal(pos: dict[str, Any]) -> list[str]:
             f"place {sq}" for sq in SQUARES if h[sq] > 0 and board.comp[sq] not in knighted
         )
     if stage == "king":
-        if pos.get("king") is None:
+        # the setup's placement; any other king stage, king or none, follows a scoring
+        if pos.get("king") is None and (pos.get("phase", 1), pos.get("round", 1)) == (1, 1):
             return sorted(
                 f"king {sq}"
                 for sq in SQUARES

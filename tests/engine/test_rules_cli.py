@@ -391,3 +391,187 @@ def test_same_seed_same_game_in_any_process(variant):
             cli_json(run_cli("play", "--position", "-", script, stdin=json.dumps(start), env=env))
         )
     assert outs[0] == outs[1] == game.position()
+
+
+# issue 33: long numbers, byte order marks, --help, the replay summary -------------
+
+
+@pytest.mark.parametrize("where", ["seed", "supply", "scores"])
+def test_a_number_of_thousands_of_digits_is_refused_clearly(tmp_path, where):
+    """A 5,000-digit number in a position is malformed input (exit 1) that says so,
+    not "internal error (ValueError …)"."""
+    huge = "9" * 5000
+    value = {"scores": f'{{"a": {huge}}}'}.get(where, huge)
+    text = f'{{"format": "torres-position/1", "players": ["a", "b"], "{where}": {value}}}'
+    path = write(tmp_path, text)
+    for cmd in ("play", "legal"):
+        line = assert_clean_failure(run_cli(cmd, "--position", path), 1)
+        assert line == (
+            "error: The position holds a number of 5000 digits; "
+            "a number in a position has at most 4300 digits."
+        )
+    line = assert_clean_failure(run_cli("new", "--seed", huge), 1)
+    assert line.startswith("error: --seed must be a whole number, not '999") and len(line) < 100
+
+
+def test_a_long_seed_in_a_position_is_kept_exactly(tmp_path):
+    """Seeds are as wide as the record format allows (128 bits and more): read and
+    written back exactly, never as a float."""
+    seed = 2**200 + 12345
+    pos = cli_json(run_cli("new", "--players", "2", "--seed", str(seed)))
+    assert pos["seed"] == seed and isinstance(pos["seed"], int)
+    again = cli_json(run_cli("play", "--position", write(tmp_path, pos)))
+    assert again == pos
+    assert (
+        f'"seed": {seed},' in run_cli("new", "--players", "2", "--seed", str(seed)).stdout.decode()
+    )
+
+
+def test_new_seed_random_is_a_fresh_128_bit_seed():
+    """`new --seed random` draws from `secrets`; the default stays seed 0 (the contract)."""
+    seeds = {
+        cli_json(run_cli("new", "--players", "2", "--seed", "random"))["seed"] for _ in range(3)
+    }
+    assert len(seeds) == 3 and all(0 <= s < 2**128 for s in seeds)
+    assert cli_json(run_cli("new", "--players", "2"))["seed"] == 0
+
+
+def _record_text() -> str:
+    from engine.record import format_record, record_from_log
+
+    game = Game.new(players=2, seed=3)
+    log = []
+    while game.stage != "play":
+        log.append(("play", game.legal()[0]))
+        game.play(log[-1][1])
+    for text in ("score 2", "end"):
+        log.append(("play", text))
+    record = record_from_log(variant="common", seed=3, players=game.players, log=log)
+    return format_record(record)
+
+
+def test_a_record_or_position_with_a_byte_order_mark_is_read(tmp_path):
+    """Editors on Windows start UTF-8 files with a byte order mark: it is not part of
+    the text, so the record (file or stdin) and a position are read as without it."""
+    text = _record_text()
+    plain = run_cli("replay", write(tmp_path, text, "plain.txt"))
+    assert plain.returncode == 0
+    with_bom = b"\xef\xbb\xbf" + text.encode()
+    for proc in (
+        run_cli("replay", write(tmp_path, with_bom, "bom.txt")),
+        run_cli("replay", "-", stdin=with_bom),
+    ):
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == plain.stdout
+    pos = b"\xef\xbb\xbf" + json.dumps(Pos().build()).encode()
+    assert cli_json(run_cli("play", "--position", write(tmp_path, pos, "pos.json")))
+
+
+def test_help_lists_every_command():
+    """`python -m engine --help` names new, legal, play and replay, each with a line."""
+    proc = run_cli("--help")
+    assert proc.returncode == 0
+    out = proc.stdout.decode()
+    for command, words in (
+        ("new", "new game"),
+        ("legal", "legal action"),
+        ("play", "apply actions"),
+        ("replay", "game record"),
+    ):
+        line = next(x for x in out.splitlines() if x.strip().startswith(command + " "))
+        assert words in line, line
+    for command in ("new", "legal", "play", "replay"):
+        sub = run_cli(command, "--help")
+        assert sub.returncode == 0 and b"usage: python -m engine " + command.encode() in sub.stdout
+
+
+def test_replay_prints_json_on_stdout_and_a_summary_on_stderr(tmp_path):
+    """stdout stays the position JSON alone (the contract); stderr has one line:
+    the decision, the scores and who is to move."""
+    path = write(tmp_path, _record_text(), "game.txt")
+    proc = run_cli("replay", path)
+    assert proc.returncode == 0
+    pos = json.loads(proc.stdout)
+    assert pos["scores"] == {"red": 2, "blue": 0}
+    assert proc.stderr.decode() == (
+        "decision 4: red 2 · blue 0; blue to move (phase 1, round 1, play)\n"
+    )
+    early = run_cli("replay", path, "--decision", "1")
+    assert (
+        early.stderr.decode()
+        == "decision 1: red 0 · blue 0; blue to move (phase 1, round 1, place)\n"
+    )
+    assert json.loads(early.stdout)["stage"] == "place"
+
+
+# issue 33, item 4: a position without a king ---------------------------------------
+
+
+def _no_king_last_turn() -> dict:
+    """Phase 1's last turn (b to move in round 4) with no king anywhere: the minimal
+    positions of the contract look like this (``king`` defaults to none)."""
+    return (
+        Pos()
+        .h(c3=2, d3=1, f6=1, g6=1)
+        .knights("a", "c3")
+        .knights("b", "f6")
+        .phase(1, 4)
+        .to_move("b")
+        .build()
+    )
+
+
+def test_a_phase_without_a_king_is_scored_once_and_the_game_goes_on(tmp_path):
+    """With no king on the board, the phase is scored (no king's bonus) once; the lowest
+    scorer then puts the king on any empty castle square or passes, and the next phase
+    starts: neither the setup's king placement again nor phase 1 scored twice."""
+    pos = cli_json(run_cli("play", "--position", write(tmp_path, _no_king_last_turn()), "end"))
+    assert (pos["stage"], pos["phase"], pos["round"], pos["king"]) == ("king", 1, 4, None)
+    assert pos["scores"] == {"a": 4, "b": 2}  # 2 x level 2, 2 x level 1: once each
+    assert pos["to_move"] == "b"
+    path = write(tmp_path, pos, "king.json")
+    moves = set(run_cli("legal", "--position", path).stdout.decode().splitlines())
+    assert moves == {"king d3", "king g6", "king pass"}  # any empty castle square
+    for decision, king in (("king pass", None), ("king g6", "g6")):
+        after = cli_json(run_cli("play", "--position", path, decision))
+        assert (after["stage"], after["phase"], after["round"]) == ("play", 2, 1)
+        assert after["king"] == king and after["to_move"] == "b"
+        assert after["scores"] == {"a": 4, "b": 2}
+        assert after["stacks"] == {"a": [3, 3, 3, 3], "b": [3, 3, 3, 3]}
+
+
+def test_a_game_without_a_king_reaches_its_end(tmp_path):
+    """Passing after every scoring, the game is scored three times and ends."""
+    game = Game.from_position(_no_king_last_turn())
+    scorings = 0
+    while game.stage != "over":
+        if game.stage == "king":
+            assert "king pass" in game.legal()
+            events = game.play("king pass")
+        else:
+            events = game.play("end")
+        scorings += sum(1 for e in events if e["type"] == "phase_scored")
+        assert scorings <= 3
+    assert scorings == 3
+    assert game.position()["phase"] == 3
+
+
+def test_the_setup_king_placement_is_unchanged(tmp_path):
+    """Phase 1, round 1, no king: still the setup's placement (an empty castle, no pass)."""
+    game = Game.new(players=2, seed=1)
+    for action in ("place c3", "place f6"):
+        game.play(action)
+    assert game.stage == "king"
+    legal = game.legal()
+    assert "king pass" not in legal and "king c3" not in legal and "king e8" in legal
+    again = Game.from_position(game.position())
+    assert again.legal() == legal
+
+
+def test_a_king_stage_in_phase_3_is_impossible_with_or_without_a_king(tmp_path):
+    """The king moves after phases 1 and 2 only; a king stage in phase 3 without a king
+    was read as the setup's placement and dealt phase 3 again."""
+    for king in (None, "d3"):
+        pos = Pos().h(d3=1).stage("king").phase(3, 3).king(king).build()
+        line = assert_clean_failure(run_cli("play", "--position", write(tmp_path, pos)), 1)
+        assert "the king moves after the scoring of phases 1 and 2 only" in line
