@@ -7,14 +7,13 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from . import geometry as g
 from ._model import BoardView
 from ._palette import BACKGROUND, INK, KING_FILL, RGB, Box, _flat_colours
-from ._patches import _PATCHES, _IndexDraw, _make_patch
+from ._patches import _PATCHES, Key, _IndexDraw, _make_patch
 from ._text import _fit, _Glyph, _glyph, _shown
 
 
@@ -50,8 +49,11 @@ class Rendering:
 
 
 class Canvas:
-    def __init__(self, view: BoardView | None, image: Image.Image | None = None) -> None:
-        self.view = view  # None only while painting the shared base picture
+    """One image to draw text and shapes on, with the records of what landed
+    where. The empty base map is drawn on a bare canvas; a position is painted
+    by a ``ViewPainter``."""
+
+    def __init__(self, image: Image.Image | None = None) -> None:
         self.image = image if image is not None else Image.new("RGB", g.CANVAS_SIZE, BACKGROUND)
         #: On a palette image (the fixed palette) shapes are drawn in palette
         #: indices and text is pasted from the patch cache: the pixels of the
@@ -60,8 +62,6 @@ class Canvas:
         self.paletted = self.image.mode == "P"
         self.draw = _IndexDraw(self.image) if self.paletted else ImageDraw.Draw(self.image)
         self.out = Rendering(self.image)
-        #: What the panel's layout works out once and uses at every scale.
-        self._memo: dict[tuple, Any] = {}
 
     # -- text ---------------------------------------------------------------
     def text(
@@ -92,7 +92,7 @@ class Canvas:
         # the stroke in stroke_fill, then the text itself on top.
         ix, iy = int(x), int(y)
         ink = self.draw._getink(fill)[0]
-        if stroke:
+        if glyph.stroke_mask is not None:  # drawn with a stroke
             stroke_ink = ink if stroke_fill is None else self.draw._getink(stroke_fill)[0]
             mask, (ox, oy) = glyph.stroke_mask
             self.draw.draw.draw_bitmap((ix + ox, iy + oy), mask, stroke_ink)
@@ -110,7 +110,7 @@ class Canvas:
     def _paste_text(
         self,
         glyph: _Glyph,
-        key: tuple,
+        key: Key,
         x: float,
         y: float,
         fill: RGB,
@@ -144,7 +144,9 @@ class Canvas:
             _PATCHES.put(patch_key, patch)
         self.image.im.paste(patch.im, box)
 
-    def fit(self, text: str, size: int, width: float, *, bold: bool = True, min_size: int = 16):
+    def fit(
+        self, text: str, size: int, width: float, *, bold: bool = True, min_size: int = 16
+    ) -> tuple[str, int]:
         """Largest font size <= size (down to min_size) at which text fits width;
         past that, the text is cut with an ellipsis."""
         return _fit(text, size, width, bold, min_size)
@@ -164,7 +166,7 @@ class Canvas:
         fill: RGB | None,
         width: int = 3,
         outline: RGB = INK,
-    ):
+    ) -> None:
         """A player's marker: the shape is the non-colour cue."""
         d = self.draw
         if shape == "circle":
@@ -184,7 +186,9 @@ class Canvas:
         wide part is at the bottom."""
         return cy + (0.2 * r if shape == "triangle" else 0.0)
 
-    def crown(self, cx: float, cy: float, r: float, width: int = 3, fill: RGB | None = KING_FILL):
+    def crown(
+        self, cx: float, cy: float, r: float, width: int = 3, fill: RGB | None = KING_FILL
+    ) -> None:
         """The king: a white crown with a heavy outline (no player is white)."""
         pts = [
             (cx - r, cy + r * 0.7),
@@ -206,3 +210,12 @@ def _polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, fl
         return [(cx, cy - r * 1.15), (cx + r * 1.1, cy + r * 0.8), (cx - r * 1.1, cy + r * 0.8)]
     s = r * 1.18
     return [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
+
+
+class ViewPainter(Canvas):
+    """A canvas painting one position as one viewer sees it: the map's and the
+    panel's painters both draw from ``view``."""
+
+    def __init__(self, view: BoardView, image: Image.Image | None = None) -> None:
+        super().__init__(image)
+        self.view = view

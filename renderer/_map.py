@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from . import geometry as g
-from ._canvas import Canvas, PieceMark, TextBox
+from ._canvas import Canvas, PieceMark, TextBox, ViewPainter
 from ._palette import (
     EDGE,
     FLOOR_DARK,
@@ -30,8 +30,9 @@ from ._patches import _CELLS, CELL_INSET, _Cell
 from ._text import EDGE_LABEL, KNIGHT_NUMBER, MAP_NUMBER, TAG_SIZE, _length
 
 
-class MapPainter(Canvas):
-    # -- top-down map --------------------------------------------------------
+class MapPainter(ViewPainter):
+    """Paints a position on the map, over a copy of the base map."""
+
     def top_map(self) -> None:
         v = self.view
         d = self.draw
@@ -45,7 +46,7 @@ class MapPainter(Canvas):
                 in_king = v.king_castle is not None and square in v.king_castle
                 d.rectangle(g.map_cell_box(square), fill=_stone_shade(h, in_king))
         # Thin grid (again, over the castles), then thick castle walls.
-        self._map_grid()
+        _map_grid(self)
         for square in g.SQUARES:
             own = castle_of.get(square)
             if own is None:
@@ -53,7 +54,7 @@ class MapPainter(Canvas):
             for neighbour, edge in _WALLS[square]:
                 if neighbour is None or castle_of.get(neighbour) != own:
                     d.line(edge, fill=EDGE, width=5)
-        self._map_frame()
+        _map_frame(self)
         self.out.texts += [TextBox(t.text, t.box, t.layer, t.size) for t in _base().map_texts]
         # Cells: highlights, pieces, heights.
         if self.paletted:
@@ -72,46 +73,6 @@ class MapPainter(Canvas):
                 (cx - w / 2, cy - 17, cx + w / 2, cy + 17), 7, fill=TAG_BG, outline=WHITE, width=2
             )
             self.text((cx, cy), label, TAG_SIZE, WHITE, anchor="mm", layer="map")
-
-    def map_floor(self) -> None:
-        """The empty map with its grid, frame and labels (part of the base picture)."""
-        d = self.draw
-        for square in g.SQUARES:
-            f, r = g.square_coords(square)
-            colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
-            d.rectangle(g.map_cell_box(square), fill=colour)
-        self._map_grid()
-        self._map_frame()
-        x0, y0 = g.MAP_ORIGIN
-        for i in range(8):
-            self.text(
-                (x0 - 24, y0 + (7 - i + 0.5) * g.MAP_CELL),
-                g.RANKS[i],
-                EDGE_LABEL,
-                MUTED,
-                anchor="mm",
-                layer="edge",
-            )
-            self.text(
-                (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 26),
-                g.FILES[i],
-                EDGE_LABEL,
-                MUTED,
-                anchor="mm",
-                layer="edge",
-            )
-
-    def _map_grid(self) -> None:
-        x0, y0 = g.MAP_ORIGIN
-        for i in range(9):
-            p = i * g.MAP_CELL
-            self.draw.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=GRID_LINE, width=1)
-            self.draw.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=GRID_LINE, width=1)
-
-    def _map_frame(self) -> None:
-        x0, y0 = g.MAP_ORIGIN
-        box = (x0 - 2, y0 - 2, x0 + g.MAP_SIZE + 2, y0 + g.MAP_SIZE + 2)
-        self.draw.rectangle(box, outline=EDGE, width=5)
 
     def _map_cells_from_cache(self, castle_of: dict[str, int]) -> None:
         """``_map_cell`` for every square, on the palette image: a cell's inside
@@ -211,6 +172,51 @@ class MapPainter(Canvas):
         self.out.pieces.append(PieceMark(kind, owner, square, h, (cx, cy), box))
 
 
+def _map_floor(canvas: Canvas) -> None:
+    """The empty map with its grid, frame and labels (part of the base picture)."""
+    d = canvas.draw
+    for square in g.SQUARES:
+        f, r = g.square_coords(square)
+        colour = FLOOR_DARK if (f + r) % 2 == 0 else FLOOR_LIGHT
+        d.rectangle(g.map_cell_box(square), fill=colour)
+    _map_grid(canvas)
+    _map_frame(canvas)
+    x0, y0 = g.MAP_ORIGIN
+    for i in range(8):
+        canvas.text(
+            (x0 - 24, y0 + (7 - i + 0.5) * g.MAP_CELL),
+            g.RANKS[i],
+            EDGE_LABEL,
+            MUTED,
+            anchor="mm",
+            layer="edge",
+        )
+        canvas.text(
+            (x0 + (i + 0.5) * g.MAP_CELL, y0 + g.MAP_SIZE + 26),
+            g.FILES[i],
+            EDGE_LABEL,
+            MUTED,
+            anchor="mm",
+            layer="edge",
+        )
+
+
+def _map_grid(canvas: Canvas) -> None:
+    """The thin lines between the squares (in the base, and again over castles)."""
+    x0, y0 = g.MAP_ORIGIN
+    for i in range(9):
+        p = i * g.MAP_CELL
+        canvas.draw.line([(x0 + p, y0), (x0 + p, y0 + g.MAP_SIZE)], fill=GRID_LINE, width=1)
+        canvas.draw.line([(x0, y0 + p), (x0 + g.MAP_SIZE, y0 + p)], fill=GRID_LINE, width=1)
+
+
+def _map_frame(canvas: Canvas) -> None:
+    """The thick frame round the map (in the base, and again over the castle walls)."""
+    x0, y0 = g.MAP_ORIGIN
+    box = (x0 - 2, y0 - 2, x0 + g.MAP_SIZE + 2, y0 + g.MAP_SIZE + 2)
+    canvas.draw.rectangle(box, outline=EDGE, width=5)
+
+
 @dataclass(frozen=True)
 class _Base:
     """The part of every picture that never changes, and its text records."""
@@ -227,9 +233,9 @@ def _base() -> _Base:
     anything that depends on the position, so a copy of it is pixel for pixel
     the start of every picture.
     """
-    painter = MapPainter(None)
-    painter.map_floor()
-    return _Base(painter.image, tuple(painter.out.texts))
+    canvas = Canvas()
+    _map_floor(canvas)
+    return _Base(canvas.image, tuple(canvas.out.texts))
 
 
 @functools.cache

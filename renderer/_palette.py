@@ -39,14 +39,20 @@ ROW_EDGE: RGB = (200, 196, 186)
 def _stone_shade(h: int, king: bool) -> RGB:
     """Map colour of a castle square: darker the taller, gold for the king's castle."""
     t = min(h - 1, 7) / 7
+    a: RGB
+    b: RGB
     if king:
         a, b = (250, 224, 140), (196, 150, 40)
     else:
         a, b = (204, 195, 177), (108, 98, 84)
+
     # Channels rounded to multiples of 4: Pillow maps colours to a palette by
     # the nearest entry to the 4x4x4 grid point below, and an off-grid shade can
     # lose its own entry to a close stone face (h=3 did, by 5 levels of blue).
-    return tuple(4 * round((a[i] + (b[i] - a[i]) * t) / 4) for i in range(3))  # type: ignore[return-value]
+    def channel(i: int) -> int:
+        return 4 * round((a[i] + (b[i] - a[i]) * t) / 4)
+
+    return (channel(0), channel(1), channel(2))
 
 
 def _halo(ink: RGB) -> RGB:
@@ -98,8 +104,17 @@ def palette_colours() -> list[RGB]:
     for fg, bg, steps in blends:
         for k in range(1, steps + 1):
             t = k / (steps + 1)
-            colours.setdefault(tuple(round(b + (f - b) * t) for f, b in zip(fg, bg, strict=True)))
+            colours.setdefault(_blend(fg, bg, t))
     return list(colours)
+
+
+def _blend(fg: RGB, bg: RGB, t: float) -> RGB:
+    """The colour ``t`` of the way from ``bg`` to ``fg``, in whole channels."""
+    return (
+        round(bg[0] + (fg[0] - bg[0]) * t),
+        round(bg[1] + (fg[1] - bg[1]) * t),
+        round(bg[2] + (fg[2] - bg[2]) * t),
+    )
 
 
 @functools.cache

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from PIL import Image
+
 from . import geometry as g
-from ._canvas import Canvas
+from ._canvas import ViewPainter
 from ._describe import shows_hand, stack_words, stage_line, title
 from ._layout import (
     BODY_GROWTH,
@@ -26,7 +28,7 @@ from ._layout import (
     _stacked,
     _wrapped,
 )
-from ._model import DEFAULT_HIGHLIGHT_NOTE, PlayerView
+from ._model import DEFAULT_HIGHLIGHT_NOTE, BoardView, PlayerView
 from ._palette import (
     EDGE,
     FLOOR_LIGHT,
@@ -53,8 +55,22 @@ from ._text import (
 )
 from .i18n import card_name, master_card_help, master_card_name, t, tn
 
+#: A player's row: the player, its lines of small print, its height.
+_Row = tuple[PlayerView, list[str], int]
 
-class PanelPainter(Canvas):
+
+class PanelPainter(ViewPainter):
+    """Paints the side panel of a position."""
+
+    def __init__(self, view: BoardView, image: Image.Image | None = None) -> None:
+        super().__init__(view, image)
+        # What the panel's layout works out once and uses at every scale: the
+        # paragraphs below the players (by width), each row's small print, the
+        # header's title and stage line.
+        self._paras: dict[float, tuple[list[_Para], ...]] = {}
+        self._rows: dict[str, list[str]] = {}
+        self._stage: tuple[str, tuple[str, PlayerView | None]] | None = None
+
     # -- side panel ----------------------------------------------------------
     def panel(self) -> None:
         """Header, players, cards and legend, spread over the panel's height.
@@ -81,7 +97,7 @@ class PanelPainter(Canvas):
                 break
         used = _stacked(blocks)
         gap = PANEL_GAP + (room - used) / max(1, len(blocks) - 1)
-        y = y0
+        y: float = y0
         for block in blocks:
             height, draw = block.options[0]
             draw(y)
@@ -105,13 +121,13 @@ class PanelPainter(Canvas):
 
         blocks = [self._header_block(x0, x1, k), self._players_block(x0, x1, k)]
         if info:
-            blocks.append(self._lines_block(lines(info), x0, x1, "panel"))
+            blocks.append(self._lines_block([lines(info)], x0, x1, "panel"))
         if master_head:
             # The help whole or not at all.
             options = [lines(master_head + master_help), lines(master_head)]
             blocks.append(self._lines_block(options, x0, x1, "footer", yields=2))
         if private:
-            blocks.append(self._lines_block(lines(private), x0, x1, "footer"))
+            blocks.append(self._lines_block([lines(private)], x0, x1, "footer"))
         options = [lines(note + map_key), lines(note)] if note else [lines(map_key)]
         blocks.append(self._lines_block(options, x0, x1, "footer", yields=1))
         return blocks
@@ -121,9 +137,9 @@ class PanelPainter(Canvas):
         (deck, king's castle), master card and its help, the viewer's own cards,
         the highlight's note and the map key. Worked out once a picture (the
         panel is laid out at up to six scales)."""
-        memo = self._memo.get(("paras", w))
+        memo = self._paras.get(w)
         if memo is None:
-            memo = self._memo[("paras", w)] = self._panel_paras_now(w)
+            memo = self._paras[w] = self._panel_paras_now(w)
         return memo
 
     def _panel_paras_now(self, w: float) -> tuple[list[_Para], ...]:
@@ -186,14 +202,13 @@ class PanelPainter(Canvas):
 
     def _lines_block(
         self,
-        lines: list[_Line] | list[list[_Line]],
+        options: list[list[_Line]],
         x0: float,
         x1: float,
         layer: str,
         yields: int = 0,
     ) -> _Block:
-        """A block of text lines (or, given a list of lists, of options)."""
-        options = lines if lines and isinstance(lines[0], list) else [lines]
+        """A block of text lines, given as options (fullest first)."""
 
         def option(chosen: list[_Line]) -> _Option:
             def draw(y: float) -> None:
@@ -245,10 +260,9 @@ class PanelPainter(Canvas):
     def _header_block(self, x0: float, x1: float, k: float) -> _Block:
         """Phase and round (or "Setup", "Game over"), then who is to do what, on
         a dark card; a long line takes up to three lines rather than a small font."""
-        memo = self._memo.get(("stage",))
-        if memo is None:
-            memo = self._memo[("stage",)] = (title(self.view), stage_line(self.view, self.shown))
-        heading, (line, player) = memo
+        if self._stage is None:
+            self._stage = (title(self.view), stage_line(self.view, self.shown))
+        heading, (line, player) = self._stage
         head, head_size = self.fit(
             heading, round(TITLE_SIZE * k), x1 - x0 - 36, min_size=TITLE_SIZE - 8
         )
@@ -283,9 +297,9 @@ class PanelPainter(Canvas):
         print takes two lines where one would have to shrink, room permitting."""
         v = self.view
         size = round(ROW_TEXT * scale)
-        options = []
+        options: list[_Option] = []
         for split in (True, False):
-            rows = []
+            rows: list[_Row] = []
             for name in v.order:
                 p = v.player(name)
                 lines = self._row_lines(p)
@@ -298,7 +312,7 @@ class PanelPainter(Canvas):
                 rows.append((p, lines, round((62 + 32 * len(lines)) * scale)))
             height = sum(h for _, _, h in rows) + ROW_GAP * (len(rows) - 1)
 
-            def draw(y: float, rows=rows) -> None:
+            def draw(y: float, rows: list[_Row] = rows) -> None:
                 for p, lines, h in rows:
                     self._player_row(p, lines, x0, y, x1, h, scale)
                     y += h + ROW_GAP
@@ -310,9 +324,9 @@ class PanelPainter(Canvas):
     def _row_lines(self, p: PlayerView) -> list[str]:
         """A row's small print: stacks (sizes for the player to move, a count for
         the others), knights in reserve, cards, personal deck."""
-        memo = self._memo.get(("row", p.name))
+        memo = self._rows.get(p.name)
         if memo is None:
-            memo = self._memo[("row", p.name)] = self._row_lines_now(p)
+            memo = self._rows[p.name] = self._row_lines_now(p)
         return list(memo)
 
     def _row_lines_now(self, p: PlayerView) -> list[str]:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
 from ._palette import RGB, Box, _flat_indices, palette_image
 from ._text import _Glyph
+
+if TYPE_CHECKING:
+    from PIL._typing import _Ink
 
 
 class _IndexDraw(ImageDraw.ImageDraw):
@@ -26,12 +29,14 @@ class _IndexDraw(ImageDraw.ImageDraw):
         super().__init__(image)
         self.palette = None  # indices, never ImagePalette.getcolor (it adds colours)
 
-    def _getink(self, ink, fill=None):  # type: ignore[no-untyped-def]
+    def _getink(self, ink: _Ink | None, fill: _Ink | None = None) -> tuple[int | None, int | None]:
         index = _flat_indices()
         if isinstance(ink, tuple):
-            ink = index[ink]
+            red, green, blue = ink
+            ink = index[(red, green, blue)]
         if isinstance(fill, tuple):
-            fill = index[fill]
+            red, green, blue = fill
+            fill = index[(red, green, blue)]
         return super()._getink(ink, fill)
 
 
@@ -45,7 +50,13 @@ def _pixels(entry: Image.Image | _Cell) -> int:
     return image.width * image.height + ENTRY_OVERHEAD
 
 
-class _PatchCache:
+#: What a patch cache holds: text patches (images) or map cells.
+_Entry = TypeVar("_Entry", "Image.Image", "_Cell")
+#: A patch's key: what was drawn and what it was drawn over.
+Key = tuple[object, ...]
+
+
+class _PatchCache(Generic[_Entry]):
     """Patches of the palette image, least recently used dropped first, bounded
     by the bytes of their pixels plus ENTRY_OVERHEAD each.
 
@@ -58,10 +69,10 @@ class _PatchCache:
         self.max_bytes = max_bytes
         self.bytes = 0
         self.hits = self.misses = 0
-        self._items: OrderedDict[tuple, Any] = OrderedDict()
+        self._items: OrderedDict[Key, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple) -> Any:
+    def get(self, key: Key) -> _Entry | None:
         with self._lock:
             patch = self._items.get(key)
             if patch is None:
@@ -71,7 +82,7 @@ class _PatchCache:
             self._items.move_to_end(key)
             return patch
 
-    def put(self, key: tuple, patch: Image.Image | _Cell) -> None:
+    def put(self, key: Key, patch: _Entry) -> None:
         size = _pixels(patch)
         with self._lock:
             if key in self._items or size > self.max_bytes:
@@ -109,14 +120,14 @@ class _Cell:
 #: Cells by (ground, height, highlighted, knight's look, king): ~40 kinds occur
 #: in practice (200 random games); each is 102 x 102 px (~11 KB counted), so
 #: 2 MB hold ~180.
-_CELLS = _PatchCache(2 << 20)
+_CELLS: _PatchCache[_Cell] = _PatchCache(2 << 20)
 
 #: A picture pastes ~35 texts, ~7 KB each on average (a full-width line of the
 #: panel ~20 KB). The stored test pictures in three languages need ~7 MB. With
 #: 200 random games taking turns, 8 MB hit 69% of texts, 16 MB 77%, 48 MB 89%
 #: (a miss, ~100 us plus the glyph, is mostly a text new to the picture: a
 #: score, a name, a line at a new height).
-_PATCHES = _PatchCache(16 << 20)
+_PATCHES: _PatchCache[Image.Image] = _PatchCache(16 << 20)
 
 
 def _make_patch(

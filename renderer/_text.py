@@ -11,8 +11,12 @@ import functools
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import ImageFont
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 BOLD_FONT = FONT_DIR / "DejaVuSans-Bold.ttf"
@@ -81,13 +85,18 @@ def _shown(name: str) -> str:
     return " ".join("".join(chars).split()) or "?"
 
 
+#: A rendered text's mask (Pillow's ImagingCore, as ``FreeTypeFont.getmask2``
+#: returns it) and its offset from the anchor point.
+Mask = tuple["ImagingCore", tuple[int, int]]
+
+
 @dataclass(frozen=True)
 class _Glyph:
     """One text rendered once: its anti-aliased masks (with their offsets from the
     anchor point) and its box relative to that point. The masks are never written to."""
 
-    mask: tuple[object, tuple[int, int]]
-    stroke_mask: tuple[object, tuple[int, int]] | None
+    mask: Mask
+    stroke_mask: Mask | None
     bbox: tuple[float, float, float, float]
 
 
