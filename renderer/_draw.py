@@ -5,7 +5,9 @@ immutable things (fonts, rendered text masks, text widths, wrapped paragraphs,
 the empty map, and for pictures drawn straight in the PNG's palette, text and
 map cell patches): filled on first use, never mutated afterwards, so renders may
 run in worker threads side by side. Every cache is bounded (least recently used
-entries go).
+entries go). They live beside what they cache: ``_text`` (fonts, widths, glyph
+masks), ``_layout`` (wrapped paragraphs), ``_map`` (the base map), ``_patches``
+(text and map cell patches).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from ._panel import PanelPainter
 
 
 class _Painter(MapPainter, PanelPainter):
-    # -- the whole picture ---------------------------------------------------
+    """The whole picture of one view: its map, then its panel."""
+
     def paint(self) -> Rendering:
         """Draw everything on a copy of the base (background and the empty map
         with its labels: the same in every picture)."""

@@ -140,7 +140,7 @@ def _make_patch(
     ground: RGB | None = None,
 ) -> Image.Image:
     """The palette indices of ``under`` (a crop of the palette image) with the
-    text drawn on it as ``_Painter.text`` draws it on an RGB picture, quantised as
+    text drawn on it as ``Canvas.text`` draws it on an RGB picture, quantised as
     ``encode_png`` quantises it; pixels the text does not touch keep their index.
 
     *ground*: the flat colour all of ``under`` is, if it is one. A flat colour

@@ -59,7 +59,7 @@ def _length(text: str, size: int, bold: bool) -> float:
 
 @functools.lru_cache(maxsize=8192)
 def _fit(text: str, size: int, width: float, bold: bool, min_size: int) -> tuple[str, int]:
-    """``_Painter.fit``: the same text in the same room fits the same way in
+    """``Canvas.fit``: the same text in the same room fits the same way in
     every picture (scores, levels, names, row lines), measured once."""
     while size > min_size and _length(text, size, bold) > width:
         size -= 1
