@@ -55,10 +55,11 @@ from PIL import Image  # noqa: E402
 
 import renderer  # noqa: E402
 from bot.app import _png_and_alt  # noqa: E402
-from renderer import _draw, _png  # noqa: E402
+from renderer import _patches, _png  # noqa: E402
 from renderer._describe import describe_view  # noqa: E402
-from renderer._draw import paint, palette_image  # noqa: E402
+from renderer._draw import paint  # noqa: E402
 from renderer._model import build_view  # noqa: E402
+from renderer._palette import palette_image  # noqa: E402
 from renderer.i18n import LANGUAGES  # noqa: E402
 
 WALL = False
@@ -225,7 +226,7 @@ def main() -> None:
         f"throughput (wall, {len(jobs)} stored positions x viewers): "
         f"{one:.0f} renders/s with 1 thread, {two:.0f} renders/s with 2 threads"
     )
-    patches, cells = _draw._PATCHES, _draw._CELLS
+    patches, cells = _patches._PATCHES, _patches._CELLS
     print(
         f"patch caches       : text {patches.bytes / 2**20:.1f} of "
         f"{patches.max_bytes / 2**20:.0f} MB ({len(patches)}), cells "

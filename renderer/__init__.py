@@ -18,10 +18,12 @@ from typing import Any
 
 from PIL import Image
 
+from ._canvas import PieceMark, Rendering, TextBox
 from ._describe import MAX_LENGTH as DESCRIPTION_LIMIT
 from ._describe import describe_view
-from ._draw import PieceMark, Rendering, TextBox, paint, palette_image
+from ._draw import paint
 from ._model import BoardView, build_view
+from ._palette import palette_image
 from ._png import palette_png
 
 __all__ = [
@@ -191,7 +193,7 @@ def encode_png(image: Image.Image) -> bytes:
     """PNG bytes of a rendered picture, as a palette image with one fixed palette.
 
     The picture is flat colours plus anti-aliased text, and the renderer knows
-    every one of them (``_draw.palette_colours``), so a fixed palette keeps the
+    every one of them (``_palette.palette_colours``), so a fixed palette keeps the
     flat colours exact and the text edges smooth without an adaptive
     quantisation per render (which cost ~14 ms; mapping to a fixed palette costs
     ~2, and ``render_board`` draws straight in the palette, skipping even that).

@@ -15,13 +15,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from . import describe, render_board
 from .i18n import DEFAULT, LANGUAGES
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, status 1 like the engine CLI
+    def error(self, message: str) -> NoReturn:  # one line, status 1 like the engine CLI
         self.exit(1, f"error: {message}\n")
 
 

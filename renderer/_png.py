@@ -17,9 +17,11 @@ import io
 import struct
 import threading
 import zlib
+from types import ModuleType
 
 from PIL import Image
 
+isal_zlib: ModuleType | None
 try:
     from isal import isal_zlib
 except ImportError:  # pragma: no cover - the bot installs it; the renderer works without
@@ -57,11 +59,12 @@ def _rows(image: Image.Image) -> Image.Image:
     return rows
 
 
-def _deflated(rows: Image.Image) -> bytes:
-    """The zlib stream of the rows, read and deflated CHUNK bytes at a time."""
+def _deflated(rows: Image.Image, isal: ModuleType) -> bytes:
+    """The zlib stream of the rows, read and deflated CHUNK bytes at a time by
+    ISA-L (``isal``: its zlib module)."""
     encoder = Image._getencoder("L", "raw", ("L", 0, 1))
     encoder.setimage(rows.im, (0, 0, *rows.size))
-    deflate = isal_zlib.compressobj(ISAL_LEVEL)
+    deflate = isal.compressobj(ISAL_LEVEL)
     parts = []
     while True:
         _, status, data = encoder.encode(CHUNK)
@@ -78,7 +81,8 @@ def palette_png(image: Image.Image) -> bytes:
     """PNG bytes of a palette ("P") picture with an RGB palette. Deterministic."""
     if image.mode != "P":
         raise ValueError(f"a palette picture is needed, not {image.mode}")
-    if isal_zlib is None:
+    isal = isal_zlib
+    if isal is None:
         buf = io.BytesIO()
         image.save(buf, format="PNG", compress_level=ZLIB_LEVEL)
         return buf.getvalue()
@@ -89,7 +93,7 @@ def palette_png(image: Image.Image) -> bytes:
             SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", bytes(image.getpalette() or ())),
-            _chunk(b"IDAT", _deflated(_rows(image))),
+            _chunk(b"IDAT", _deflated(_rows(image), isal)),
             _chunk(b"IEND", b""),
         )
     )

@@ -19,6 +19,10 @@ import gettext
 import io
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 LANGUAGES = ("en", "de", "nl")
 DEFAULT = "en"
@@ -50,7 +54,7 @@ class Catalogs:
                     found = self._loaded[lang] = self._load(lang)
         return found
 
-    def catalog(self, lang: str):  # -> babel.messages.catalog.Catalog
+    def catalog(self, lang: str) -> Catalog:
         """Every ``.po`` file of *lang* merged into one Babel catalog (tests read it)."""
         from babel.messages.catalog import Catalog
         from babel.messages.pofile import read_po

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from PIL import Image
 
@@ -153,7 +153,7 @@ def _shared_palette(frames: list[Image.Image]) -> Image.Image:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         self.exit(1, f"error: {message}\n")
 
 

@@ -117,12 +117,12 @@ STORED = ["setup", "midgame", "late", "final", "master", "personal"]
 @pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("name", STORED)
 def test_no_english_in_a_translated_picture_or_alt_text(name, lang, monkeypatch):
-    from renderer import _describe, _draw
+    from renderer import _describe, _panel
 
     # The master card's name and help come from cards.po (another catalog).
-    for module in (_draw, _describe):
+    for module in (_panel, _describe):
         monkeypatch.setattr(module, "master_card_name", lambda lang, card: card)
-    monkeypatch.setattr(_draw, "master_card_help", lambda lang, card: "")
+    monkeypatch.setattr(_panel, "master_card_help", lambda lang, card: "")
     pos = load(name)
     fragments = english_fragments()
     assert "to move" in fragments and "in reserve" in fragments
@@ -191,11 +191,11 @@ def test_the_caller_translates_the_note_and_the_default_note_is_translated():
 
 def test_the_master_card_goes_through_the_card_catalogs(monkeypatch):
     """Its name and help are asked of renderer.i18n (cards.po) in the picture's language."""
-    from renderer import _describe, _draw
+    from renderer import _describe, _panel
 
     asked = []
-    monkeypatch.setattr(_draw, "master_card_name", lambda lang, c: asked.append(lang) or "NAME")
-    monkeypatch.setattr(_draw, "master_card_help", lambda lang, c: asked.append(lang) or "HELP")
+    monkeypatch.setattr(_panel, "master_card_name", lambda lang, c: asked.append(lang) or "NAME")
+    monkeypatch.setattr(_panel, "master_card_help", lambda lang, c: asked.append(lang) or "HELP")
     monkeypatch.setattr(_describe, "master_card_name", lambda lang, c: asked.append(lang) or "N")
     pos = load("master")
     drawn = " ".join(t.text for t in renderer.render(pos, language="nl").texts)

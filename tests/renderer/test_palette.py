@@ -11,9 +11,9 @@ from PIL import Image, ImageChops, ImageStat
 from renderer_samples import POSITIONS, load, load_highlight
 
 import renderer
-from renderer import _draw
-from renderer._draw import flat_colours, palette_colours
+from renderer import _patches, _text
 from renderer._model import PLAYER_COLOURS, PLAYER_SHAPES
+from renderer._palette import flat_colours, palette_colours
 
 #: Viénot, Brettel & Mollon (1999) dichromat simulations, applied to sRGB values
 #: (an approximation, good enough to tell apart colours that collapse).
@@ -94,9 +94,9 @@ def test_stored_pictures_survive_the_palette(name):
 def test_same_picture_with_cold_and_warm_caches():
     """The caches shared by renders change no byte: first render == later renders."""
     pos, highlight = load("late"), load_highlight("late")
-    for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown):
+    for cache in (_text._font, _text._glyph, _text._length, _text._shown):
         cache.cache_clear()
-    for patches in (_draw._PATCHES, _draw._CELLS):
+    for patches in (_patches._PATCHES, _patches._CELLS):
         patches.clear()
     cold = renderer.render_board(pos, pos["to_move"], highlight)
     assert renderer.render_board(pos, pos["to_move"], highlight) == cold

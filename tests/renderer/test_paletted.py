@@ -15,9 +15,11 @@ from renderer_samples import POSITIONS, load, load_highlight
 
 import renderer
 import renderer.geometry as g
-from renderer import _draw
-from renderer._draw import _base_paletted, _Painter, paint, palette_image
+from renderer import _patches
+from renderer._draw import _Painter, paint
+from renderer._map import _base_paletted
 from renderer._model import build_view
+from renderer._palette import palette_image
 from renderer.i18n import LANGUAGES
 
 
@@ -37,8 +39,8 @@ def _records(rendering) -> tuple[list, list]:
 
 
 def _clear_patches() -> None:
-    _draw._PATCHES.clear()
-    _draw._CELLS.clear()
+    _patches._PATCHES.clear()
+    _patches._CELLS.clear()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -88,7 +90,7 @@ def test_a_cell_is_the_same_on_every_square():
             )
             cached = _Painter(view, _base_paletted().copy())
             cached.top_map()
-            _draw._CELLS.clear()  # drawn afresh
+            _patches._CELLS.clear()  # drawn afresh
             fresh = _Painter(view, _base_paletted().copy())
             fresh.top_map()
             assert _same(cached.image, fresh.image), (h, marked, seat, king, square)
@@ -110,14 +112,14 @@ def test_read_view_gives_the_bytes_and_words_of_render_board_and_describe():
 
 def test_the_patch_caches_stay_within_their_bounds():
     """Least recently used patches go first; no cache grows past its bytes."""
-    cache = _draw._PatchCache(100_000)
+    cache = _patches._PatchCache(100_000)
     patch = Image.new("P", (100, 100))
     for i in range(50):
         cache.put((i,), patch)
         assert cache.bytes <= cache.max_bytes
-    assert len(cache) == 100_000 // (10_000 + _draw.ENTRY_OVERHEAD)
+    assert len(cache) == 100_000 // (10_000 + _patches.ENTRY_OVERHEAD)
     assert cache.get((0,)) is None and cache.get((49,)) is patch
-    for cache in (_draw._PATCHES, _draw._CELLS):
+    for cache in (_patches._PATCHES, _patches._CELLS):
         assert cache.bytes <= cache.max_bytes
 
 

@@ -20,15 +20,15 @@ from renderer_samples import (
 
 import renderer
 import renderer.geometry as g
-from renderer._draw import (
+from renderer._model import PLAYER_COLOURS
+from renderer._palette import (
     FLOOR_DARK,
     FLOOR_LIGHT,
     HIGHLIGHT,
     KING_FILL,
-    MAP_NUMBER,
     _stone_shade,
 )
-from renderer._model import PLAYER_COLOURS
+from renderer._text import MAP_NUMBER
 
 SQUARES = st.sampled_from(g.SQUARES)
 

@@ -17,9 +17,10 @@ from renderer_samples import POSITIONS, load, load_highlight
 
 import engine
 import renderer
-from renderer import _draw
-from renderer._draw import _font, _Painter
+from renderer import _map, _patches, _text
+from renderer._draw import _Painter
 from renderer._model import build_view
+from renderer._text import _font
 from renderer.i18n import CATALOGS, LANGUAGES
 
 
@@ -57,7 +58,7 @@ CASES = [
 def test_cached_text_equals_pillow_text(case):
     """Same pixels and same box as ImageDraw.text, twice (cache miss, then hit)."""
     xy, text, size, fill, anchor, bold, stroke, stroke_fill = case
-    _draw._glyph.cache_clear()
+    _text._glyph.cache_clear()
     for _ in range(2):
         painter = _painter()
         expected = painter.image.copy()
@@ -114,7 +115,7 @@ def test_cached_text_equals_pillow_text_anywhere(x, y, text, stroke):
 def test_renders_never_draw_on_the_shared_base():
     """Every picture starts from a copy of the cached base; the base itself stays
     as it was built, whatever is rendered."""
-    base = _draw._base().image
+    base = _map._base().image
     before = base.tobytes()
     for name in ("late", "final", "setup"):
         pos = load(name)
@@ -143,9 +144,9 @@ def test_threads_side_by_side_give_the_same_bytes():
     bytes of the same renders one after another, in all three languages mixed."""
     jobs = _jobs(LANGUAGES)
     serial = [_render(job) for job in jobs]
-    for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
+    for cache in (_text._font, _text._glyph, _text._length, _text._shown, _map._base):
         cache.cache_clear()
-    for patches in (_draw._PATCHES, _draw._CELLS):
+    for patches in (_patches._PATCHES, _patches._CELLS):
         patches.clear()
     with ThreadPoolExecutor(4) as pool:
         parallel = list(pool.map(_render, jobs * 2))
@@ -157,13 +158,13 @@ def test_the_text_cache_holds_three_languages():
     three: after one round of every stored picture in each language, a second
     round renders no text afresh, and the cache is far from full."""
     jobs = _jobs(LANGUAGES)
-    _draw._glyph.cache_clear()
+    _text._glyph.cache_clear()
     for job in jobs:
         _render(job)
-    first = _draw._glyph.cache_info()
+    first = _text._glyph.cache_info()
     for job in jobs:
         _render(job)
-    second = _draw._glyph.cache_info()
+    second = _text._glyph.cache_info()
     assert second.misses == first.misses
     assert second.currsize <= second.maxsize * 3 // 4
 
@@ -183,17 +184,17 @@ def test_warm_up_fills_the_shared_caches():
     language's catalog are ready, and pictures are unchanged by it."""
     pos, highlight = load("late"), load_highlight("late")
     before = renderer.render_board(pos, pos["to_move"], highlight)
-    for cache in (_draw._font, _draw._glyph, _draw._length, _draw._shown, _draw._base):
+    for cache in (_text._font, _text._glyph, _text._length, _text._shown, _map._base):
         cache.cache_clear()
     renderer.warm_up()
-    assert _draw._base.cache_info().currsize == 1
-    assert _draw._font.cache_info().currsize >= 5
-    assert _draw._glyph.cache_info().currsize >= 30
+    assert _map._base.cache_info().currsize == 1
+    assert _text._font.cache_info().currsize >= 5
+    assert _text._glyph.cache_info().currsize >= 30
     assert renderer.render_board(pos, pos["to_move"], highlight) == before
     assert set(CATALOGS._loaded) >= {"de", "nl"}
     # The texts of a new game's picture are ready in each language.
     game = engine.Game.new(4)
-    misses = _draw._glyph.cache_info().misses
+    misses = _text._glyph.cache_info().misses
     for lang in LANGUAGES:
         renderer.render_board(game.position(), game.players[0], [], language=lang)
-    assert _draw._glyph.cache_info().misses == misses
+    assert _text._glyph.cache_info().misses == misses
