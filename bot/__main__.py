@@ -21,6 +21,7 @@ import discord.gateway
 import discord.http
 import yarl
 
+import engine
 from bot.app import make_bot
 from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
@@ -219,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, config.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # which engine plays (its compiled core, or the reference without it), said once
+    (log.info if engine.ENGINE == "core" else log.warning)("engine: %s", engine.ENGINE_NOTE)
     point_at(config.api_base, config.gateway_url)
     try:
         with asyncio.Runner(loop_factory=_loop_factory(config.event_loop)) as runner:
