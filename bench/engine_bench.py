@@ -202,6 +202,7 @@ def _engines(args: argparse.Namespace) -> None:
         reference.append(_run(REPO, args, "reference"))
         compiled.append(_run(REPO, args, "core"))
     _report(head, [("reference", _best(reference)), ("core", _best(compiled))])
+    print("aims (issue 37): whole games >= 5x, fresh legal() >= 5x, legal() after an action >= 3x")
 
 
 def _best(runs: list[dict[str, Any]]) -> dict[str, Any]:
