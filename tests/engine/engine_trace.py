@@ -11,7 +11,9 @@ their legal actions played on a copy.  ``test_engines_equal.py`` runs it under b
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import sys
 from collections.abc import Iterator
@@ -151,6 +153,10 @@ def random_games() -> Iterator[dict[str, Any]]:
                     except (IllegalAction, NotationError) as exc:
                         played = ["refused", type(exc).__name__, exc.code, str(exc)]
                         game.play(rng.choice(legal))
+                    if rng.random() < 0.05:  # as the bot sends a game to a worker process
+                        game = pickle.loads(pickle.dumps(game))
+                    elif rng.random() < 0.05:
+                        game = copy.copy(game) if rng.random() < 0.5 else copy.deepcopy(game)
                     if game.can_undo and rng.random() < 0.1:
                         before = game.position()
                         undone = game.undo()
@@ -246,10 +252,43 @@ def suite_positions() -> Iterator[dict[str, Any]]:
         yield {"case": name, "tries": [[t, _try(game, t)] for t in PROBES]}
 
 
+def _outcome(call: Any) -> list[Any]:
+    try:
+        return ["ok", _jsonable(call())]
+    except NotationError as exc:
+        return ["notation", exc.code, _jsonable(exc.params), str(exc)]
+    except Exception as exc:  # noqa: BLE001  # misuse: the same kind of error either way
+        return [type(exc).__name__]
+
+
+def api_misuse() -> Iterator[dict[str, Any]]:
+    """The public interface called with values of the wrong type (engine.Game's
+    methods, split_actions, castles, changed_squares): the same refusal either way."""
+    game = Game.new(3, seed=1)
+    odd = [None, 5, 2.5, True, "x", "", ["a", "b"], ("a", "b"), [1, 2], {"a": 1}, "3"]
+    for value in odd:
+        calls = {
+            "players": lambda: repr(Game.new(value)),  # noqa: B023  # called at once
+            "names": lambda: repr(Game.new(names=value)),  # noqa: B023
+            "variant": lambda: repr(Game.new(3, variant=value)),  # noqa: B023
+            "seed": lambda: repr(Game.new(3, seed=value)),  # noqa: B023
+            "master": lambda: repr(Game.new(3, variant="master", master_card=value)),  # noqa: B023
+            "play": lambda: [dict(e) for e in game.copy().play(value)],  # noqa: B023
+            "hand": lambda: game.hand(value),  # noqa: B023
+            "height": lambda: game.height(value),  # noqa: B023
+            "position": lambda: game.position(value),  # noqa: B023
+            "split_actions": lambda: engine.split_actions(value),  # noqa: B023
+            "castles": lambda: sorted(map(sorted, engine.castles({value: 1}))),  # noqa: B023
+            "castles height": lambda: sorted(map(sorted, engine.castles({"c3": value}))),  # noqa: B023
+            "changed_squares": lambda: engine.changed_squares(game.position(), value),  # noqa: B023
+        }
+        yield {"case": f"misuse {value!r}", "calls": {k: _outcome(c) for k, c in calls.items()}}
+
+
 def main() -> None:
     out = sys.stdout
     out.write(json.dumps({"engine": engine.ENGINE}) + "\n")
-    for record in chain(random_games(), suite_positions()):
+    for record in chain(random_games(), suite_positions(), api_misuse()):
         out.write(json.dumps(record, sort_keys=True, default=str) + "\n")
 
 
