@@ -89,6 +89,8 @@ async def run(config: BotConfig) -> int:
     bot = make_bot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
     log.info("event loop: %s.%s", type(loop).__module__, type(loop).__name__)
+    # which engine plays (its compiled core, or the reference without it), said once
+    (log.info if engine.ENGINE == "core" else log.warning)("engine: %s", engine.ENGINE_NOTE)
     stopping = asyncio.Event()
 
     def stop() -> None:
@@ -220,8 +222,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, config.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    # which engine plays (its compiled core, or the reference without it), said once
-    (log.info if engine.ENGINE == "core" else log.warning)("engine: %s", engine.ENGINE_NOTE)
     point_at(config.api_base, config.gateway_url)
     try:
         with asyncio.Runner(loop_factory=_loop_factory(config.event_loop)) as runner:
