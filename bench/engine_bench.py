@@ -19,6 +19,12 @@ Run from the repository root::
     python bench/engine_bench.py --baseline main        # this tree next to main
     python bench/engine_bench.py --baseline HEAD~3 --rounds 5
 
+Without ``--baseline`` it measures this tree's two engines side by side, the
+pure-Python reference (``TORRES_ENGINE=reference``) and the compiled core, each in
+its own interpreter, alternating ``--rounds`` times (the reference alone if the core
+is not built).  With ``--baseline`` both trees run with the engine ``TORRES_ENGINE``
+selects.
+
 With ``--baseline REV`` the script makes a ``git worktree`` of REV in a temporary
 directory and runs the very same measurements (this file) on both engines, each in
 a subprocess, alternating ``--rounds`` times; every figure is the best round, which
@@ -35,6 +41,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -165,13 +172,37 @@ def measure(root: Path, games: int, players: int, variant: str) -> dict[str, Any
     }
 
 
-def _run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """``measure`` in a fresh interpreter (so that both engines start equal)."""
+def _run(root: Path, args: argparse.Namespace, engine: str | None = None) -> dict[str, Any]:
+    """``measure`` in a fresh interpreter (so that both engines start equal); ``engine``:
+    TORRES_ENGINE for it (None: as in this process)."""
     cmd = [sys.executable, __file__, "--json", "--root", str(root)]
     cmd += ["--games", str(args.games), "--players", str(args.players)]
     cmd += ["--variant", args.variant]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    env = dict(os.environ)
+    if engine is not None:
+        env["TORRES_ENGINE"] = engine
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     return json.loads(out)
+
+
+def _engines(args: argparse.Namespace) -> None:
+    """This tree's reference and compiled core, side by side."""
+    head = f"{args.players}-player {args.variant}"
+    probe = [sys.executable, "-c", "import engine; print(engine.ENGINE_NOTE)"]
+    env = {**os.environ, "TORRES_ENGINE": "core"}
+    core = subprocess.run(probe, capture_output=True, text=True, env=env, cwd=REPO)
+    if core.returncode != 0:
+        print(f"the compiled core is not built: the reference alone ({core.stderr.strip()[-200:]})")
+        runs = [_run(REPO, args, "reference") for _ in range(args.rounds)]
+        _report(head, [("reference", _best(runs))])
+        return
+    reference: list[dict[str, Any]] = []
+    compiled: list[dict[str, Any]] = []
+    for _ in range(args.rounds):
+        reference.append(_run(REPO, args, "reference"))
+        compiled.append(_run(REPO, args, "core"))
+    _report(head, [("reference", _best(reference)), ("core", _best(compiled))])
+    print("aims (issue 37): whole games >= 5x, fresh legal() >= 5x, legal() after an action >= 3x")
 
 
 def _best(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -236,7 +267,7 @@ def main() -> None:
         return
     head = f"{args.players}-player {args.variant}"
     if not args.baseline:
-        _report(head, [("this tree", _best([_run(REPO, args) for _ in range(args.rounds)]))])
+        _engines(args)
         return
     rev = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--short", args.baseline],

@@ -22,6 +22,7 @@ import discord.gateway
 import discord.http
 import yarl
 
+import engine
 from bot.app import make_bot
 from bot.config import BotConfig, ConfigError
 from bot.service import GameService, ServiceConfig
@@ -124,6 +125,8 @@ async def run(config: BotConfig) -> int:
     bot = make_bot(config=config, store=store, service=service, workers=workers)
     loop = asyncio.get_running_loop()
     log.info("event loop: %s.%s", type(loop).__module__, type(loop).__name__)
+    # which engine plays (its compiled core, or the reference without it), said once
+    (log.info if engine.ENGINE == "core" else log.warning)("engine: %s", engine.ENGINE_NOTE)
     stopping = asyncio.Event()
 
     def stop() -> None:

@@ -22,10 +22,21 @@ Where things live (each rule has one home):
 - ``errors``: ``IllegalAction``, ``NotationError``; ``messages``: their codes and
   English templates (docs/notation.md);
 - ``cli``: ``python -m engine``; ``ai``: the computer players.
+
+``ENGINE`` says which engine runs: ``"core"``, the compiled core (``engine._core``,
+built by setup.py from this source), or ``"reference"``, this pure-Python source
+(``TORRES_ENGINE=reference``, or the core not built); ``ENGINE_NOTE`` says why, in
+one line.  The public interface is the same with either (``engine._select``).
 """
 
 from __future__ import annotations
 
+from ._select import choose
+
+# first: the compiled core, if chosen, takes the rule modules' places before they load
+ENGINE, ENGINE_NOTE = choose()
+
+# ruff: noqa: E402
 from .board import castles
 from .cards import CARD_HELP, CARDS, MASTER_CARD_HELP, MASTER_CARDS
 from .errors import IllegalAction, NotationError
@@ -37,6 +48,8 @@ from .position import changed_squares
 __all__ = [
     "CARDS",
     "CARD_HELP",
+    "ENGINE",
+    "ENGINE_NOTE",
     "MASTER_CARDS",
     "MASTER_CARD_HELP",
     "Event",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from itertools import compress
 
 from .squares import (
@@ -129,7 +129,11 @@ class Castles:
             members: list[list[int]] = []
             masks: list[int] = []
             nears: list[int] = []  # per castle: its squares' neighbours, its own included
-            le = [0] * size if size <= _LEVELS_MAX + 2 else _Ignored()  # _Levels later
+            # a Sequence, not a list, for the compiled core: squares._Ignored (and later
+            # _Levels) subclass list, and compiled code indexes a list's items directly
+            le: MutableSequence[int] = (
+                [0] * size if size <= _LEVELS_MAX + 2 else _Ignored()  # _Levels later
+            )
             left = list(h)  # not 0: a square with blocks not yet in a castle
             blocks = 0
             try:
@@ -177,14 +181,14 @@ class Castles:
                 le[k - 1] = below
                 below |= le[k]
             le[-1] = below
-            self.le = le
+            self.le: Sequence[int] = le
         else:
             self.le = _Levels(h)
         # The bare squares next to each castle; those next to two or more are no frontier.
         # On the way, the squares where a block may go by the building rules
         # (rules.common.build_mask): a castle's squares lower than its area while it is
         # no taller, and its frontier while it is at most one taller.
-        le = self.le
+        levels = self.le
         once = twice = build = beside = 0
         for n, m, a, hc in zip(nears, masks, area, height, strict=True):
             twice |= once & n  # no castle square is next to another castle
@@ -194,7 +198,7 @@ class Castles:
                 if hc < a:
                     build |= m
                 elif hc == a:
-                    build |= m & le[a - 1]
+                    build |= m & levels[a - 1]
         alone = bare & ~twice
         self.front = [n & alone for n in nears]
         self.build: int | None = build | beside & alone  # None: worked out on first use

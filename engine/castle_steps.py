@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .board import ALL, BIT, BY_LENGTH, ORTH, ORTH_MASK, Castles, around
+from .squares import _Levels
 
 # POW[n]: the bit of bit length n (a mask's squares from the highest bit down: no
 # negative ints, as in m & -m, on the way)
@@ -173,7 +174,7 @@ def lowered(cc: Castles, h: Sequence[int], s: int) -> Castles:
     height = cc.height[:]
     height[c] = max(map(h.__getitem__, cc.members[c]))
     if type(cc.le) is not list:  # board._Levels: a new one
-        le: list[int] = type(cc.le)(h)
+        le: Sequence[int] = _Levels(h)
     else:
         le = cc.le[:]
         le[h[s]] |= BIT[s]
@@ -208,10 +209,10 @@ def _forget_reach(old: Castles, new: Castles, near: int) -> None:
     new.reach_keys = keys & ~near
 
 
-def _le_after(le: list[int], h: Sequence[int], s: int) -> list[int]:
+def _le_after(le: Sequence[int], h: Sequence[int], s: int) -> Sequence[int]:
     """The level masks ``le`` after one block more on s (``h`` already counts it)."""
     if type(le) is not list:  # board._Levels (an absurdly tall tower): a new one
-        return type(le)(h)
+        return _Levels(h)
     hs = h[s]
     le = le[:]
     le[hs - 1] &= NOT_BIT[s]
@@ -221,7 +222,14 @@ def _le_after(le: list[int], h: Sequence[int], s: int) -> list[int]:
 
 
 def _build_after(
-    found: int | None, near: int, m: int, size: int, hc: int, le: list[int], top: int, front: int
+    found: int | None,
+    near: int,
+    m: int,
+    size: int,
+    hc: int,
+    le: Sequence[int],
+    top: int,
+    front: int,
 ) -> int | None:
     """The block squares after castle ``m`` (``size`` squares, ``hc`` high, frontier
     ``front``) changed: only those of ``near`` (the castle and next to it) may differ

@@ -238,12 +238,12 @@ def _read_checked(d: Any) -> State:
             raise _bad("position_knights_not_list", player=names[p])
         if len(squares) > MAX_KNIGHTS:
             raise _bad("position_too_many_knights", player=names[p], count=len(squares))
-        for sq in squares:
-            s = _SQ.get(sq) if type(sq) is str else None
-            if s is None and not (isinstance(sq, str) and sq.lower() in SQUARE_INDEX):
-                raise _bad("position_knight_not_square", player=names[p], value=repr(sq))
+        for given in squares:  # any JSON value (``sq`` above is a str: the compiled core)
+            s = _SQ.get(given) if type(given) is str else None
+            if s is None and not (isinstance(given, str) and given.lower() in SQUARE_INDEX):
+                raise _bad("position_knight_not_square", player=names[p], value=repr(given))
             if s is None:
-                s = SQUARE_INDEX[sq.lower()]
+                s = SQUARE_INDEX[given.lower()]
             if st.occupant[s] != EMPTY:
                 other = names[st.occupant[s]]
                 raise _bad(

@@ -16,7 +16,9 @@ from engine.state import State
 
 
 def _fields(st: State) -> dict[str, Any]:
-    out = {name: getattr(st, name) for name in State.__slots__}
+    # the compiled core's State (mypyc) lists its fields in __mypyc_attrs__, not __slots__
+    names = getattr(State, "__slots__", None) or State.__mypyc_attrs__  # type: ignore[attr-defined]
+    out = {name: getattr(st, name) for name in names}
     out["decks"] = list(st.decks.items())  # the order of the decks is part of the state
     return out
 

@@ -11,13 +11,15 @@ import re
 
 import pytest
 
-from engine import Game
+from engine import ENGINE_NOTE, Game
 from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_png, open_game
 
 
 async def test_leave_and_cancel_rights(runner: BotRunner) -> None:
     # The bot runs on uvloop's event loop (TORRES_EVENT_LOOP's default) and says so.
     assert "event loop: uvloop.Loop" in runner.log_text(), runner.log_text()
+    # ... and which engine plays, once: the one the tests have (the core when built)
+    assert runner.log_text().count(f"bot: engine: {ENGINE_NOTE}") == 1, runner.log_text()
     t = Table(runner)
     _, reply = await t.slash("alice", "new", players=3)
     game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]

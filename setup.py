@@ -1,0 +1,232 @@
+"""Builds the engine's compiled core, ``engine._core`` (docs/engine-speed.md).
+
+The core is the rule modules of ``engine/`` compiled by mypyc from a copy of the very
+same source, made at build time under ``build/torres-core/``; the pure-Python modules
+stay the reference (``TORRES_ENGINE=reference``), and ``engine/_select.py`` puts the
+core in their place at import when it is built.  If the core cannot be built (no C
+compiler, mypyc missing, a build error) the install still succeeds, with the
+reference only; ``TORRES_BUILD_CORE=0`` skips the build on purpose.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+SRC = ROOT / "build" / "torres-core"  # a copy of engine/, with engine/_core/ inside
+# engine/_select.py alone (not the engine package, which would import the engine)
+_spec = importlib.util.spec_from_file_location("_torres_select", ROOT / "engine" / "_select.py")
+assert _spec is not None and _spec.loader is not None
+_select = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_select)
+COMPILED, SHARED, source_hash = _select.COMPILED, _select.SHARED, _select.source_hash
+
+# mypyc-only adjustments to the copy, each (file, old, new), each required to match:
+# mypyc's classes have no bare ``Cls.__new__(Cls)`` (a compiled class's __new__ runs
+# its __init__), so the copies that fill in every field themselves, pickle and
+# copy.copy start from an empty instance made by a constructor that returns at once.
+_BLANK = "\n        if {arg} is None:  # a blank one, filled in by the caller (the core's copies)\n            return\n"
+REWRITES = [
+    (
+        "board.py",
+        "    def __init__(self, h: Sequence[int]) -> None:\n",
+        "    def __init__(self, h: Sequence[int] | None = None) -> None:" + _BLANK.format(arg="h"),
+    ),
+    ("castle_steps.py", "Castles.__new__(Castles)", "Castles()"),
+    (
+        "state.py",
+        "    def __init__(self, names: tuple[str, ...], variant: str, seed: int) -> None:\n",
+        "    def __init__(\n        self, names: tuple[str, ...] | None = None, variant: str = '', seed: int = 0\n"
+        "    ) -> None:" + _BLANK.format(arg="names"),
+    ),
+    ("state.py", "State.__new__(State)", "State()"),
+    ("position_fast.py", "_new(State)", "State()"),
+    (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
+        "game.py",
+        '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
+        "    def __init__(self, state: State | None = None) -> None:\n"
+        '        """Use :meth:`new` or :meth:`from_position`."""' + _BLANK.format(arg="state"),
+    ),
+]
+# The functions that take what a caller of the public interface passes (engine.Game's
+# methods, split_actions, castles, changed_squares) check its type themselves and
+# refuse with a NotationError; compiled, an annotated parameter is checked on entry
+# and a TypeError would come first. In the copy their parameters are Any (self, cls
+# and st aside): the same refusals as the reference.
+LOOSE = {
+    "game.py": ("new", "position", "hand", "height", "play"),
+    "notation.py": ("_short", "parse_square", "parse_actions", "split_actions"),
+    "rules/setup.py": ("new_state",),
+    "position.py": ("write_position", "changed_squares"),
+    "board.py": ("castles",),
+}
+
+
+def _params(chunk: str) -> list[str]:
+    """The parameters of a signature, split at its top-level commas."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(chunk):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            out.append(chunk[start:i])
+            start = i + 1
+    return [*out, chunk[start:]]
+
+
+def _loosen(text: str, name: str) -> str:
+    """Every annotated parameter of ``def name`` (self, cls and st aside) made Any, and
+    for ``_short``, which echoes what it is given, the result too."""
+    head = re.search(rf"\n(\s*)def {name}\(", text)
+    if head is None:
+        raise RuntimeError(f"no def {name}: the core's list LOOSE needs updating")
+    start = head.end()
+    depth, end = 1, start
+    while depth:
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
+        end += 1
+    params = []
+    for param in _params(text[start : end - 1]):
+        m = re.fullmatch(r"(\s*)(\w+): ([^=]+?)(\s*=.*)?(\s*)", param, re.S)
+        if m and m.group(2) not in ("self", "cls", "st"):
+            param = f"{m.group(1)}{m.group(2)}: Any{m.group(4) or ''}{m.group(5)}"
+        params.append(param)
+    rest = text[end - 1 :]
+    if name == "_short":
+        rest = re.sub(r"^\) -> \w+:", ") -> Any:", rest, count=1)
+    return text[:start] + ",".join(params) + rest
+
+
+# Module constants (NAMES in capitals, bound once) become Final in the copy: mypyc then
+# keeps them in C statics instead of looking each use up in the module's dict.
+_CONSTANT = re.compile(r"^(_?[A-Z][A-Z0-9_]*)(?:: ([^=\n]+))? = ", re.M)
+
+
+def _finals(text: str) -> str:
+    names = [m.group(1) for m in _CONSTANT.finditer(text)]
+    aliases = {n for n in names if re.search(rf"(:|->)[^=\n]*\b{n}\b", text)}  # types
+    once = {n for n in names if names.count(n) == 1} - aliases
+
+    def final(m: re.Match[str]) -> str:
+        name, annotation = m.group(1), m.group(2)
+        if name not in once:
+            return m.group(0)
+        return f"{name}: Final[{annotation}] = " if annotation else f"{name}: Final = "
+
+    text = _CONSTANT.sub(final, text)
+    future = "from __future__ import annotations\n"
+    return text.replace(future, future + "\nfrom typing import Final\n", 1)
+
+
+# the modules both engines share (errors, events, ...) are imported from the reference
+_SHARED_IMPORT = re.compile(r"^(\s*)from \.+(" + "|".join(SHARED) + r") import", re.M)
+
+
+def _core_sources() -> list[str]:
+    """Write the core's copy of the source; return the files mypyc compiles."""
+    shutil.rmtree(SRC, ignore_errors=True)
+    shutil.copytree(
+        ROOT / "engine", SRC / "engine", ignore=shutil.ignore_patterns("__pycache__", "_core*")
+    )
+    core = SRC / "engine" / "_core"
+    core.mkdir()
+    (core / "__init__.py").write_text(
+        '"""The compiled core, generated by setup.py: do not edit."""\n\n'
+        f'SOURCE_HASH = "{source_hash(ROOT / "engine")}"\n'
+    )
+    texts = {}
+    for name in COMPILED:
+        rel = name.replace(".", "/") + ("/__init__.py" if name == "rules" else ".py")
+        texts[rel] = (ROOT / "engine" / rel).read_text()
+    for rel, old, new in REWRITES:
+        if texts[rel].count(old) < 1:
+            raise RuntimeError(
+                f"engine/{rel} changed: the core's rewrite of {old!r} needs updating"
+            )
+        texts[rel] = texts[rel].replace(old, new)
+    for rel, names in LOOSE.items():
+        for name in names:
+            texts[rel] = _loosen(texts[rel], name)
+        if "from typing import Any" not in texts[rel]:
+            future = "from __future__ import annotations\n"
+            texts[rel] = texts[rel].replace(future, future + "\nfrom typing import Any\n", 1)
+    for rel, text in texts.items():
+        out = core / rel
+        out.parent.mkdir(exist_ok=True)
+        if os.environ.get("TORRES_CORE_FINAL", "1") == "1":
+            text = _finals(text)
+        out.write_text(_SHARED_IMPORT.sub(r"\1from engine.\2 import", text))
+    # strict as engine/ is, but the loosened parameters (LOOSE) may flow to a return
+    (SRC / "mypy.ini").write_text(
+        "[mypy]\npython_version = 3.11\nstrict = True\nwarn_return_any = False\n"
+    )
+    return [str(p.relative_to(SRC)) for p in sorted(core.rglob("*.py"))]
+
+
+def _say(text: str) -> None:
+    print(f"torres-core: {text}", file=sys.stderr)
+
+
+def core_extensions() -> list:
+    """mypyc's extensions for the core, or none (the reference only) if it can't be made."""
+    if os.environ.get("TORRES_BUILD_CORE", "1") == "0":
+        _say("TORRES_BUILD_CORE=0: not building the compiled core (the reference engine only)")
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        paths = _core_sources()
+        here = os.getcwd()
+        os.chdir(SRC)  # mypy reads the copy (and its mypy.ini), not the tree
+        try:
+            exts = mypycify(
+                paths, opt_level="3", group_name="engine._core", target_dir=str(SRC / "c")
+            )
+        finally:
+            os.chdir(here)
+    except Exception as exc:  # noqa: BLE001  # any failure: install the reference alone
+        _say(f"the compiled core cannot be generated ({exc}); installing the reference engine only")
+        return []
+    for ext in exts:  # mypyc ran in SRC: setuptools wants paths relative to the project
+        ext.sources = [_from_root(s) for s in ext.sources]
+        ext.include_dirs = [_from_root(d) for d in ext.include_dirs]
+        ext.depends = [_from_root(d) for d in ext.depends]
+    return exts
+
+
+def _from_root(path: str) -> str:
+    full = Path(SRC, path)  # relative paths were relative to SRC; absolute ones stay
+    return os.path.relpath(full, ROOT) if full.is_relative_to(ROOT) else str(full)
+
+
+def _remove_core_from_tree() -> None:
+    """What an editable install (or an earlier one) left of the core in engine/."""
+    shutil.rmtree(ROOT / "engine" / "_core", ignore_errors=True)
+    for lib in (ROOT / "engine").glob("_core__mypyc*"):
+        lib.unlink()
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that leaves nothing half built: on any error, no core at all."""
+
+    def run(self) -> None:
+        for ext in self.extensions:  # an editable install copies them into the tree
+            Path(ROOT, *ext.name.split(".")[:-1]).mkdir(parents=True, exist_ok=True)
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001  # no compiler, a compile error, ...
+            for out in self.get_outputs():
+                Path(out).unlink(missing_ok=True)
+            _remove_core_from_tree()
+            _say(f"the compiled core failed to build ({exc}); installing the reference engine only")
+
+
+setup(ext_modules=core_extensions(), cmdclass={"build_ext": OptionalBuildExt})
