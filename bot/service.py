@@ -1108,7 +1108,9 @@ class GameService:
                 text += " " + t(
                     public,
                     "Scores at that point: {scores}",
-                    scores=", ".join(f"{p} {v}" for p, v in scores.items()),
+                    scores=texts.score_list(
+                        scores, (row.position or {}).get("players") or scores, public
+                    ),
                 )
             post = Post(channel_id, row.id, text, language=public)
             queued: list[int] = []  # the note is committed with the game's end
