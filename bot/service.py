@@ -53,6 +53,7 @@ LAG_NORMAL = 0.5  # seconds from a command's creation to its arrival, clocks agr
 ChooseActions = Callable[[Game, float], list[str]]
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,19 +528,22 @@ class GameService:
         user: User,
         created_at: float | None = None,
     ) -> Outcome:
-        """Take back the last action of the current turn."""
+        """Take back the last action of the current turn; the reply adds the AP left
+        (the panel, which shows them itself, takes ``_undo``'s bare sentence)."""
         lang = user.lang
         created_at = self._sent_here(created_at)
         if game_id is None:
             assert channel_id is not None
-            return await self._on_channel_game(
+            took, work = await self._on_channel_game(
                 channel_id,
                 lang,
                 lambda game_id, check: self._undo(
                     game_id, turn, user, created_at, channel_id=check
                 ),
             )
-        return await self._undo(game_id, turn, user, created_at)
+        else:
+            took, work = await self._undo(game_id, turn, user, created_at)
+        return Outcome(reply=f"{took} " + _ap_line(work, lang))
 
     async def _undo(
         self,
@@ -550,9 +554,10 @@ class GameService:
         *,
         channel_id: int | None = None,
         version: int | None = None,
-    ) -> Outcome:
-        """*version*: a panel's (``PanelState.version``); raises ``_OutOfDate``, having
-        done nothing, if the game has moved on from it."""
+    ) -> tuple[str, Game]:
+        """What was taken back, in a sentence, and the game after it. *version*: a
+        panel's (``PanelState.version``); raises ``_OutOfDate``, having done nothing,
+        if the game has moved on from it."""
         lang = user.lang
         if turn is not None:
             self._check_ids(game_id, turn, lang=lang)
@@ -592,7 +597,7 @@ class GameService:
             )
         else:
             took = t(lang, "Took back your last action.")
-        return Outcome(reply=f"{took} " + _ap_line(work, lang))
+        return took, work
 
     async def _play(
         self,
@@ -1304,8 +1309,8 @@ class GameService:
         self,
         channel_id: int,
         lang: str,
-        act: Callable[[int, int | None], Awaitable[Outcome]],
-    ) -> Outcome:
+        act: Callable[[int, int | None], Awaitable[_R]],
+    ) -> _R:
         """``act(game_id, check)`` on the channel's running game: first on the one
         remembered (``check`` = the channel: ``act`` raises ``_MovedOn``, having done
         nothing, if the game no longer runs there), else on the one looked up now."""
@@ -1601,7 +1606,7 @@ class GameService:
                 )
         elif op == "undo":
             try:
-                outcome = await self._undo(game_id, turn, user, None, version=version)
+                took, _ = await self._undo(game_id, turn, user, None, version=version)
             except _OutOfDate:
                 return await self._out_of_date(game_id, turn, lang)
             except StaleButton:
@@ -1610,7 +1615,7 @@ class GameService:
                 return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
             row, seats = await self._fresh_seated(game_id, lang=lang)
             return await self._panel_state(
-                row, await self._load(row), None, outcome.reply, lang, seats
+                row, await self._load(row), None, took, lang, seats
             )
         elif op in ("end", "endok"):
             action = "end"
