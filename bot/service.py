@@ -195,8 +195,9 @@ class PanelState:
     outcome: Outcome | None = None
     note: str | None = None  # what the highlighted squares are
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
-    # The game's log position the panel shows (``GameRow.last_seq``): its choices carry
-    # it and act only while the game is still there (None: a closed panel).
+    # The version of the position the panel shows (``GameService._shown``: the log
+    # position of the turn's last play or undo): its choices carry it and act only
+    # while the position is still that one (None: a closed panel).
     version: int | None = None
 
 
@@ -238,7 +239,8 @@ class GameService:
         # The current turn's actions (undone ones left out) as of a log position,
         # kept up to date by this process's own writes: the panel and the turn
         # message need them at every step, and reading the log costs a round trip.
-        self._turn_log: Lru[int, tuple[int, tuple[str, ...]]] = Lru(CACHED_GAMES)
+        # game -> (log position, the turn's actions, the position's version: see _shown)
+        self._turn_log: Lru[int, tuple[int, tuple[str, ...], int]] = Lru(CACHED_GAMES)
         # The running game of a channel, as last seen: a command in a channel goes
         # straight to that game's lock, and finds out under the lock (the row is read
         # there anyway) whether the game still runs there; only if not is the
@@ -570,7 +572,7 @@ class GameService:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more; nothing was changed."))
-            _check_version(row, version)
+            await self._check_version(row, version)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -587,7 +589,7 @@ class GameService:
                 )
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
-            self._turn_log[game_id] = (seq, tuple(done_before[:-1]))
+            self._turn_log[game_id] = (seq, tuple(done_before[:-1]), seq)
         if undone:
             took = t(
                 lang,
@@ -622,7 +624,7 @@ class GameService:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more."))
-            _check_version(row, version)
+            await self._check_version(row, version)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -724,7 +726,7 @@ class GameService:
         else:
             self._cache[row.id] = (seq, work.copy())
             now_done = () if done else (*done_before, *split_actions(normalize(text)))
-            self._turn_log[row.id] = (seq, now_done)
+            self._turn_log[row.id] = (seq, now_done, seq)
         if not done:
             return Outcome(
                 reply=t(
@@ -1579,7 +1581,8 @@ class GameService:
             return self._closed_panel(row, turn, lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        stale = version is not None and version != row.last_seq
+        shown = await self._shown(row)
+        stale = version is not None and version != shown
         group: str | None = None
         action: str | None = None
         if op in ("what", "do") and value.startswith(panels.WHAT):  # a group, or its source
@@ -1614,9 +1617,7 @@ class GameService:
             except NotAllowed as exc:
                 return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
             row, seats = await self._fresh_seated(game_id, lang=lang)
-            return await self._panel_state(
-                row, await self._load(row), None, took, lang, seats
-            )
+            return await self._panel_state(row, await self._load(row), None, took, lang, seats)
         elif op in ("end", "endok"):
             action = "end"
             if op == "end" and game.stage == "play" and (game.ap or 0) > 0:
@@ -1625,7 +1626,7 @@ class GameService:
                         self._panel_header(row, game, lang), game.ap or 0, lang
                     ),
                     position=None,
-                    version=row.last_seq,
+                    version=shown,
                 )
         assert action is not None
         before_actions = await self._turn_actions(row)
@@ -1760,17 +1761,35 @@ class GameService:
     async def _turn_actions(self, row: GameRow) -> list[str]:
         """The actions of *row*'s turn, from memory when this process knows them at
         the row's log position, else from the log."""
+        return list((await self._turn_state(row))[0])
+
+    async def _shown(self, row: GameRow) -> int:
+        """The version of *row*'s position, which a panel carries: the log position of
+        the turn's last play or undo (else of the turn's start). Entries that leave
+        the position as it is (another player's resignation) don't change it."""
+        return (await self._turn_state(row))[1]
+
+    async def _check_version(self, row: GameRow, version: int | None) -> None:
+        """Raise ``_OutOfDate`` if a panel bound to *version* no longer shows *row*'s
+        position (the caller holds the game's lock)."""
+        if version is not None and await self._shown(row) != version:
+            raise _OutOfDate()
+
+    async def _turn_state(self, row: GameRow) -> tuple[tuple[str, ...], int]:
         known = self._turn_log.get(row.id)
         if known is not None and known[0] == row.last_seq:
-            return list(known[1])
+            return known[1], known[2]
         actions: list[str] = []
+        shown = row.turn_start_seq
         for entry in await self._store.actions(row.id, after_seq=row.turn_start_seq):
             if entry.kind == "play":
                 actions.extend(split_actions(entry.action))
             elif entry.kind == "undo" and actions:
                 actions.pop()
-        self._turn_log[row.id] = (row.last_seq, tuple(actions))
-        return actions
+            if entry.kind in ("play", "undo"):
+                shown = entry.seq
+        self._turn_log[row.id] = (row.last_seq, tuple(actions), shown)
+        return tuple(actions), shown
 
     def _panel_header(self, row: GameRow, game: Game, lang: str = "en") -> str:
         me = game.to_move or ""
@@ -1838,7 +1857,7 @@ class GameService:
             highlight,
             note=t(lang, "changed this turn so far"),
             labels=picture_labels(seats, lang),
-            version=row.last_seq,
+            version=await self._shown(row),
         )
 
 
@@ -2148,12 +2167,6 @@ def _fit(text: str) -> str:
 
 class _OutOfDate(Exception):
     """A panel's choice was made on a state the game has since left: nothing was done."""
-
-
-def _check_version(row: GameRow, version: int | None) -> None:
-    """Raise ``_OutOfDate`` if a panel bound to *version* no longer shows *row*'s game."""
-    if version is not None and row.last_seq != version:
-        raise _OutOfDate()
 
 
 class _MovedOn(Exception):

@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from bot.i18n import t
-from bot.panel import DO, ap_line, describe
-from tests.bot.conftest import ANN, Env
-from tests.bot.test_panel_presses import past_setup, position
+from bot.panel import DO, OUT_OF_DATE, ap_line, describe
+from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
+from tests.bot.test_panel_presses import past_setup, played, position
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -35,3 +35,39 @@ async def test_the_panel_after_an_undo_says_each_thing_once(env: Env, lang: str)
     assert took in text.splitlines(), text
     # the panel shows the AP (and what to do at 0 AP) itself: the reply's line is left out
     assert ap_line(await position(env), lang=lang) not in text, text
+
+
+async def test_another_players_resignation_leaves_the_movers_panel_current(env: Env) -> None:
+    """A resignation writes to the log but moves nothing: the panel opened before it
+    still shows the position, so its next choice acts (no false "out of date")."""
+    s = env.service
+    users = {ANN.id: ANN, BOB.id: BOB}
+    await s.new(guild_id=GUILD, channel_id=CHANNEL, user=ANN, players=3, bots=1)
+    await s.join(channel_id=CHANNEL, user=BOB)
+    await s.start(channel_id=CHANNEL, user=ANN)
+    for _ in range(50):  # setup, until ANN is to move in the play stage
+        game = await position(env)
+        seat = next(x for x in await env.store.seats(1) if x.name == game.to_move)
+        if seat.is_ai:
+            await s.ai_step(1)
+        elif game.stage == "play" and seat.user_id == ANN.id:
+            break
+        else:
+            text = game.legal()[0] if game.stage != "play" else "end"
+            await s.play(channel_id=CHANNEL, user=users[seat.user_id], text=text)
+    else:
+        raise AssertionError("ANN never got a turn in the play stage")
+    row = await env.store.game(1)
+    assert row is not None
+    opened = await s.panel_open(game_id=1, turn=row.turn_no, user=ANN)
+    await s.resign(channel_id=CHANNEL, user=BOB)  # the computer takes BOB's seat
+    drawn = await s.panel_press(
+        game_id=1, turn=row.turn_no, user=ANN, op="do", value=DO + "draw", version=opened.version
+    )
+    assert OUT_OF_DATE not in drawn.model.text, drawn.model.text
+    assert (await played(env))[-1] == "draw"
+    # and the panel still binds: the same press again is out of date, and does nothing
+    again = await s.panel_press(
+        game_id=1, turn=row.turn_no, user=ANN, op="do", value=DO + "draw", version=opened.version
+    )
+    assert OUT_OF_DATE in again.model.text and (await played(env)).count("draw") == 1
