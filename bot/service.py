@@ -580,13 +580,7 @@ class GameService:
             done_before = await self._turn_actions(row)
             undone = (done_before or [""])[-1]
             if not work.undo():
-                raise NotAllowed(
-                    t(
-                        lang,
-                        "Nothing to take back: this turn has no actions yet, or the last one "
-                        "was a card draw (a draw can't be undone).",
-                    )
-                )
+                raise NotAllowed(t(lang, NOTHING_TO_UNDO))
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
             self._turn_log[game_id] = (seq, tuple(done_before[:-1]), seq)
@@ -1546,12 +1540,33 @@ class GameService:
 
     # -- the play panel ------------------------------------------------------------
 
-    async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
-        """The Play button of a turn message: the mover's panel; anyone else is refused."""
-        row, seats = await self._check_button(game_id, turn, lang=user.lang)
+    async def panel_open(
+        self, *, game_id: int, turn: int, user: User, undo: bool = False
+    ) -> PanelState:
+        """The Play button of a turn message: the mover's panel; anyone else is refused.
+
+        *undo*: the turn message's Undo button, which opens the panel saying what its
+        Undo would take back. That message is the same for every action of the turn,
+        so it can't say which state its player saw; the panel's Undo is bound to the
+        state it shows, so a double tap or a press on two devices takes back one action.
+        """
+        lang = user.lang
+        row, seats = await self._check_button(game_id, turn, lang=lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        return await self._panel_state(row, game, None, "", user.lang, seats)
+        note = ""
+        if undo:
+            done = await self._turn_actions(row)
+            if game.can_undo and done:
+                note = t(
+                    lang,
+                    "Press **Undo** below to take back `{action}` — {description}.",
+                    action=done[-1],
+                    description=panels.describe(done[-1], lang=lang),
+                )
+            else:
+                note = f"⚠ {t(lang, NOTHING_TO_UNDO)}"
+        return await self._panel_state(row, game, None, note, lang, seats)
 
     async def panel_press(
         self,
@@ -1911,6 +1926,10 @@ def _after_draw_refusal(
     )
 
 
+NOTHING_TO_UNDO = N_(
+    "Nothing to take back: this turn has no actions yet, or the last one "
+    "was a card draw (a draw can't be undone)."
+)
 TYPE_AN_ACTION = N_("Type at least one action, for example `move c3 d3` or `end`.")
 
 

@@ -4,6 +4,7 @@ resignation elsewhere does not make the mover's panel out of date."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -71,3 +72,31 @@ async def test_another_players_resignation_leaves_the_movers_panel_current(env: 
         game_id=1, turn=row.turn_no, user=ANN, op="do", value=DO + "draw", version=opened.version
     )
     assert OUT_OF_DATE in again.model.text and (await played(env)).count("draw") == 1
+
+
+async def test_undo_on_the_turn_message_opens_the_panel_and_acts_once(env: Env) -> None:
+    """Phone and desktop: the turn message's Undo pressed on both opens two panels that
+    name what Undo takes back; Undo on both at once takes back one action."""
+    turn = await past_setup(env)
+    await env.service.play(channel_id=CHANNEL, user=ANN, text="move c3 d3; build e3")
+    panels = [
+        await env.service.panel_open(game_id=1, turn=turn, user=ANN, undo=True) for _ in range(2)
+    ]
+    for p in panels:
+        assert "Press **Undo** below to take back `build e3`" in p.model.text, p.model.text
+    assert await played(env) == ["move c3 d3; build e3"]
+    presses = await asyncio.gather(
+        *(
+            env.service.panel_press(game_id=1, turn=turn, user=ANN, op="undo", version=p.version)
+            for p in panels
+        )
+    )
+    assert await played(env) == ["move c3 d3; build e3", "undo"]
+    assert sorted(OUT_OF_DATE in p.model.text for p in presses) == [False, True]
+
+
+async def test_undo_on_the_turn_message_with_nothing_to_take_back_says_so(env: Env) -> None:
+    turn = await past_setup(env)
+    opened = await env.service.panel_open(game_id=1, turn=turn, user=ANN, undo=True)
+    assert "Nothing to take back" in opened.model.text
+    assert await played(env) == []

@@ -285,9 +285,9 @@ class PanelDriver:
         self.latencies: list[float] = []  # seconds from each tap to the panel's update
         self.opened_in: float | None = None  # seconds from Play to the panel
 
-    async def open(self, turn_message: FakeMessage) -> FakeMessage:
-        """Press Play on a turn message; the panel arrives privately."""
-        play = next(b for b in turn_message.buttons if (b.custom_id or "").endswith(":play"))
+    async def open(self, turn_message: FakeMessage, button: str = "play") -> FakeMessage:
+        """Press Play (or *button*: Undo) on a turn message; the panel arrives privately."""
+        play = next(b for b in turn_message.buttons if (b.custom_id or "").endswith(":" + button))
         ix = await self.fake.click(self.who, turn_message, play.custom_id or "")
         self.taps += 1
         panel = await ix.reply(TIMEOUT)

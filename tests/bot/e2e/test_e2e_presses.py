@@ -118,6 +118,29 @@ async def test_the_same_choice_on_two_panels_acts_once_and_the_other_redraws(
     assert stored.ap == 3
 
 
+async def test_undo_on_the_turn_message_pressed_on_two_devices_takes_back_one(
+    runner: BotRunner,
+) -> None:
+    """The turn message's Undo opens the panel saying what its Undo takes back; pressed
+    on phone and desktop, then Undo on both panels at once: one action is taken back."""
+    t, game, post = await first_turn(runner)
+    who = SEATS[game.to_move or ""]
+    first = next(x for x in game.legal() if x.startswith("build "))
+    game.play(first)
+    second = next(x for x in game.legal() if x.startswith("build "))
+    await t.slash(who, "play", actions=f"{first}; {second}")
+    a, b = PanelDriver(t.fake, who), PanelDriver(t.fake, who)
+    for d in (a, b):
+        panel = await d.open(post, "undo")
+        assert f"Press **Undo** below to take back `{second}`" in panel.content, panel.content
+    assert turn_log(runner) == [f"{first}; {second}"]  # opening the panels did nothing
+    await asyncio.gather(a.tap(a.button("undo")), b.tap(b.button("undo")))
+    assert turn_log(runner) == [f"{first}; {second}", "undo"], turn_log(runner)
+    texts = [d.panel.content for d in (a, b) if d.panel]
+    assert sum(OUT_OF_DATE in x for x in texts) == 1, texts
+    assert sum(f"Took back `{second}`" in x for x in texts) == 1, texts
+
+
 async def mirror(runner: BotRunner) -> Game:
     raw = runner.db_row("SELECT position FROM games WHERE id = 1")[0]
     return Game.from_position(json.loads(raw))
