@@ -8,6 +8,7 @@ it can choose legal actions and check what the bot reports.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import sqlite3
@@ -148,6 +149,16 @@ class BotRunner:
 
     def log_text(self) -> str:
         return self.proc.log_text(20000) if self.proc else ""
+
+    async def wait_for_log(self, text: str, timeout: float) -> None:
+        """Until the bot's log has a line containing *text* (the bot's own evidence of
+        something it did not show on Discord); AssertionError after *timeout*."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.log.read_text(errors="replace"):
+            if loop.time() > deadline:
+                raise AssertionError(f"no {text!r} in the bot's log after {timeout} s")
+            await asyncio.sleep(0.05)
 
     def unexpected_log_errors(self) -> list[str]:
         """ERROR lines and tracebacks in the bot's log that no test asked for."""
