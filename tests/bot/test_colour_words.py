@@ -21,10 +21,10 @@ import pytest
 from bot.errors import IllegalMove, NotYourTurn
 from bot.home import HomeService
 from bot.service import Outcome, _random_decision
-from engine import Game
 from renderer import describe_view, read_view
 from renderer.i18n import colour_name
 from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
+from tests.bot.test_home import to_move
 
 ENGLISH_COLOUR = re.compile(r"\b(red|blue|green|yellow)\b", re.IGNORECASE)
 #: Notation (code spans), mentions, channel links and timestamps are no prose.
@@ -97,13 +97,10 @@ async def play_a_scripted_game(env: Env, lang: str) -> Reader:
     reminded = False
     knight_refused = False
     for decision in range(2000):
-        row = await env.store.game(game_id)
-        assert row is not None and row.position is not None
-        if row.status != "running":
+        now = await to_move(env, game_id)
+        if now is None:
             break
-        seats = await env.store.seats(game_id)
-        game = Game.from_position(row.position)
-        seat = next(s for s in seats if s.name == game.to_move)
+        row, game, seat = now
         if seat.is_ai:
             read.outcome("computer", await service.ai_step(game_id))
             continue
