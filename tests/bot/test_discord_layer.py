@@ -427,22 +427,3 @@ def test_a_picture_whose_description_fails_goes_without_it(monkeypatch, caplog):
     png, alt = _png_and_alt(position, None, [], None, None, "en")
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and alt is None
     assert "could not describe the board picture" in caplog.text
-
-
-def test_keystrokes_do_not_push_presses_out_of_the_duplicate_memory() -> None:
-    """Autocomplete requests are answered every time and not remembered: a full memory's
-    worth of keystrokes after a press leaves that press's second delivery ignored."""
-    from types import SimpleNamespace
-
-    from bot import views
-
-    def interaction(number: int, kind: discord.InteractionType) -> SimpleNamespace:
-        return SimpleNamespace(id=number, type=kind)
-
-    press = interaction(10**18, discord.InteractionType.component)
-    assert views.first_delivery(press)  # type: ignore[arg-type]
-    for i in range(views.SEEN_INTERACTIONS + 1):
-        keystroke = interaction(10**18 + 1 + i, discord.InteractionType.autocomplete)
-        assert views.first_delivery(keystroke)  # type: ignore[arg-type]
-        assert views.first_delivery(keystroke)  # type: ignore[arg-type]
-    assert not views.first_delivery(press)  # type: ignore[arg-type]
