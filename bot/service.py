@@ -522,29 +522,19 @@ class GameService:
         return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
-        self,
-        *,
-        channel_id: int | None = None,
-        game_id: int | None = None,
-        turn: int | None = None,
-        user: User,
-        created_at: float | None = None,
+        self, *, channel_id: int, user: User, created_at: float | None = None
     ) -> Outcome:
-        """Take back the last action of the current turn; the reply adds the AP left
-        (the panel, which shows them itself, takes ``_undo``'s bare sentence)."""
+        """``/torres undo``: take back the last action of the current turn; the reply
+        adds the AP left (the panel, which shows them itself, takes ``_undo``'s bare
+        sentence). A button has no unbound undo: the turn message's Undo opens the
+        panel (``panel_open(undo=True)``), whose Undo is bound to the state it shows."""
         lang = user.lang
         created_at = self._sent_here(created_at)
-        if game_id is None:
-            assert channel_id is not None
-            took, work = await self._on_channel_game(
-                channel_id,
-                lang,
-                lambda game_id, check: self._undo(
-                    game_id, turn, user, created_at, channel_id=check
-                ),
-            )
-        else:
-            took, work = await self._undo(game_id, turn, user, created_at)
+        took, work = await self._on_channel_game(
+            channel_id,
+            lang,
+            lambda game_id, check: self._undo(game_id, None, user, created_at, channel_id=check),
+        )
         return Outcome(reply=f"{took} " + _ap_line(work, lang))
 
     async def _undo(
