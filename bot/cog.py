@@ -226,13 +226,18 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 async def handle_button(
     interaction: discord.Interaction[TorresBot], game_id: int, turn: int, action: str
 ) -> None:
-    """A press of End turn / Undo / My hand on a turn message."""
+    """A press of Play / End turn / Undo / My hand on a turn message.
+
+    Undo opens the panel, saying what its Undo takes back: this message is the same
+    all turn, so a press here can't be bound to the state its player saw (a double
+    tap, or phone and desktop, would take back two actions); the panel's Undo is.
+    """
     bot = interaction.client
     service = bot.service
-    if action == "play":
+    if action in ("play", "undo"):
         from bot.panel_views import open_panel
 
-        await open_panel(interaction, game_id, turn)
+        await open_panel(interaction, game_id, turn, undo=action == "undo")
         return
     try:
         user = user_of(interaction)
@@ -256,14 +261,9 @@ async def handle_button(
         if action == "hand":
             await answer_private(interaction, service.hand(game_id=game_id, turn=turn, user=user))
             return
-        if action == "undo":
-            outcome = service.undo(
-                game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
-            )
-        else:
-            outcome = service.end_turn(
-                game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
-            )
+        outcome = service.end_turn(
+            game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
+        )
         await bot.answer(interaction, outcome)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)

@@ -425,7 +425,10 @@ class HomeService:
     async def stats(
         self, *, guild_id: int | None, user_id: int, name: str, lang: str = DEFAULT
     ) -> str:
-        """A player's games, wins, average score and rating on this server."""
+        """A player's games, wins, average score and rating on this server.
+
+        *name* is the player's display name, shown as typed (never as markup)."""
+        name = texts.shown_name(name)
         players = await self._players(guild_id)
         p = players.get(("user", user_id))
         if p is None or not p.games:
@@ -884,7 +887,7 @@ def _game_line(
         "• {game} in {channel}: {player}'s turn, since {since}",
         game=where,
         channel=channel,
-        player=mover.display,
+        player=texts.shown_name(mover.display),
         since=began,
     )
 
@@ -937,7 +940,7 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
 def _plain(lang: str, seat: SeatRow | None, name: str) -> str:
     if seat is None:
         return name
-    who = t(lang, "Computer") if seat.user_id is None else seat.display
+    who = t(lang, "Computer") if seat.user_id is None else texts.shown_name(seat.display)
     return f"{who} ({texts.colour(name, lang)})"
 
 

@@ -30,7 +30,7 @@ BUTTON_LIMIT = 80  # Discord: characters in a button's label
 
 # A choice on a panel the game has moved on from (a second tap, another panel of the turn).
 OUT_OF_DATE = N_(
-    "This panel was out of date, so nothing was played; it now shows the game as it is."
+    "This panel was out of date, so nothing was done; it now shows the game as it is. Choose again."
 )
 
 _SQUARE_WORDS = frozenset(f"{f}{r}" for f in "abcdefgh" for r in "12345678")

@@ -226,12 +226,17 @@ async def _message_kwargs(
     return kwargs
 
 
-async def open_panel(interaction: discord.Interaction[TorresBot], game_id: int, turn: int) -> None:
-    """The Play button: the mover gets the panel privately; anyone else a one-line refusal."""
+async def open_panel(
+    interaction: discord.Interaction[TorresBot], game_id: int, turn: int, *, undo: bool = False
+) -> None:
+    """The Play button (and Undo, *undo*): the mover gets the panel privately; anyone
+    else a one-line refusal."""
     bot = interaction.client
 
     async def work() -> dict[str, Any]:
-        state = await bot.service.panel_open(game_id=game_id, turn=turn, user=user_of(interaction))
+        state = await bot.service.panel_open(
+            game_id=game_id, turn=turn, user=user_of(interaction), undo=undo
+        )
         return await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
 
     try:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from engine.messages import TEMPLATES, template
-from renderer.i18n import card_name
+from renderer.i18n import card_name, colour_name
 
 from .i18n import N_, t, tn
 
@@ -32,12 +32,18 @@ def _fields(text: str) -> frozenset[str]:
     return frozenset({name for _, name, _, _ in string.Formatter().parse(text) if name})
 
 
+# Fields that hold a seat id ("red"), shown as its colour in the user's language.
+_SEAT_FIELDS = frozenset({"player", "other"})
+
+
 def _values(lang: str, text: str, params: Mapping[str, object]) -> dict[str, object]:
     values = dict(params)
     if "{levels}" in text:
         values["levels"] = _levels(lang, int(params["levels"]))
     if "{card_name}" in text:
         values["card_name"] = card_name(lang, str(params["card"]))
+    for seat in _SEAT_FIELDS & _fields(text):  # seat ids belong in notation only
+        values[seat] = colour_name(lang, str(params[seat]))
     return values
 
 

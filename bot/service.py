@@ -53,6 +53,7 @@ LAG_NORMAL = 0.5  # seconds from a command's creation to its arrival, clocks agr
 ChooseActions = Callable[[Game, float], list[str]]
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +195,9 @@ class PanelState:
     outcome: Outcome | None = None
     note: str | None = None  # what the highlighted squares are
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
-    # The game's log position the panel shows (``GameRow.last_seq``): its choices carry
-    # it and act only while the game is still there (None: a closed panel).
+    # The version of the position the panel shows (``GameService._shown``: the log
+    # position of the turn's last play or undo): its choices carry it and act only
+    # while the position is still that one (None: a closed panel).
     version: int | None = None
 
 
@@ -237,7 +239,8 @@ class GameService:
         # The current turn's actions (undone ones left out) as of a log position,
         # kept up to date by this process's own writes: the panel and the turn
         # message need them at every step, and reading the log costs a round trip.
-        self._turn_log: Lru[int, tuple[int, tuple[str, ...]]] = Lru(CACHED_GAMES)
+        # game -> (log position, the turn's actions, the position's version: see _shown)
+        self._turn_log: Lru[int, tuple[int, tuple[str, ...], int]] = Lru(CACHED_GAMES)
         # The running game of a channel, as last seen: a command in a channel goes
         # straight to that game's lock, and finds out under the lock (the row is read
         # there anyway) whether the game still runs there; only if not is the
@@ -519,27 +522,20 @@ class GameService:
         return await self._play(game_id, user, "end", turn=turn, created_at=sent)
 
     async def undo(
-        self,
-        *,
-        channel_id: int | None = None,
-        game_id: int | None = None,
-        turn: int | None = None,
-        user: User,
-        created_at: float | None = None,
+        self, *, channel_id: int, user: User, created_at: float | None = None
     ) -> Outcome:
-        """Take back the last action of the current turn."""
+        """``/torres undo``: take back the last action of the current turn; the reply
+        adds the AP left (the panel, which shows them itself, takes ``_undo``'s bare
+        sentence). A button has no unbound undo: the turn message's Undo opens the
+        panel (``panel_open(undo=True)``), whose Undo is bound to the state it shows."""
         lang = user.lang
         created_at = self._sent_here(created_at)
-        if game_id is None:
-            assert channel_id is not None
-            return await self._on_channel_game(
-                channel_id,
-                lang,
-                lambda game_id, check: self._undo(
-                    game_id, turn, user, created_at, channel_id=check
-                ),
-            )
-        return await self._undo(game_id, turn, user, created_at)
+        took, work = await self._on_channel_game(
+            channel_id,
+            lang,
+            lambda game_id, check: self._undo(game_id, None, user, created_at, channel_id=check),
+        )
+        return Outcome(reply=f"{took} " + _ap_line(work, lang))
 
     async def _undo(
         self,
@@ -550,9 +546,10 @@ class GameService:
         *,
         channel_id: int | None = None,
         version: int | None = None,
-    ) -> Outcome:
-        """*version*: a panel's (``PanelState.version``); raises ``_OutOfDate``, having
-        done nothing, if the game has moved on from it."""
+    ) -> tuple[str, Game]:
+        """What was taken back, in a sentence, and the game after it. *version*: a
+        panel's (``PanelState.version``); raises ``_OutOfDate``, having done nothing,
+        if the game has moved on from it."""
         lang = user.lang
         if turn is not None:
             self._check_ids(game_id, turn, lang=lang)
@@ -565,7 +562,7 @@ class GameService:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more; nothing was changed."))
-            _check_version(row, version)
+            await self._check_version(row, version)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -573,16 +570,10 @@ class GameService:
             done_before = await self._turn_actions(row)
             undone = (done_before or [""])[-1]
             if not work.undo():
-                raise NotAllowed(
-                    t(
-                        lang,
-                        "Nothing to take back: this turn has no actions yet, or the last one "
-                        "was a card draw (a draw can't be undone).",
-                    )
-                )
+                raise NotAllowed(t(lang, NOTHING_TO_UNDO))
             seq, _ = await self._record(row, seat, user.id, "undo", "undo", work, turn_ended=False)
             self._cache[game_id] = (seq, work.copy())
-            self._turn_log[game_id] = (seq, tuple(done_before[:-1]))
+            self._turn_log[game_id] = (seq, tuple(done_before[:-1]), seq)
         if undone:
             took = t(
                 lang,
@@ -592,7 +583,7 @@ class GameService:
             )
         else:
             took = t(lang, "Took back your last action.")
-        return Outcome(reply=f"{took} " + _ap_line(work, lang))
+        return took, work
 
     async def _play(
         self,
@@ -617,7 +608,7 @@ class GameService:
                 self._check_turn(row, turn, lang=lang)
             if row.status != "running":
                 raise NoGame(t(lang, "This game is not running any more."))
-            _check_version(row, version)
+            await self._check_version(row, version)
             game = await self._load(row)
             seat = self._mover(row, game, seats, user)
             await self._check_sent_in_turn(row, seats, created_at, lang=lang)
@@ -719,7 +710,7 @@ class GameService:
         else:
             self._cache[row.id] = (seq, work.copy())
             now_done = () if done else (*done_before, *split_actions(normalize(text)))
-            self._turn_log[row.id] = (seq, now_done)
+            self._turn_log[row.id] = (seq, now_done, seq)
         if not done:
             return Outcome(
                 reply=t(
@@ -1108,7 +1099,9 @@ class GameService:
                 text += " " + t(
                     public,
                     "Scores at that point: {scores}",
-                    scores=", ".join(f"{p} {v}" for p, v in scores.items()),
+                    scores=texts.score_list(
+                        scores, (row.position or {}).get("players") or scores, public
+                    ),
                 )
             post = Post(channel_id, row.id, text, language=public)
             queued: list[int] = []  # the note is committed with the game's end
@@ -1302,8 +1295,8 @@ class GameService:
         self,
         channel_id: int,
         lang: str,
-        act: Callable[[int, int | None], Awaitable[Outcome]],
-    ) -> Outcome:
+        act: Callable[[int, int | None], Awaitable[_R]],
+    ) -> _R:
         """``act(game_id, check)`` on the channel's running game: first on the one
         remembered (``check`` = the channel: ``act`` raises ``_MovedOn``, having done
         nothing, if the game no longer runs there), else on the one looked up now."""
@@ -1537,12 +1530,33 @@ class GameService:
 
     # -- the play panel ------------------------------------------------------------
 
-    async def panel_open(self, *, game_id: int, turn: int, user: User) -> PanelState:
-        """The Play button of a turn message: the mover's panel; anyone else is refused."""
-        row, seats = await self._check_button(game_id, turn, lang=user.lang)
+    async def panel_open(
+        self, *, game_id: int, turn: int, user: User, undo: bool = False
+    ) -> PanelState:
+        """The Play button of a turn message: the mover's panel; anyone else is refused.
+
+        *undo*: the turn message's Undo button, which opens the panel saying what its
+        Undo would take back. That message is the same for every action of the turn,
+        so it can't say which state its player saw; the panel's Undo is bound to the
+        state it shows, so a double tap or a press on two devices takes back one action.
+        """
+        lang = user.lang
+        row, seats = await self._check_button(game_id, turn, lang=lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        return await self._panel_state(row, game, None, "", user.lang, seats)
+        note = ""
+        if undo:
+            done = await self._turn_actions(row)
+            if game.can_undo and done:
+                note = t(
+                    lang,
+                    "Press **Undo** below to take back `{action}` — {description}.",
+                    action=done[-1],
+                    description=panels.describe(done[-1], lang=lang),
+                )
+            else:
+                note = f"⚠ {t(lang, NOTHING_TO_UNDO)}"
+        return await self._panel_state(row, game, None, note, lang, seats)
 
     async def panel_press(
         self,
@@ -1572,7 +1586,8 @@ class GameService:
             return self._closed_panel(row, turn, lang)
         game = await self._load(row)
         self._mover(row, game, seats, user)
-        stale = version is not None and version != row.last_seq
+        shown = await self._shown(row)
+        stale = version is not None and version != shown
         group: str | None = None
         action: str | None = None
         if op in ("what", "do") and value.startswith(panels.WHAT):  # a group, or its source
@@ -1599,7 +1614,7 @@ class GameService:
                 )
         elif op == "undo":
             try:
-                outcome = await self._undo(game_id, turn, user, None, version=version)
+                took, _ = await self._undo(game_id, turn, user, None, version=version)
             except _OutOfDate:
                 return await self._out_of_date(game_id, turn, lang)
             except StaleButton:
@@ -1607,9 +1622,7 @@ class GameService:
             except NotAllowed as exc:
                 return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
             row, seats = await self._fresh_seated(game_id, lang=lang)
-            return await self._panel_state(
-                row, await self._load(row), None, outcome.reply, lang, seats
-            )
+            return await self._panel_state(row, await self._load(row), None, took, lang, seats)
         elif op in ("end", "endok"):
             action = "end"
             if op == "end" and game.stage == "play" and (game.ap or 0) > 0:
@@ -1618,7 +1631,7 @@ class GameService:
                         self._panel_header(row, game, lang), game.ap or 0, lang
                     ),
                     position=None,
-                    version=row.last_seq,
+                    version=shown,
                 )
         assert action is not None
         before_actions = await self._turn_actions(row)
@@ -1753,17 +1766,35 @@ class GameService:
     async def _turn_actions(self, row: GameRow) -> list[str]:
         """The actions of *row*'s turn, from memory when this process knows them at
         the row's log position, else from the log."""
+        return list((await self._turn_state(row))[0])
+
+    async def _shown(self, row: GameRow) -> int:
+        """The version of *row*'s position, which a panel carries: the log position of
+        the turn's last play or undo (else of the turn's start). Entries that leave
+        the position as it is (another player's resignation) don't change it."""
+        return (await self._turn_state(row))[1]
+
+    async def _check_version(self, row: GameRow, version: int | None) -> None:
+        """Raise ``_OutOfDate`` if a panel bound to *version* no longer shows *row*'s
+        position (the caller holds the game's lock)."""
+        if version is not None and await self._shown(row) != version:
+            raise _OutOfDate()
+
+    async def _turn_state(self, row: GameRow) -> tuple[tuple[str, ...], int]:
         known = self._turn_log.get(row.id)
         if known is not None and known[0] == row.last_seq:
-            return list(known[1])
+            return known[1], known[2]
         actions: list[str] = []
+        shown = row.turn_start_seq
         for entry in await self._store.actions(row.id, after_seq=row.turn_start_seq):
             if entry.kind == "play":
                 actions.extend(split_actions(entry.action))
             elif entry.kind == "undo" and actions:
                 actions.pop()
-        self._turn_log[row.id] = (row.last_seq, tuple(actions))
-        return actions
+            if entry.kind in ("play", "undo"):
+                shown = entry.seq
+        self._turn_log[row.id] = (row.last_seq, tuple(actions), shown)
+        return tuple(actions), shown
 
     def _panel_header(self, row: GameRow, game: Game, lang: str = "en") -> str:
         me = game.to_move or ""
@@ -1831,7 +1862,7 @@ class GameService:
             highlight,
             note=t(lang, "changed this turn so far"),
             labels=picture_labels(seats, lang),
-            version=row.last_seq,
+            version=await self._shown(row),
         )
 
 
@@ -1885,6 +1916,10 @@ def _after_draw_refusal(
     )
 
 
+NOTHING_TO_UNDO = N_(
+    "Nothing to take back: this turn has no actions yet, or the last one "
+    "was a card draw (a draw can't be undone)."
+)
 TYPE_AN_ACTION = N_("Type at least one action, for example `move c3 d3` or `end`.")
 
 
@@ -2141,12 +2176,6 @@ def _fit(text: str) -> str:
 
 class _OutOfDate(Exception):
     """A panel's choice was made on a state the game has since left: nothing was done."""
-
-
-def _check_version(row: GameRow, version: int | None) -> None:
-    """Raise ``_OutOfDate`` if a panel bound to *version* no longer shows *row*'s game."""
-    if version is not None and row.last_seq != version:
-        raise _OutOfDate()
 
 
 class _MovedOn(Exception):

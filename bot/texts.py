@@ -174,11 +174,12 @@ def next_label(lang: str = DEFAULT) -> str:
 
 
 def _scores(scores: Mapping[str, int], order: Iterable[str], lang: str = DEFAULT) -> str:
-    return (
-        scores_label(lang)
-        + " "
-        + " · ".join(f"{colour(p, lang)} {scores.get(p, 0)}" for p in order)
-    )
+    return scores_label(lang) + " " + score_list(scores, order, lang)
+
+
+def score_list(scores: Mapping[str, int], order: Iterable[str], lang: str = DEFAULT) -> str:
+    """Each seat's colour and score in seat *order*: ``Rot 3 · Blau 0``."""
+    return " · ".join(f"{colour(p, lang)} {scores.get(p, 0)}" for p in order)
 
 
 def scores_line(

@@ -31,7 +31,12 @@ _seen: OrderedDict[int, None] = OrderedDict()
 def first_delivery(interaction: discord.Interaction[Any]) -> bool:
     """False for an interaction this process has already taken: Discord may deliver one
     twice (e.g. when the gateway replays events after a resume), and the second must
-    neither act again nor answer (the answer would be refused, the first's may be lost)."""
+    neither act again nor answer (the answer would be refused, the first's may be lost).
+
+    Autocomplete requests (one per keystroke) are not remembered: they change nothing,
+    and thousands of them would push the presses and commands out of the memory."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        return True
     if interaction.id in _seen:
         log.info("interaction %s delivered again; ignored", interaction.id)
         return False

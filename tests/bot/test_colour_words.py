@@ -4,8 +4,9 @@
 A scripted game in each language (two humans who speak it, two computers) is played
 through the service, and every text it produces is collected: the public posts (and
 the legend, the picture's labels and the alt text of their pictures), the private
-replies, the hands, the panels, ``/torres board``, a refusal, autocomplete, a reminder,
-resignations, and the home texts after the end. The seat ids stay English only inside
+replies, the hands, the panels, ``/torres board``, refusals (one naming another
+seat's knight), autocomplete, a reminder, resignations, a cancellation with its
+scores, and the home texts after the end. The seat ids stay English only inside
 notation (code spans), which is left out of the check.
 """
 
@@ -17,12 +18,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot.errors import NotYourTurn
+from bot.errors import IllegalMove, NotYourTurn
 from bot.home import HomeService
 from bot.service import Outcome, _random_decision
-from engine import Game
 from renderer import describe_view, read_view
+from renderer.i18n import colour_name
 from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
+from tests.bot.test_home import to_move
 
 ENGLISH_COLOUR = re.compile(r"\b(red|blue|green|yellow)\b", re.IGNORECASE)
 #: Notation (code spans), mentions, channel links and timestamps are no prose.
@@ -93,14 +95,12 @@ async def play_a_scripted_game(env: Env, lang: str) -> Reader:
     game_id = started.posts[0].game_id
     rng = random.Random(3)
     reminded = False
+    knight_refused = False
     for decision in range(2000):
-        row = await env.store.game(game_id)
-        assert row is not None and row.position is not None
-        if row.status != "running":
+        now = await to_move(env, game_id)
+        if now is None:
             break
-        seats = await env.store.seats(game_id)
-        game = Game.from_position(row.position)
-        seat = next(s for s in seats if s.name == game.to_move)
+        row, game, seat = now
         if seat.is_ai:
             read.outcome("computer", await service.ai_step(game_id))
             continue
@@ -111,6 +111,18 @@ async def play_a_scripted_game(env: Env, lang: str) -> Reader:
             for post in await service.due_reminders():
                 read.add("reminder", post.text)
             reminded = True
+        theirs = [
+            square
+            for name, squares in row.position["knights"].items()
+            if name != game.to_move
+            for square in squares
+        ]
+        if not knight_refused and game.stage == "play" and theirs:
+            # the engine's refusal names the knight's owner: a seat, so a colour
+            with pytest.raises(IllegalMove) as refused:
+                await service.play(channel_id=CHANNEL, user=user, text=f"move {theirs[0]} a1")
+            read.add("knight refusal", refused.value.message)
+            knight_refused = True
         if decision % 5 == 0:
             with pytest.raises(NotYourTurn) as refused:
                 await service.play(channel_id=CHANNEL, user=other, text="end")
@@ -192,6 +204,16 @@ async def play_a_scripted_game(env: Env, lang: str) -> Reader:
     read.outcome("resign", await service.resign(channel_id=CHANNEL, user=bob))
     await home.record_results()
     read.add("history", await home.history(channel_id=CHANNEL, guild_id=GUILD, lang=lang))
+    assert knight_refused
+
+    # a third game, cancelled after its first decision: the post gives the scores
+    await service.new(guild_id=GUILD, channel_id=CHANNEL, user=ann, players=2, language=lang)
+    await service.join(channel_id=CHANNEL, user=bob)
+    await service.start(channel_id=CHANNEL, user=ann)
+    cancelled = await service.cancel(channel_id=CHANNEL, user=ann, can_manage_channel=False)
+    read.outcome("cancel", cancelled)
+    in_seat_order = " · ".join(f"{colour_name(lang, p)} 0" for p in ("red", "blue"))
+    assert cancelled.posts[0].text.endswith(in_seat_order)
     return read
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import discord
 import pytest
 
 from bot import views
@@ -80,8 +81,27 @@ def test_an_interaction_is_taken_once_and_memory_is_bounded(
 ) -> None:
     monkeypatch.setattr(views, "SEEN_INTERACTIONS", 3)
     monkeypatch.setattr(views, "_seen", type(views._seen)())
-    first, again = SimpleNamespace(id=1), SimpleNamespace(id=1)
+    first, again = press(1), press(1)
     assert first_delivery(first) and not first_delivery(again)  # type: ignore[arg-type]
     for n in range(2, 6):
-        assert first_delivery(SimpleNamespace(id=n))  # type: ignore[arg-type]
+        assert first_delivery(press(n))  # type: ignore[arg-type]
     assert len(views._seen) == 3 and first_delivery(first)  # type: ignore[arg-type]
+
+
+def press(number: int, kind: str = "component") -> SimpleNamespace:
+    """An interaction as ``first_delivery`` reads it."""
+    return SimpleNamespace(id=number, type=getattr(discord.InteractionType, kind))
+
+
+def test_keystrokes_do_not_push_presses_out_of_the_duplicate_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Autocomplete requests are answered every time and not remembered: a full memory's
+    worth of keystrokes after a press leaves that press's second delivery ignored."""
+    monkeypatch.setattr(views, "SEEN_INTERACTIONS", 3)
+    monkeypatch.setattr(views, "_seen", type(views._seen)())
+    assert first_delivery(press(1))  # type: ignore[arg-type]
+    for n in range(2, 6):
+        keystroke = press(n, "autocomplete")
+        assert first_delivery(keystroke) and first_delivery(keystroke)  # type: ignore[arg-type]
+    assert not first_delivery(press(1))  # type: ignore[arg-type]

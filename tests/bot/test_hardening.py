@@ -384,7 +384,7 @@ async def test_forged_button_ids_are_refused_before_the_database(env: Env, game_
     await past_setup(env, "common")
     for call in (
         env.service.end_turn(game_id=game_id, turn=turn, user=ANN),
-        env.service.undo(game_id=game_id, turn=turn, user=ANN),
+        env.service.panel_open(game_id=game_id, turn=turn, user=ANN, undo=True),
         env.service.hand(game_id=game_id, turn=turn, user=ANN),
         env.service.end_needs_confirm(game_id=game_id, turn=turn, user=ANN),
         env.service.panel_open(game_id=game_id, turn=turn, user=ANN),

@@ -11,6 +11,7 @@ from openskill.models import PlackettLuce
 from bot.errors import NoGame, NotAllowed
 from bot.home import HomeService
 from bot.service import User, _random_decision
+from bot.store import GameRow, SeatRow
 from engine import Game
 from engine.record import parse_record, replay
 from tests.bot.conftest import ANN, BOB, CHANNEL, CY, EVE, GUILD, Env
@@ -36,18 +37,26 @@ async def start(
     return game_id
 
 
+async def to_move(env: Env, game_id: int) -> tuple[GameRow, Game, SeatRow] | None:
+    """The game's row, its position and the seat to move; None once it no longer runs."""
+    row = await env.store.game(game_id)
+    assert row is not None and row.position is not None
+    if row.status != "running":
+        return None
+    game = Game.from_position(row.position)
+    seat = next(s for s in await env.store.seats(game_id) if s.name == game.to_move)
+    return row, game, seat
+
+
 async def play_out(env: Env, game_id: int, seed: int, *, until: int | None = None) -> None:
     """Random decisions (humans and computers alike) until the end, or *until* decisions."""
     rng = random.Random(seed)
     done = 0
     while until is None or done < until:
-        row = await env.store.game(game_id)
-        assert row is not None and row.position is not None
-        if row.status != "running":
+        now = await to_move(env, game_id)
+        if now is None:
             return
-        seats = await env.store.seats(game_id)
-        game = Game.from_position(row.position)
-        seat = next(s for s in seats if s.name == game.to_move)
+        row, game, seat = now
         if seat.is_ai:
             await env.service.ai_step(game_id)
         else:

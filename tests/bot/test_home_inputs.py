@@ -69,3 +69,19 @@ async def test_away_days_at_the_bounds_are_accepted(env: Env) -> None:
     assert settings.away_until == env.clock.now + AWAY_DAYS * 86400 and out.posts
     await home(env).away(user=ANN, days=0)
     assert (await env.store.user_settings(ANN.id)).away_until is None
+
+
+async def test_games_history_and_stats_show_the_name_as_typed(env: Env) -> None:
+    """``/torres games`` (the mover's name), ``history`` and ``stats`` never format a name."""
+    ann = User(ANN.id, HOSTILE)
+    await start(env, ann, BOB)
+    h = home(env)
+    games = [await h.my_games(user_id=u.id, guild_id=GUILD, lang="en") for u in (ann, BOB)]
+    assert any(shown_name(HOSTILE) in text for text in games), games
+    await env.service.resign(channel_id=CHANNEL, user=ann)
+    await h.record_results()
+    history = await h.history(channel_id=CHANNEL, guild_id=GUILD, lang="en")
+    stats = await h.stats(guild_id=GUILD, user_id=ANN.id, name=HOSTILE, lang="en")
+    for text in (*games, history, stats):
+        literal(text)
+    assert shown_name(HOSTILE) in history and shown_name(HOSTILE) in stats

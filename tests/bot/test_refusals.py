@@ -103,14 +103,14 @@ CASES = [
     (
         "move c3 c4",
         "The knight on c3 is blue's, not yours.",
-        "Der Ritter auf c3 gehört blue, nicht dir.",
-        "De ridder op c3 is van blue, niet van jou.",
+        "Der Ritter auf c3 gehört Blau, nicht dir.",
+        "De ridder op c3 is van blauw, niet van jou.",
     ),
     (
         "move f3 e3; move e3 c3",
         "c3 is not empty: blue's knight stands there.",
-        "c3 ist nicht frei: Dort steht ein Ritter von blue.",
-        "c3 is niet vrij: daar staat een ridder van blue.",
+        "c3 ist nicht frei: Dort steht ein Ritter von Blau.",
+        "c3 is niet vrij: daar staat een ridder van blauw.",
     ),
     (
         "stack 3",

@@ -330,14 +330,14 @@ async def test_acknowledged_actions_survive_a_restart(env: Env):
 
 
 async def test_buttons_from_an_earlier_turn_are_refused(env: Env):
-    """End turn / Undo / My hand check the turn number in the button."""
+    """End turn / Undo (which opens the panel) / My hand check the turn number in the button."""
     await past_setup(env)
     row, _, _ = await state(env)
     old = row.turn_no
     await env.service.end_turn(game_id=1, turn=old, user=ANN)
     for press in (
         env.service.end_turn(game_id=1, turn=old, user=BOB),
-        env.service.undo(game_id=1, turn=old, user=BOB),
+        env.service.panel_open(game_id=1, turn=old, user=BOB, undo=True),
         env.service.hand(game_id=1, turn=old, user=BOB),
     ):
         with pytest.raises(StaleButton, match="earlier turn"):

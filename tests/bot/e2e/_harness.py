@@ -8,6 +8,7 @@ it can choose legal actions and check what the bot reports.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import sqlite3
@@ -149,6 +150,16 @@ class BotRunner:
     def log_text(self) -> str:
         return self.proc.log_text(20000) if self.proc else ""
 
+    async def wait_for_log(self, text: str, timeout: float) -> None:
+        """Until the bot's log has a line containing *text* (the bot's own evidence of
+        something it did not show on Discord); AssertionError after *timeout*."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.log.read_text(errors="replace"):
+            if loop.time() > deadline:
+                raise AssertionError(f"no {text!r} in the bot's log after {timeout} s")
+            await asyncio.sleep(0.05)
+
     def unexpected_log_errors(self) -> list[str]:
         """ERROR lines and tracebacks in the bot's log that no test asked for."""
         try:
@@ -285,9 +296,9 @@ class PanelDriver:
         self.latencies: list[float] = []  # seconds from each tap to the panel's update
         self.opened_in: float | None = None  # seconds from Play to the panel
 
-    async def open(self, turn_message: FakeMessage) -> FakeMessage:
-        """Press Play on a turn message; the panel arrives privately."""
-        play = next(b for b in turn_message.buttons if (b.custom_id or "").endswith(":play"))
+    async def open(self, turn_message: FakeMessage, button: str = "play") -> FakeMessage:
+        """Press Play (or *button*: Undo) on a turn message; the panel arrives privately."""
+        play = next(b for b in turn_message.buttons if (b.custom_id or "").endswith(":" + button))
         ix = await self.fake.click(self.who, turn_message, play.custom_id or "")
         self.taps += 1
         panel = await ix.reply(TIMEOUT)

@@ -22,7 +22,16 @@ import pytest
 
 import engine
 from engine import Game, IllegalAction, NotationError
-from tests.bot.e2e._harness import CUSTOM_ID, SEED, TIMEOUT, BotRunner, Table, check_gif, check_png
+from tests.bot.e2e._harness import (
+    CUSTOM_ID,
+    SEED,
+    TIMEOUT,
+    BotRunner,
+    PanelDriver,
+    Table,
+    check_gif,
+    check_png,
+)
 from tests.fakediscord import FakeMessage
 
 SETUP_STAGES = {"castles", "place", "king"}
@@ -238,10 +247,15 @@ class Match:
         assert reply.content.startswith(f"Done: `{wrong}`"), reply.content
         self.game.play(wrong)
         if self.turn_msg is not None and self.rng.random() < 0.5:
-            ix, reply = await self.t.click(who, self.turn_msg, "undo")
+            # the turn message's Undo opens the panel, which says what its Undo takes back
+            driver = PanelDriver(self.t.fake, who)
+            panel = await driver.open(self.turn_msg, "undo")
+            assert f"Press **Undo** below to take back `{wrong}`" in panel.content, panel.content
+            await driver.tap(driver.button("undo"))
+            assert f"Took back `{wrong}`" in panel.content, panel.content
         else:
             ix, reply = await self.t.slash(who, "undo")
-        assert reply.content.startswith("Took back"), reply.content
+            assert reply.content.startswith("Took back"), reply.content
         assert self.game.undo()
         return await self.play_slash(actions)
 

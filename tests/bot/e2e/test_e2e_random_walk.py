@@ -15,7 +15,15 @@ import random
 import pytest
 
 from engine import Game, IllegalAction, NotationError
-from tests.bot.e2e._harness import CUSTOM_ID, SEED, TIMEOUT, BotRunner, Table, open_game
+from tests.bot.e2e._harness import (
+    CUSTOM_ID,
+    SEED,
+    TIMEOUT,
+    BotRunner,
+    PanelDriver,
+    Table,
+    open_game,
+)
 from tests.fakediscord import FakeMessage
 
 SEATS = {"red": "alice", "blue": "bob"}
@@ -123,7 +131,14 @@ class Walk:
             ok = who == self.mover and game.stage in ("play", "draw-keep") and work.undo()
             msg = self.button_msg("undo") if self.rng.random() < 0.5 else None
             if msg is not None:
-                await self.expect(who, "button", "undo", bool(ok), via=msg)
+                # the turn message's Undo opens the mover's panel (or refuses): nothing yet
+                _, panel = await self.expect(who, "button", "undo", False, via=msg)
+                if ok:
+                    assert "Press **Undo** below to take back" in panel.content, panel.content
+                    driver = PanelDriver(self.t.fake, who)
+                    driver.panel = panel
+                    await driver.tap(driver.button("undo"))
+                    assert "Took back" in panel.content, panel.content
             else:
                 await self.expect(who, "undo", "", bool(ok))
             if ok:
