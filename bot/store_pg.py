@@ -222,9 +222,10 @@ def _dump(value: Any) -> str | None:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-# orjson reads an integer over 64 bits as a float (a 128-bit seed would lose its
-# low bits): a text with a run of 20 or more digits is read by the json module.
-_LONG_DIGITS = re.compile(r"[0-9]{20}")
+# orjson reads an integer outside -2**63 .. 2**64-1 as a float (a 128-bit seed would
+# lose its low bits): a text with a run of 19 or more digits (-2**63-1 has 19) is read
+# by the json module.
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 def _loads(text: str) -> Any:

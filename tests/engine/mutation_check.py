@@ -75,6 +75,8 @@ from pathlib import Path
 
 import pytest
 
+GUARD = "mutation-check guard"
+
 try:
     from hypothesis import Phase, settings
 except ImportError:  # a test tree without hypothesis
@@ -94,11 +96,23 @@ else:
 
 
 def pytest_collection_finish(session):
+    # The mutants are in the copy's pure-Python source: the tests must run that, never
+    # an installed engine nor the compiled core (engine/_core, reached through the
+    # editable install's finder even from the copy).
     engine = sys.modules.get("engine")
+    if engine is None:
+        return
     root = Path.cwd().resolve()
-    if engine is not None and root not in Path(engine.__file__).resolve().parents:
+    game = sys.modules.get("engine.game")
+    for module in (engine, game):
+        if module is not None and root not in Path(module.__file__).resolve().parents:
+            raise pytest.UsageError(
+                f"{GUARD}: the tests imported {module.__name__} from {module.__file__}, "
+                f"not from the copy {root}"
+            )
+    if getattr(engine, "ENGINE", "reference") != "reference":
         raise pytest.UsageError(
-            f"the tests imported engine from {engine.__file__}, not from the copy {root}"
+            f"{GUARD}: the tests ran the {engine.ENGINE} engine, not the copy's source"
         )
 '''
 
@@ -186,7 +200,7 @@ MUTANTS: list[Mutant] = [
            "        pass\n"),
     # ---- height <= area (§1) when building
     mutant("build: castle one taller than its area", BOARD,
-           "build |= m & le[a - 1]", "build |= m & le[a]", quick=True),
+           "build |= m & levels[a - 1]", "build |= m & levels[a]", quick=True),
     mutant("build after a block: one taller than its area", STEPS,
            "found |= m & le[size - 1 if size <= top else top]",
            "found |= m & le[size if size <= top else top]"),
@@ -469,6 +483,7 @@ def run_tests(root: Path, files: Sequence[str], timeout: float) -> tuple[bool, s
     """Run pytest on ``files`` in ``root``: (passed, the first failing test, output)."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # a mutant of the same size must not reuse a .pyc
+    env["TORRES_ENGINE"] = "reference"  # the mutated source, never the compiled core
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rfE", "-p", "no:cacheprovider"]
     cmd += ["-p", PLUGIN, *files]
     try:
@@ -479,6 +494,8 @@ def run_tests(root: Path, files: Sequence[str], timeout: float) -> tuple[bool, s
         out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode()
         return False, f"a time-out after {timeout:.0f}s (an endless loop?)", out
     out = proc.stdout + proc.stderr
+    if "mutation-check guard" in out:  # the run tested something else: no verdict at all
+        raise CheckError(tail(out, 5))
     if proc.returncode == 0:
         return True, "", out
     for line in out.splitlines():
