@@ -157,3 +157,12 @@ def test_quick_subset_is_caught_by_rules_tests():
     for r in results:
         assert r.status == "caught", r.line()
         assert r.detail.startswith("caught by tests/engine/test_rules_"), r.line()
+
+
+def test_tests_that_run_another_engine_stop_the_check(tmp_path):
+    """A run of anything but the copy's pure-Python source (the compiled core, which the
+    editable install reaches even from the copy) gives no verdict: the check stops."""
+    repo = fake_repo(tmp_path / "repo")
+    (repo / "engine" / "__init__.py").write_text('ENGINE = "core"\n')
+    with pytest.raises(CheckError, match="mutation-check guard: the tests ran the core engine"):
+        run_check(repo, [STEP_TWO], log=print)
