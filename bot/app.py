@@ -19,7 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.batch import merge_posts
+from bot.batch import merge_posts, split_message
 from bot.cog import (
     TorresGroup,
     answer_in_time,
@@ -37,7 +37,6 @@ from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MA
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
-from bot.texts import shorten
 from bot.translator import CommandTranslator
 from bot.views import TurnButton, turn_view
 from bot.workers import WorkerPool
@@ -465,8 +464,18 @@ class TorresBot(discord.Client):
             # posting it twice.
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         where = f"in channel {post.channel_id} (game {post.game_id})"
+        # Over Discord's 2,000 characters (a long merged computer post): the text goes
+        # out in messages cut between lines, in order; the last carries the picture and
+        # buttons. A repeat after a failure sends each piece with its own nonce again,
+        # so Discord returns the pieces it already has instead of posting them twice.
+        *before, last = split_message(text)
         try:
-            message = await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
+            for i, piece in enumerate(before):
+                extra: dict[str, Any] = {"allowed_mentions": kwargs["allowed_mentions"]}
+                if post.outbox_id is not None:
+                    extra["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}p{i}"
+                await channel.send(piece, **extra)  # type: ignore[union-attr]
+            message = await channel.send(last, **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
