@@ -29,7 +29,7 @@ from bot.cog import (
     send_private,
 )
 from bot.config import BotConfig
-from bot.errors import Busy
+from bot.errors import Busy, Unavailable
 from bot.home import HomeService
 from bot.home_cog import add_home_commands
 from bot.i18n import DEFAULT, language, t
@@ -622,6 +622,8 @@ class TorresBot(discord.Client):
         """Write the results of ended games (stats and ratings read them); never raises."""
         try:
             await self.home.record_results()
+        except Unavailable:  # the store logged why; the background loop retries
+            pass
         except Exception:  # the game is over all the same; the background loop retries
             log.exception("could not record game results")
 
@@ -661,8 +663,8 @@ class TorresBot(discord.Client):
                 pending.extend(outcome.posts)
         except asyncio.CancelledError:
             raise
-        except Busy:  # the background loop hands the turn back to the computer later
-            log.warning("computer player of game %s waits: the database is busy", game_id)
+        except (Busy, Unavailable):  # the background loop hands the turn back later
+            log.warning("computer player of game %s waits: the database takes no writes", game_id)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
         finally:
@@ -692,6 +694,8 @@ class TorresBot(discord.Client):
                 raise
             except Busy:
                 log.warning("background pass skipped: the database is busy")
+            except Unavailable:  # the store logged why (a full disk, a replaced file)
+                log.debug("background pass skipped: the database takes no writes")
             except Exception:
                 log.exception("background loop failed; retrying")
             await asyncio.sleep(self.config.reminder_check_seconds)
