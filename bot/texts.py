@@ -348,10 +348,7 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
 def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     by_name = {s.name: s for s in seats}
     winners = list(game.winners)
-    names = [
-        f"<@{by_name[w].user_id}> ({w})" if w in by_name and by_name[w].user_id else f"{w}"
-        for w in winners
-    ]
+    names = [_winner(by_name.get(w), w, lang) for w in winners]
     if len(names) == 1:
         head = t(lang, "**Game over!** {player} wins.", player=names[0])
     elif names:
@@ -366,6 +363,15 @@ def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     if others:
         head += " " + t(lang, "Well played, {players}.", players=", ".join(others))
     return head + "\n" + score_table(game, seats, lang)
+
+
+def _winner(seat: SeatRow | None, name: str, lang: str) -> str:
+    """A winner: their mention, or the computer that played the seat for them."""
+    if seat is None or seat.user_id is None:
+        return name
+    if seat.is_ai:
+        return t(lang, "Computer (for {player})", player=shown_name(seat.display)) + f" ({name})"
+    return f"<@{seat.user_id}> ({name})"
 
 
 def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
