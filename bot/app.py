@@ -127,6 +127,12 @@ class Renderer:
         # queues the other games' turn pictures behind it.
         self._workers = workers
         self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+        # Replays drawn at once (held around building the frames and drawing them): with
+        # worker processes, one fewer than there are, so a burst of game ends (a
+        # stress test queued hundreds) never queues the computer players' thinking
+        # behind them in the shared pool, and waiting replays hold no frames in memory.
+        slots = max(1, workers.processes - 1) if workers is not None else 1
+        self.replays = asyncio.Semaphore(slots)
 
     async def start(self) -> None:
         """Import the renderer and fill its caches now rather than during the first turn."""
@@ -440,8 +446,9 @@ class TorresBot(discord.Client):
         files: list[discord.File] = []
         if post.animation:
             try:
-                frames = await self.service.replay_frames(post.game_id)
-                gif = await self.renderer.animate(frames, lang)
+                async with self.renderer.replays:
+                    frames = await self.service.replay_frames(post.game_id)
+                    gif = await self.renderer.animate(frames, lang)
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             except Exception:  # the game is over all the same; only the animation is missing
                 log.exception("could not draw the replay of game %s", post.game_id)
@@ -530,7 +537,8 @@ class TorresBot(discord.Client):
             post.meta[key] = f"{post.channel_id}:{message.id}"
         else:
             await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
-        self._turn_messages[post.game_id] = message
+        if not post.replay:  # the game-over message: no later turn message retires it
+            self._turn_messages[post.game_id] = message
         while len(self._turn_messages) > _TURN_MESSAGES:
             self._turn_messages.popitem(last=False)
         if known is not None:
@@ -550,6 +558,10 @@ class TorresBot(discord.Client):
             for item in view.children:
                 if isinstance(item, discord.ui.Button | discord.ui.Select):
                     item.disabled = True
+            # Stopped: discord.py keeps a live view with custom ids in its view store for
+            # good (one per turn message: the soak's memory growth, bench/soak_bench.py);
+            # disabled buttons dispatch nothing, and the live ones are DynamicItems.
+            view.stop()
             await old.edit(view=view)
         except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
             log.info("could not disable the buttons of message %s", message_id)
