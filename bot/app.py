@@ -19,7 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.batch import merge_posts, split_message
+from bot.batch import MESSAGE_LIMIT, merge_posts, split_message
 from bot.cog import (
     TorresGroup,
     answer_in_time,
@@ -440,9 +440,19 @@ class TorresBot(discord.Client):
             )
         }
         lang = language(post.language)  # a public post speaks the game's language
-        text = post.text
+        late_note = t(lang, "*(Posted late after a restart.)*")
+        no_replay = t(lang, "(The animation could not be drawn.)")
+        no_picture = t(lang, "(The board picture could not be drawn; `/torres board` may show it.)")
+        # Over Discord's 2,000 characters (a long merged computer post): the text goes
+        # out in messages cut between lines, in order; the last carries the picture and
+        # buttons. The cuts depend on the post alone, not on whether it goes out late or
+        # its picture failed (room is kept for those notes): a repeat after a crash cuts
+        # the same pieces, and each piece's own nonce makes Discord return the pieces it
+        # already has instead of posting them (or a line of them) twice.
+        room = len(late_note) + max(len(no_replay), len(no_picture)) + 2
+        pieces = split_message(post.text, MESSAGE_LIMIT - room)
         if late:
-            text = t(lang, "*(Posted late after a restart.)*") + "\n" + text
+            pieces[0] = late_note + "\n" + pieces[0]
         files: list[discord.File] = []
         if post.animation:
             try:
@@ -452,15 +462,13 @@ class TorresBot(discord.Client):
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             except Exception:  # the game is over all the same; only the animation is missing
                 log.exception("could not draw the replay of game %s", post.game_id)
-                text += "\n" + t(lang, "(The animation could not be drawn.)")
+                pieces[-1] += "\n" + no_replay
         elif post.position is not None:
             try:
                 files.append(await self._post_picture(post))
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
-                text += "\n" + t(
-                    lang, "(The board picture could not be drawn; `/torres board` may show it.)"
-                )
+                pieces[-1] += "\n" + no_picture
         if files:
             kwargs["files"] = files
         if post.buttons and post.turn is not None:
@@ -471,11 +479,7 @@ class TorresBot(discord.Client):
             # posting it twice.
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         where = f"in channel {post.channel_id} (game {post.game_id})"
-        # Over Discord's 2,000 characters (a long merged computer post): the text goes
-        # out in messages cut between lines, in order; the last carries the picture and
-        # buttons. A repeat after a failure sends each piece with its own nonce again,
-        # so Discord returns the pieces it already has instead of posting them twice.
-        *before, last = split_message(text)
+        *before, last = pieces
         try:
             for i, piece in enumerate(before):
                 extra: dict[str, Any] = {"allowed_mentions": kwargs["allowed_mentions"]}

@@ -91,6 +91,17 @@ async def test_a_long_merged_computer_post_is_posted_whole_in_order(bot: TorresB
     assert await bot.send_post(merged) == POSTED
     assert [(t, k.get("nonce")) for t, k in again.sent] == list(zip(texts, nonces, strict=True))
 
+    # Resent late after a restart: the same cuts (the note goes on the first piece), so
+    # the nonces of pieces Discord already has still name the same text: no line twice.
+    late = _Channel()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: late)
+    assert await bot.send_post(merged, late=True) == POSTED
+    assert [k.get("nonce") for _, k in late.sent] == nonces
+    first, *rest = [text for text, _ in late.sent]
+    assert first.startswith("*(Posted late after a restart.)*\n")
+    assert [first.split("\n", 1)[1], *rest] == texts
+    assert all(len(text) <= 2000 for text, _ in late.sent)
+
 
 @given(
     st.lists(st.text(alphabet=st.sampled_from("ab \n·🔴"), max_size=300), min_size=1, max_size=30),
