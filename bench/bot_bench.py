@@ -238,7 +238,9 @@ class Player:
             who = seats[game.to_move]
             actions = plan(game, self.rng)
             use_button = game.stage == "play" and actions[-1] == "end" and self.rng.random() < 0.5
-            if use_button and self.turn_msg is not None:
+            # The latest turn message may carry no End turn (a merged or late post): type it.
+            ends = [x for x in (self.turn_msg.buttons if self.turn_msg else []) if x.custom_id]
+            if use_button and any((x.custom_id or "").endswith(":end") for x in ends):
                 for action in actions[:-1]:
                     await self.think()
                     _, reply, _ = await self.send(
@@ -247,7 +249,7 @@ class Player:
                     if not reply.content.startswith("Done"):
                         raise AssertionError(f"{action!r} refused: {reply.content}")
                     game.play(action)
-                end = next(x for x in self.turn_msg.buttons if (x.custom_id or "").endswith(":end"))
+                end = next(x for x in ends if (x.custom_id or "").endswith(":end"))
                 await self.think()
                 await self.send(self.end_turn(who, end.custom_id or ""), picture=True)
                 game.play("end")

@@ -138,10 +138,14 @@ async def run(config: BotConfig) -> int:
 
     runner = asyncio.create_task(bot.start(config.token), name="discord")
     waiter = asyncio.create_task(stopping.wait(), name="signals")
+    # The database file replaced under the bot: the store logged it; stop acknowledging.
+    lost = asyncio.create_task(store.lost.wait(), name="database-lost")
     status = 0
     try:
-        done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
-        if runner in done:
+        done, _ = await asyncio.wait({runner, waiter, lost}, return_when=asyncio.FIRST_COMPLETED)
+        if lost in done:
+            status = 1
+        elif runner in done:
             exc = runner.exception()
             if exc is not None:
                 status = 1
@@ -152,6 +156,7 @@ async def run(config: BotConfig) -> int:
                     print(line, file=sys.stderr)
     finally:
         waiter.cancel()
+        lost.cancel()
         await bot.close()
         if not runner.done():
             runner.cancel()

@@ -19,7 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.batch import merge_posts
+from bot.batch import MESSAGE_LIMIT, merge_posts, split_message
 from bot.cog import (
     TorresGroup,
     answer_in_time,
@@ -29,7 +29,7 @@ from bot.cog import (
     send_private,
 )
 from bot.config import BotConfig
-from bot.errors import Busy
+from bot.errors import Busy, Unavailable
 from bot.home import HomeService
 from bot.home_cog import add_home_commands
 from bot.i18n import DEFAULT, language, t
@@ -37,7 +37,6 @@ from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MA
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
 from bot.storage import GameStore
-from bot.texts import shorten
 from bot.translator import CommandTranslator
 from bot.views import TurnButton, first_delivery, turn_view
 from bot.workers import WorkerPool
@@ -129,6 +128,12 @@ class Renderer:
         # queues the other games' turn pictures behind it.
         self._workers = workers
         self._replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+        # Replays drawn at once (held around building the frames and drawing them): with
+        # worker processes, one fewer than there are, so a burst of game ends (a
+        # stress test queued hundreds) never queues the computer players' thinking
+        # behind them in the shared pool, and waiting replays hold no frames in memory.
+        slots = max(1, workers.processes - 1) if workers is not None else 1
+        self.replays = asyncio.Semaphore(slots)
 
     async def start(self) -> None:
         """Import the renderer and fill its caches now rather than during the first turn."""
@@ -472,26 +477,35 @@ class TorresBot(discord.Client):
             )
         }
         lang = language(post.language)  # a public post speaks the game's language
-        text = post.text
+        late_note = t(lang, "*(Posted late after a restart.)*")
+        no_replay = t(lang, "(The animation could not be drawn.)")
+        no_picture = t(lang, "(The board picture could not be drawn; `/torres board` may show it.)")
+        # Over Discord's 2,000 characters (a long merged computer post): the text goes
+        # out in messages cut between lines, in order; the last carries the picture and
+        # buttons. The cuts depend on the post alone, not on whether it goes out late or
+        # its picture failed (room is kept for those notes): a repeat after a crash cuts
+        # the same pieces, and each piece's own nonce makes Discord return the pieces it
+        # already has instead of posting them (or a line of them) twice.
+        room = len(late_note) + max(len(no_replay), len(no_picture)) + 2
+        pieces = split_message(post.text, MESSAGE_LIMIT - room)
         if late:
-            text = t(lang, "*(Posted late after a restart.)*") + "\n" + text
+            pieces[0] = late_note + "\n" + pieces[0]
         files: list[discord.File] = []
         if post.animation:
             try:
-                frames = await self.service.replay_frames(post.game_id)
-                gif = await self.renderer.animate(frames, lang)
+                async with self.renderer.replays:
+                    frames = await self.service.replay_frames(post.game_id)
+                    gif = await self.renderer.animate(frames, lang)
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             except Exception:  # the game is over all the same; only the animation is missing
                 log.exception("could not draw the replay of game %s", post.game_id)
-                text += "\n" + t(lang, "(The animation could not be drawn.)")
+                pieces[-1] += "\n" + no_replay
         elif post.position is not None:
             try:
                 files.append(await self._post_picture(post))
             except Exception:  # the move stands; the message goes out without its picture
                 log.exception("could not draw the board of game %s", post.game_id)
-                text += "\n" + t(
-                    lang, "(The board picture could not be drawn; `/torres board` may show it.)"
-                )
+                pieces[-1] += "\n" + no_picture
         if files:
             kwargs["files"] = files
         if post.buttons and post.turn is not None:
@@ -502,8 +516,14 @@ class TorresBot(discord.Client):
             # posting it twice.
             kwargs["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}"
         where = f"in channel {post.channel_id} (game {post.game_id})"
+        *before, last = pieces
         try:
-            message = await channel.send(shorten(text), **kwargs)  # type: ignore[union-attr]
+            for i, piece in enumerate(before):
+                extra: dict[str, Any] = {"allowed_mentions": kwargs["allowed_mentions"]}
+                if post.outbox_id is not None:
+                    extra["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}p{i}"
+                await channel.send(piece, **extra)  # type: ignore[union-attr]
+            message = await channel.send(last, **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
@@ -558,7 +578,8 @@ class TorresBot(discord.Client):
             post.meta[key] = f"{post.channel_id}:{message.id}"
         else:
             await self.store.set_meta(key, f"{post.channel_id}:{message.id}")
-        self._turn_messages[post.game_id] = message
+        if not post.replay:  # the game-over message: no later turn message retires it
+            self._turn_messages[post.game_id] = message
         while len(self._turn_messages) > _TURN_MESSAGES:
             self._turn_messages.popitem(last=False)
         if known is not None:
@@ -578,6 +599,10 @@ class TorresBot(discord.Client):
             for item in view.children:
                 if isinstance(item, discord.ui.Button | discord.ui.Select):
                     item.disabled = True
+            # Stopped: discord.py keeps a live view with custom ids in its view store for
+            # good (one per turn message: the soak's memory growth, bench/soak_bench.py);
+            # disabled buttons dispatch nothing, and the live ones are DynamicItems.
+            view.stop()
             await old.edit(view=view)
         except Exception:  # deleted, no permission, shutting down: its buttons answer anyway
             log.info("could not disable the buttons of message %s", message_id)
@@ -650,6 +675,8 @@ class TorresBot(discord.Client):
         """Write the results of ended games (stats and ratings read them); never raises."""
         try:
             await self.home.record_results()
+        except Unavailable:  # the store logged why; the background loop retries
+            pass
         except Exception:  # the game is over all the same; the background loop retries
             log.exception("could not record game results")
 
@@ -689,8 +716,8 @@ class TorresBot(discord.Client):
                 pending.extend(outcome.posts)
         except asyncio.CancelledError:
             raise
-        except Busy:  # the background loop hands the turn back to the computer later
-            log.warning("computer player of game %s waits: the database is busy", game_id)
+        except (Busy, Unavailable):  # the background loop hands the turn back later
+            log.warning("computer player of game %s waits: the database takes no writes", game_id)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
         finally:
@@ -720,6 +747,8 @@ class TorresBot(discord.Client):
                 raise
             except Busy:
                 log.warning("background pass skipped: the database is busy")
+            except Unavailable:  # the store logged why (a full disk, a replaced file)
+                log.debug("background pass skipped: the database takes no writes")
             except Exception:
                 log.exception("background loop failed; retrying")
             await asyncio.sleep(self.config.reminder_check_seconds)

@@ -12,6 +12,14 @@ from __future__ import annotations
 from bot.i18n import N_
 
 BUSY = N_("The game database is busy right now, so nothing was changed. Try again in a moment.")
+DISK_FULL = N_(
+    "The game database can't be written right now (the server's disk is full), so nothing "
+    "was changed. Please tell the bot's operator."
+)
+REPLACED = N_(
+    "The game database was replaced while the bot was running, so nothing was changed. "
+    "The bot is stopping; please tell its operator."
+)
 
 
 class ServiceError(Exception):
@@ -51,3 +59,11 @@ class Busy(ServiceError):
 
     def __init__(self, message: str = "") -> None:
         super().__init__(message or BUSY)
+
+
+class Unavailable(ServiceError):
+    """The database can't take writes: its disk is full, or its file was replaced.
+
+    Like :class:`Busy`, nothing was written; the store logs the cause once (one line,
+    no traceback) and the message is an English msgid the Discord layer translates.
+    """

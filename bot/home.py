@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -40,6 +40,7 @@ from bot.service import (
     User,
     picture_labels,
     public_action,
+    rated_seats,
 )
 from bot.storage import GameStore
 from bot.store import GameRow, ResultRow, ResultSeat, SeatRow, UserSettings
@@ -395,16 +396,21 @@ class HomeService:
             return (s.name != resigned_by, s.name in winners, scores.get(s.name or "", 0))
 
         placed = [s for s in seats if s.name is not None]
+        stand_ins = set(result.get("stand_ins") or ())
+        level = row.ai_level or self._ai_level
         out = []
         for s in placed:
             rank = 1 + sum(1 for o in placed if key(o) > key(s))
+            # A person's seat the computer played for them keeps its user and gets the
+            # computer's level: counted for nobody (``_key``).
+            played_by_computer = s.user_id is None or s.name in stand_ins
             out.append(
                 ResultSeat(
                     seat=s.seat,
                     name=s.name or "?",
                     user_id=s.user_id,
                     display="Computer" if s.user_id is None else s.display,
-                    ai_level=(row.ai_level or self._ai_level) if s.user_id is None else None,
+                    ai_level=level if played_by_computer else None,
                     score=scores.get(s.name or "", 0),
                     rank=rank,
                 )
@@ -813,9 +819,10 @@ class HomeService:
                 "Started": _date(started),
                 "Finished": _date(row.updated_at),
             }
+            stand_ins = (row.result or {}).get("stand_ins") or ()
             for s in seats:
                 if s.name is not None:
-                    head[f"Name {s.name}"] = _record_name(s)
+                    head[f"Name {s.name}"] = _record_name(s, stand_ins)
             head["Result"] = _result_text(DEFAULT, row, seats)  # records stay in English
         try:
             return record_from_log(
@@ -910,26 +917,32 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
     by_name = {s.name: s for s in seats if s.name is not None}
     winners = [str(w) for w in result.get("winners") or ()]
     reason = result.get("reason")
+    stand_ins = {str(n) for n in result.get("stand_ins") or ()}
     ordered = sorted(scores, key=lambda p: (p not in winners, -scores[p]))
-    table = ", ".join(f"{_plain(lang, by_name.get(p), p)} {scores[p]}" for p in ordered)
+    table = ", ".join(f"{_plain(lang, by_name.get(p), p, stand_ins)} {scores[p]}" for p in ordered)
     if reason == "finished":
         if len(winners) == 1:
-            return t(
+            text = t(
                 lang,
                 "{player} won ({scores})",
-                player=_plain(lang, by_name.get(winners[0]), winners[0]),
+                player=_plain(lang, by_name.get(winners[0]), winners[0], stand_ins),
                 scores=table,
             )
-        together = format_list([_plain(lang, by_name.get(w), w) for w in winners], locale=lang)
-        return t(lang, "shared victory of {players} ({scores})", players=together, scores=table)
+        else:
+            together = format_list(
+                [_plain(lang, by_name.get(w), w, stand_ins) for w in winners], locale=lang
+            )
+            text = t(lang, "shared victory of {players} ({scores})", players=together, scores=table)
+        return text + _not_counted(lang, by_name, stand_ins)
     if reason == "resigned":
         by = str(result.get("by"))
-        return t(
+        text = t(
             lang,
             "ended when {player} resigned ({scores})",
             player=_plain(lang, by_name.get(by), by),
             scores=table,
         )
+        return text + _not_counted(lang, by_name, stand_ins)
     if reason == "cancelled":
         if table:
             return t(lang, "cancelled ({scores})", scores=table)
@@ -937,17 +950,34 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
     return table or t(lang, "ended")
 
 
-def _plain(lang: str, seat: SeatRow | None, name: str) -> str:
+def _plain(lang: str, seat: SeatRow | None, name: str, stand_ins: Collection[str] = ()) -> str:
+    """A seat in a result: the player, the computer, or the computer for a player."""
     if seat is None:
         return name
-    who = t(lang, "Computer") if seat.user_id is None else texts.shown_name(seat.display)
+    if seat.user_id is None:
+        who = t(lang, "Computer")
+    elif name in stand_ins:
+        who = t(lang, "Computer (for {player})", player=texts.shown_name(seat.display))
+    else:
+        who = texts.shown_name(seat.display)
     return f"{who} ({texts.colour(name, lang)})"
 
 
-def _record_name(seat: SeatRow) -> str:
+def _not_counted(lang: str, by_name: dict[str, SeatRow], stand_ins: Collection[str]) -> str:
+    """What a result line adds when the computer played seats for their players."""
+    if not stand_ins:
+        return ""
+    if rated_seats(by_name, stand_ins):
+        return " · " + t(lang, "seats the computer played for their players don't count")
+    return " · " + t(lang, "not rated")
+
+
+def _record_name(seat: SeatRow, stand_ins: Collection[str] = ()) -> str:
     """A seat's name in a game record's headers (records stay in English)."""
     if seat.user_id is None:
         return "Computer"
+    if seat.name in stand_ins:
+        return f"Computer (for {seat.display})"
     if seat.is_ai:
         return f"{seat.display} (then the computer)"
     return seat.display
@@ -1003,9 +1033,10 @@ def turn_ping(lang: str, *, user_id: int, game_id: int) -> str:
     )
 
 
-def _key(seat: ResultSeat) -> PlayerKey:
+def _key(seat: ResultSeat) -> PlayerKey | None:
+    """Who a result's seat counts for; None: nobody (the computer played it for a person)."""
     if seat.user_id is not None:
-        return ("user", seat.user_id)
+        return None if seat.ai_level is not None else ("user", seat.user_id)
     return ("ai", seat.ai_level or "?")
 
 
@@ -1023,8 +1054,13 @@ def _rate(players: dict[PlayerKey, PlayerStats], results: Sequence[ResultRow]) -
 
     model = PlackettLuce()
     for result in results:
-        keys = [_key(s) for s in result.seats]
-        for s, k in zip(result.seats, keys, strict=True):
+        # The seats that count (docs/bot.md, "Ratings"): a game needs two of them.
+        counted = [(s, k) for s in result.seats if (k := _key(s)) is not None]
+        if len(counted) < 2:
+            continue
+        seats = [s for s, _ in counted]
+        keys = [k for _, k in counted]
+        for s, k in counted:
             p = players.get(k)
             if p is None:
                 p = players[k] = PlayerStats(k, "", mu=model.mu, sigma=model.sigma)
@@ -1032,10 +1068,8 @@ def _rate(players: dict[PlayerKey, PlayerStats], results: Sequence[ResultRow]) -
             p.games += 1
             p.wins += s.rank == 1
             p.points += s.score
-        if len(result.seats) < 2:
-            continue
         teams = [[model.rating(mu=players[k].mu, sigma=players[k].sigma)] for k in keys]
-        rated = model.rate(teams, ranks=[s.rank for s in result.seats])
+        rated = model.rate(teams, ranks=[s.rank for s in seats])
         for k, group in itertools.groupby(
             sorted(zip(keys, (team[0] for team in rated), strict=True), key=lambda x: str(x[0])),
             key=lambda x: x[0],

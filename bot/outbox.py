@@ -213,6 +213,9 @@ class Poster:
                     if game_id in self._again:  # something was queued while we looked
                         continue
                     self._rows.pop(game_id, None)
+                    # Forgotten when done: one entry per game ever played added up.
+                    if self._workers.get(game_id) is asyncio.current_task():
+                        del self._workers[game_id]
                     return
                 post, late = item
                 try:

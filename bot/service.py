@@ -35,6 +35,7 @@ from bot.workers import WorkerPool
 from engine import Game, IllegalAction, NotationError, changed_squares, new_seed
 from engine import decision_over as decision_done
 from engine.ai import random_decision
+from engine.events import TURN_STAGES
 
 log = logging.getLogger(__name__)
 
@@ -669,12 +670,16 @@ class GameService:
         """
         over = next((e for e in events if e.get("type") == "game_over"), None)
         result = None
+        stand_ins: list[str] = []
         if over is not None:
+            stand_ins = await self._stand_ins(row, seats, (seat.name or "?", user_id, text))
             result = {
                 "reason": "finished",
                 "scores": dict(over.get("scores", work.scores)),
                 "winners": list(over.get("winners", work.winners)),
             }
+            if stand_ins:  # seats the computer played for their players (docs/bot.md, Ratings)
+                result["stand_ins"] = stand_ins
         posts: list[Post] = []
         done_before = await self._turn_actions(row)
         if done:
@@ -690,6 +695,7 @@ class GameService:
                     work,
                     events,
                     [*done_before, *split_actions(text)],
+                    stand_ins=stand_ins,
                 )
             )
             if note:  # e.g. why the computer played this turn (play_for), in the same message
@@ -1022,12 +1028,15 @@ class GameService:
                     posts=[post],
                     ai_game=self._ai_pending(game, seats),
                 )
-            result = {
+            stand_ins = await self._stand_ins(row, [s for s in seats if s.name != seat.name])
+            result: dict[str, Any] = {
                 "reason": "resigned",
                 "by": seat.name,
                 "scores": dict(game.scores),
                 "winners": [],
             }
+            if stand_ins:
+                result["stand_ins"] = stand_ins
             mentions = tuple(
                 s.user_id for s in seats if s.user_id and s.user_id != user.id and not s.is_ai
             )
@@ -1043,6 +1052,8 @@ class GameService:
                 + "\n"
                 + texts.score_table(game, seats, public)
             )
+            note = stand_in_note(seats, stand_ins, public)
+            text += f"\n{note}" if note else ""
             post = Post(row.channel_id, row.id, text, mentions=mentions, language=public)
             await self._record(
                 row,
@@ -1192,6 +1203,51 @@ class GameService:
         return game, frames
 
     # -- internals --------------------------------------------------------------------
+
+    async def _stand_ins(
+        self,
+        row: GameRow,
+        seats: Sequence[SeatRow],
+        last: tuple[str, int | None, str] | None = None,
+    ) -> list[str]:
+        """The seats of people that the computer played for them, at the game's end.
+
+        A person's seat is theirs when they played at least half of its decisions
+        after the setup themselves; else (their clock ran out, the computer took the
+        seat, and they never came back for long) the result is the computer's work,
+        and the seat counts in nobody's stats or ratings (docs/bot.md, "Ratings").
+        A decision is the computer's when the computer finished it. *last*: the
+        game's final decision, not yet in the log (seat, user id, its text). Seats
+        whose player resigned are left out: resigning counts against them as before.
+        """
+        people = {s.name for s in seats if s.name and s.user_id is not None and not s.resigned}
+        if not people or row.initial is None:
+            return []
+        entries = [
+            (a.kind, a.player, a.user_id, a.action) for a in await self._store.actions(row.id)
+        ]
+        if last is not None:
+            entries.append(("play", *last))
+        total: dict[str, int] = dict.fromkeys(people, 0)
+        computer = dict(total)
+        game = Game.from_position(row.initial)
+        setup, begun = True, None
+        for kind, player, user_id, text in entries:
+            if kind == "undo":
+                game.undo()
+                continue
+            if kind != "play":
+                continue
+            begun = begun or game.stage
+            game, _, done = _apply(game, text)
+            if not done:
+                continue
+            setup = setup and begun not in TURN_STAGES
+            if not setup and player in people:
+                total[player] += 1
+                computer[player] += user_id is None
+            begun = None
+        return [s.name for s in seats if s.name in people and 2 * computer[s.name] > total[s.name]]
 
     def _sent_here(self, created_at: float | None) -> float | None:
         """*created_at* (Discord's clock) on this host's clock, which turn starts are in.
@@ -1500,8 +1556,14 @@ class GameService:
         after: Game,
         events: list[dict[str, Any]],
         played: Sequence[str],
+        *,
+        stand_ins: Sequence[str] = (),
     ) -> Post:
-        """The public message for a finished decision; *played* are the turn's actions."""
+        """The public message for a finished decision; *played* are the turn's actions.
+
+        At the game's end, *stand_ins* are the seats the computer played for their
+        player (``_stand_ins``): named so in the result, with whether the game counts.
+        """
         actions = [public_action(a) for a in played]
         lang = new_row.language
         start = old_row.turn_start_position or before.position()
@@ -1513,7 +1575,12 @@ class GameService:
                 lines.append(texts.phase_summary(event, seats, after.position(), lang))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
-            lines.append(texts.game_over(after, seats, lang))
+            # A person's seat is named as the result counts it: theirs, or the computer's.
+            shown = [
+                x if x.user_id is None else replace(x, is_ai=x.name in stand_ins) for x in seats
+            ]
+            lines.append(texts.game_over(after, shown, lang))
+            lines.append(stand_in_note(seats, stand_ins, lang))
         else:
             lines.append(self._next_line(new_row, after, seats))
         highlight = frozenset(changed_squares(start, after.position()))
@@ -2141,6 +2208,42 @@ def _engine_choose(game: Game, seconds: float, *, level: str) -> list[str]:
     from engine.ai import choose_actions
 
     return list(choose_actions(game, seconds=seconds, level=level))
+
+
+def rated_seats(names: Iterable[str], stand_ins: Iterable[str]) -> list[str]:
+    """The seats of a finished game that count in stats and ratings (docs/bot.md, "Ratings").
+
+    Not those the computer played for their player (``GameService._stand_ins``), and
+    none at all when fewer than two are left: a game needs two sides to count.
+    """
+    skip = set(stand_ins)
+    counted = [n for n in names if n not in skip]
+    return counted if len(counted) >= 2 else []
+
+
+def stand_in_note(seats: Sequence[SeatRow], stand_ins: Sequence[str], lang: str = DEFAULT) -> str:
+    """The game-over line saying for whom the computer played, and what counts (or "")."""
+    if not stand_ins:
+        return ""
+    players = ", ".join(
+        f"{texts.shown_name(s.display)} ({texts.colour(s.name, lang)})"
+        for s in seats
+        if s.name in stand_ins
+    )
+    names = [s.name for s in seats if s.name]
+    if rated_seats(names, stand_ins):
+        return t(
+            lang,
+            "🤖 The computer played most of the turns of {players}: those seats count in "
+            "nobody's stats or rating.",
+            players=players,
+        )
+    return t(
+        lang,
+        "🤖 The computer played most of the turns of {players}: this game counts in nobody's "
+        "stats or rating.",
+        players=players,
+    )
 
 
 def picture_labels(seats: Iterable[SeatRow], lang: str = DEFAULT) -> dict[str, str]:

@@ -9,6 +9,7 @@ test suite runs against both).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
@@ -20,6 +21,8 @@ class GameStore(Protocol):
     """What the service and the bot need from a database."""
 
     dialect: str
+    lost: asyncio.Event
+    """Set when the database the bot opened is gone (SQLite: its file was replaced)."""
 
     async def close(self) -> None: ...
     async def schema_version(self) -> int: ...

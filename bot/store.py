@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -31,9 +32,10 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.errors import Busy
+from bot.errors import DISK_FULL, REPLACED, Busy, Unavailable
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # How long a write waits for the database's write lock (held by another write of
 # this bot or by another process) before the command is refused as busy. The
@@ -44,6 +46,9 @@ WRITE_BUSY_SECONDS = 2.5
 READ_BUSY_SECONDS = 1.0
 # At start-up the bot waits longer for the lock (e.g. a backup or a migration elsewhere).
 START_BUSY_SECONDS = 10.0
+
+# A full disk is logged once per this many seconds (with how many writes it refused).
+DISK_FULL_LOG_EVERY = 60.0
 
 # The task that committed last in this context: lets an error handler tell whether
 # the request it handles had already changed something.
@@ -334,14 +339,18 @@ def _queue_now(
 
 
 def _in_transaction(
-    conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], queued: float
+    conn: sqlite3.Connection,
+    work: Callable[[sqlite3.Connection], T],
+    queued: float,
+    check: Callable[[], None],
 ) -> T:
-    """``BEGIN IMMEDIATE``, *work*, ``COMMIT`` (``ROLLBACK`` if anything fails), in the
-    calling thread: the writer's, so that a write is one trip there and back.
+    """``BEGIN IMMEDIATE``, *work*, *check*, ``COMMIT`` (``ROLLBACK`` if anything
+    fails), in the calling thread: the writer's, so that a write is one trip there and back.
 
     A write that waited in the thread's queue (*queued*: ``time.monotonic()`` then)
     longer than ``WRITE_BUSY_SECONDS`` is Busy without trying, as one waiting that
-    long for the write lock would be.
+    long for the write lock would be. *check* raises if the file may not take the
+    commit (``Store._check_file``).
     """
     if time.monotonic() - queued > WRITE_BUSY_SECONDS:
         raise Busy()
@@ -353,12 +362,53 @@ def _in_transaction(
         raise
     try:
         result = work(conn)
+        check()
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
     return result
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file at *path* as the system knows it (device, inode); None if there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+class DiskFull:
+    """A full disk fails every command alike: one log line now and then says so, with
+    how many writes it refused, instead of a traceback per command."""
+
+    def __init__(self, where: str) -> None:
+        self._where = where
+        self._logged = -DISK_FULL_LOG_EVERY
+        self._count = 0
+
+    def refuse(self) -> Unavailable:
+        """Count a write the full disk refused; what to raise (nothing was written)."""
+        self._count += 1
+        now = time.monotonic()
+        if now - self._logged >= DISK_FULL_LOG_EVERY:
+            log.error(
+                "cannot write the database %s: its disk is full (%d write(s) refused, nothing "
+                "changed; logged once a minute while it lasts): free some space",
+                self._where,
+                self._count,
+            )
+            self._logged, self._count = now, 0
+        return Unavailable(DISK_FULL)
+
+
+def _is_full(exc: BaseException) -> bool:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return isinstance(exc, sqlite3.Error) and (
+        name.startswith("SQLITE_FULL") or "database or disk is full" in str(exc)
+    )
 
 
 def committed_here() -> bool:
@@ -449,10 +499,23 @@ class Store:
     interleave statements inside one transaction; reads never take it.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, reader: aiosqlite.Connection, path: str = ""
+    ) -> None:
         self._conn = conn
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        # The file opened, by identity: if another file takes its path (a backup moved
+        # into place, the file deleted), every commit from then on would go to a file
+        # that no longer has a name and is lost when the bot stops. Checked before each
+        # commit; the first mismatch is logged once and sets ``lost`` (bot.__main__ then
+        # stops the bot), and every write after it is refused.
+        self._path = os.path.abspath(path) if path else ""
+        self._identity = _identity(self._path) if path else None
+        self._replaced: str | None = None
+        self._journal: dict[str, tuple[int, int] | None] = {}  # "-wal", "-shm" -> identity
+        self.lost = asyncio.Event()
+        self._full = DiskFull(self._path or "(in memory)")
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -479,8 +542,9 @@ class Store:
             reader.row_factory = aiosqlite.Row
             await reader.execute(f"PRAGMA busy_timeout={int(READ_BUSY_SECONDS * 1000)}")
             await reader.execute("PRAGMA query_only=ON")
-            store = cls(conn, reader)
+            store = cls(conn, reader, path)
             await store._migrate()
+            store._note_journal()
             await conn.execute(f"PRAGMA busy_timeout={int(WRITE_BUSY_SECONDS * 1000)}")
         except BaseException:
             await conn.close()
@@ -543,14 +607,21 @@ class Store:
             except sqlite3.OperationalError as exc:
                 if _is_busy(exc):
                     raise Busy() from None
+                if _is_full(exc):
+                    raise self._full.refuse() from None
                 raise
             try:
                 yield self._conn
-            except BaseException:
+                self._check_file()
+                await self._conn.execute("COMMIT")
+            except BaseException as exc:
                 with contextlib.suppress(sqlite3.Error):
                     await self._conn.execute("ROLLBACK")
+                if _is_full(exc):
+                    raise self._full.refuse() from None
+                if isinstance(exc, Unavailable):
+                    self._report_lost()
                 raise
-            await self._conn.execute("COMMIT")
             _committed_by.set(asyncio.current_task())
         finally:
             self._write_lock.release()
@@ -572,12 +643,69 @@ class Store:
         await self._acquire()
         try:
             queued = time.monotonic()
-            done = self._submit(partial(_in_transaction, self._conn._conn, work, queued))
+            done = self._submit(
+                partial(_in_transaction, self._conn._conn, work, queued, self._check_file)
+            )
         finally:
             self._write_lock.release()
-        result = await done
+        try:
+            result = await done
+        except sqlite3.Error as exc:
+            if _is_full(exc):
+                raise self._full.refuse() from None
+            raise
+        except Unavailable:
+            self._report_lost()
+            raise
         _committed_by.set(asyncio.current_task())
         return result
+
+    def _check_file(self) -> None:
+        """Refuse the commit if the database's path no longer names the file opened.
+
+        Runs in the writer's thread, inside the transaction, just before COMMIT: one
+        ``stat``. (A file copied over the open one in place keeps its identity and is
+        not noticed here: restore only with the bot stopped, docs/bot.md.)
+        """
+        if self._replaced is None and self._identity is not None:
+            now = _identity(self._path)
+            if now != self._identity:
+                self._replaced = "deleted" if now is None else "replaced by another file"
+        if self._replaced is not None:
+            raise Unavailable(REPLACED)
+
+    def _note_journal(self) -> None:
+        """Remember the WAL files of the file opened (they stay while the bot has it open)."""
+        if self._path:
+            self._journal = {x: _identity(self._path + x) for x in ("-wal", "-shm")}
+
+    def _report_lost(self) -> None:
+        """Log the replaced file once, move its journal aside, and tell the bot to stop.
+
+        The ``-wal`` and ``-shm`` files beside the path still belong to the file opened
+        at start-up: SQLite would apply that journal to whatever file now has the name
+        (mixing two databases) when it is next opened. They are renamed away first.
+        """
+        if self._replaced is None or self.lost.is_set():
+            return
+        self.lost.set()
+        moved = []
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for suffix, known in self._journal.items():
+            where = self._path + suffix
+            if known is not None and _identity(where) == known:
+                with contextlib.suppress(OSError):
+                    os.replace(where, f"{where}.replaced-{stamp}")
+                    moved.append(f"{where}.replaced-{stamp}")
+        aside = f"; its journal was moved aside ({', '.join(moved)})" if moved else ""
+        log.critical(
+            "the database file %s was %s while the bot was running; stopping, so that nothing "
+            "more is acknowledged into the file opened at start-up (its writes since then "
+            "are lost)%s: check which file is right, then start the bot again",
+            self._path,
+            self._replaced,
+            aside,
+        )
 
     def _submit(self, function: Callable[[], T]) -> asyncio.Future[T]:
         """Queue *function* on the writer's thread now (what aiosqlite's ``_execute`` does

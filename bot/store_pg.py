@@ -29,10 +29,12 @@ import asyncpg
 import orjson
 
 from bot.errors import Busy
+from bot.storage import describe
 from bot.store import (
     _TURN_SINCE,
     ActionRow,
     ChannelBusy,
+    DiskFull,
     GameRow,
     ResultRow,
     SeatRow,
@@ -464,6 +466,10 @@ class PgStore:
         self.url = url
         self._shard_conn: asyncpg.Connection | None = None
         self._leases = _Leases(url)
+        # SQLite's store sets this when its file is replaced under it (bot.__main__
+        # stops the bot); a PostgreSQL database has no file to swap: never set.
+        self.lost = asyncio.Event()
+        self._full = DiskFull(describe(url))
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PgStore:
@@ -550,6 +556,8 @@ class PgStore:
                 yield conn
         except asyncpg.LockNotAvailableError:
             raise Busy() from None
+        except asyncpg.DiskFullError:
+            raise self._full.refuse() from None
         _committed_by.set(asyncio.current_task())
 
     async def _write(self, method: str, query: str, *args: Any) -> Any:
@@ -565,6 +573,8 @@ class PgStore:
             result = await getattr(self._pool, method)(query, *args)
         except asyncpg.LockNotAvailableError:
             raise Busy() from None
+        except asyncpg.DiskFullError:
+            raise self._full.refuse() from None
         _committed_by.set(asyncio.current_task())
         return result
 

@@ -362,12 +362,7 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
 def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     by_name = {s.name: s for s in seats}
     winners = list(game.winners)
-    names = [
-        f"<@{by_name[w].user_id}> ({colour(w, lang)})"
-        if w in by_name and by_name[w].user_id
-        else t(lang, "Computer ({colour})", colour=colour(w, lang))
-        for w in winners
-    ]
+    names = [_winner(by_name.get(w), w, lang) for w in winners]
     if len(names) == 1:
         head = t(lang, "**Game over!** {player} wins.", player=names[0])
     elif names:
@@ -382,6 +377,16 @@ def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     if others:
         head += " " + t(lang, "Well played, {players}.", players=", ".join(others))
     return head + "\n" + score_table(game, seats, lang)
+
+
+def _winner(seat: SeatRow | None, name: str, lang: str) -> str:
+    """A winner: their mention, or the computer that played the seat for them."""
+    if seat is None or seat.user_id is None:
+        return t(lang, "Computer ({colour})", colour=colour(name, lang))
+    if seat.is_ai:
+        who = t(lang, "Computer (for {player})", player=shown_name(seat.display))
+        return f"{who} ({colour(name, lang)})"
+    return f"<@{seat.user_id}> ({colour(name, lang)})"
 
 
 def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
