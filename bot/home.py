@@ -910,13 +910,16 @@ def _ranks(result: dict[str, Any], seats: Sequence[SeatRow]) -> dict[str, int]:
     """Each seat's place in a finished game as stats and ratings count it (1: won).
 
     A seat whose player left shares the last place: the one who resigned to end the
-    game, and the seats the computer played for their players while someone really
-    played (``stand_ins_count``). The others are placed by the engine's result, then
-    by score (docs/bot.md, "Ratings").
+    game, those who resigned before (the computer finished their seats), and the seats
+    the computer played for their players while someone really played
+    (``stand_ins_count``). The others are placed by the engine's result, then by score
+    (docs/bot.md, "Ratings").
     """
     scores = {str(k): int(v) for k, v in (result.get("scores") or {}).items()}
     winners = {str(w) for w in result.get("winners") or ()}
-    gone = {str(result.get("by"))} if result.get("reason") == "resigned" else set()
+    gone = {s.name or "?" for s in seats if s.resigned}
+    if result.get("reason") == "resigned":
+        gone.add(str(result.get("by")))
     stand_ins = {str(n) for n in result.get("stand_ins") or ()}
     if stand_ins_count(seats, stand_ins):
         gone |= stand_ins
@@ -939,7 +942,8 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
     winners = [str(w) for w in result.get("winners") or ()]
     reason = result.get("reason")
     stand_ins = {str(n) for n in result.get("stand_ins") or ()}
-    losses = stand_ins if stand_ins_count(by_name.values(), stand_ins) else set()
+    resigners = {n for n, s in by_name.items() if s.resigned and n != result.get("by")}
+    losses = resigners | (stand_ins if stand_ins_count(by_name.values(), stand_ins) else set())
     if losses and reason == "finished":
         ranks = _ranks(result, list(by_name.values()))
         winners = [p for p in scores if ranks.get(p) == 1]
@@ -958,7 +962,7 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
                 [_plain(lang, by_name.get(w), w, stand_ins) for w in winners], locale=lang
             )
             text = t(lang, "shared victory of {players} ({scores})", players=together, scores=table)
-        return text + _not_counted(lang, by_name, stand_ins)
+        return text + _resigned(lang, by_name, resigners) + _not_counted(lang, by_name, stand_ins)
     if reason == "resigned":
         by = str(result.get("by"))
         text = t(
@@ -967,7 +971,7 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
             player=_plain(lang, by_name.get(by), by),
             scores=table,
         )
-        return text + _not_counted(lang, by_name, stand_ins)
+        return text + _resigned(lang, by_name, resigners) + _not_counted(lang, by_name, stand_ins)
     if reason == "cancelled":
         if table:
             return t(lang, "cancelled ({scores})", scores=table)
@@ -988,20 +992,37 @@ def _plain(lang: str, seat: SeatRow | None, name: str, stand_ins: Collection[str
     return f"{who} ({texts.colour(name, lang)})"
 
 
+def _people(lang: str, by_name: dict[str, SeatRow], names: Collection[str]) -> str:
+    """The players of the seats *names*, with their colours, as a list in *lang*."""
+    return format_list(
+        [
+            f"{texts.shown_name(s.display)} ({texts.colour(n, lang)})"
+            for n, s in by_name.items()
+            if n in names
+        ],
+        locale=lang,
+    )
+
+
+def _resigned(lang: str, by_name: dict[str, SeatRow], resigners: Collection[str]) -> str:
+    """What a result line adds for players who resigned before the end (the computer
+    finished their seats): a loss for them, however their seats scored."""
+    if not resigners:
+        return ""
+    return " · " + t(
+        lang, "a loss for {players}: they resigned", players=_people(lang, by_name, resigners)
+    )
+
+
 def _not_counted(lang: str, by_name: dict[str, SeatRow], stand_ins: Collection[str]) -> str:
     """What a result line adds when the computer played seats for their players."""
     if not stand_ins:
         return ""
     if stand_ins_count(by_name.values(), stand_ins):
-        players = [
-            f"{texts.shown_name(s.display)} ({texts.colour(n, lang)})"
-            for n, s in by_name.items()
-            if n in stand_ins
-        ]
         return " · " + t(
             lang,
             "a loss for {players}: the computer played most of their turns",
-            players=format_list(players, locale=lang),
+            players=_people(lang, by_name, stand_ins),
         )
     return " · " + t(lang, "not rated")
 

@@ -1576,9 +1576,11 @@ class GameService:
                 lines.append(texts.phase_summary(event, seats, after.position(), lang))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
-            # A person's seat is named as the result counts it: theirs, or the computer's.
+            # A person's seat is named as the result counts it: theirs, or the computer's
+            # (one the computer played for them, or took over when they resigned).
             shown = [
-                x if x.user_id is None else replace(x, is_ai=x.name in stand_ins) for x in seats
+                x if x.user_id is None else replace(x, is_ai=x.name in stand_ins or x.resigned)
+                for x in seats
             ]
             lines.append(texts.game_over(after, shown, lang))
             lines.append(stand_in_note(seats, stand_ins, lang))

@@ -239,3 +239,36 @@ async def test_a_player_who_played_most_of_their_turns_keeps_the_result(env: Env
     assert "Computer" not in history and "not rated" not in history
     players = await h._players(GUILD)
     assert {p.games for p in players.values()} == {1} and len(players) == 2
+
+
+async def test_a_resigned_seat_the_computer_finished_is_a_loss(env: Env):
+    """Bob resigns in a game with a computer player, which plays his seat to the end and
+    outscores everyone: the seat is still Bob's loss, ranked last, as a stand-in's is."""
+    h = HomeService(env.store, ai_level="search", clock=env.clock)
+    out = await env.service.new(guild_id=GUILD, channel_id=CHANNEL, user=ANN, players=3, bots=1)
+    game_id = out.posts[0].game_id
+    await env.service.join(channel_id=CHANNEL, user=BOB)
+    await env.service.start(channel_id=CHANNEL, user=ANN)
+    await env.service.resign(channel_id=CHANNEL, user=BOB)
+    posts = await _play(env, h, game_id, idle=set(), seed=6)
+    row = await env.store.game(game_id)
+    assert row is not None and row.result is not None
+    scores = row.result["scores"]
+    assert row.result["winners"] == ["blue"] and scores["red"] > scores["green"], scores
+    assert await h.record_results() == 1
+    (result,) = await env.store.results(GUILD)
+    assert [(s.name, s.user_id, s.ai_level, s.rank) for s in result.seats] == [
+        ("red", ANN.id, None, 1),
+        ("blue", BOB.id, None, 3),
+        ("green", None, "search", 2),
+    ]
+    assert "1 game, 0 wins" in await h.stats(guild_id=GUILD, user_id=BOB.id, name="Bob")
+    history = (await h.history(channel_id=CHANNEL, guild_id=GUILD)).splitlines()[1]
+    assert history.endswith(
+        f": Ann (red) won (Ann (red) {scores['red']}, Computer (green) {scores['green']}, "
+        f"Bob (blue) {scores['blue']}) · a loss for Bob (blue): they resigned"
+    ), history
+    final = next(p for p in posts if "**Game over!**" in p.text)
+    head = next(x for x in final.text.splitlines() if "**Game over!**" in x)
+    assert head.startswith("**Game over!** Computer (for Bob) (blue) wins."), head  # as played
+    assert f"<@{BOB.id}>" not in head
