@@ -40,7 +40,7 @@ from bot.service import (
     User,
     picture_labels,
     public_action,
-    rated_seats,
+    stand_ins_count,
 )
 from bot.storage import GameStore
 from bot.store import GameRow, ResultRow, ResultSeat, SeatRow, UserSettings
@@ -389,21 +389,17 @@ class HomeService:
     def _result(self, row: GameRow, seats: Sequence[SeatRow]) -> ResultRow:
         result = row.result or {}
         scores: dict[str, int] = {str(k): int(v) for k, v in (result.get("scores") or {}).items()}
-        winners = set(result.get("winners") or ())
-        resigned_by = result.get("by") if result.get("reason") == "resigned" else None
-
-        def key(s: SeatRow) -> tuple[int, int, int]:
-            return (s.name != resigned_by, s.name in winners, scores.get(s.name or "", 0))
-
         placed = [s for s in seats if s.name is not None]
+        ranks = _ranks(result, placed)
         stand_ins = set(result.get("stand_ins") or ())
+        void = not stand_ins_count(placed, stand_ins)
         level = row.ai_level or self._ai_level
         out = []
         for s in placed:
-            rank = 1 + sum(1 for o in placed if key(o) > key(s))
-            # A person's seat the computer played for them keeps its user and gets the
-            # computer's level: counted for nobody (``_key``).
-            played_by_computer = s.user_id is None or s.name in stand_ins
+            # A person's seat the computer played for them keeps its user: a loss for
+            # them (``_ranks``), or, when no person really played, the computer's level
+            # and so counted for nobody (``_key``). The level never gets such a seat.
+            played_by_computer = s.user_id is None or (void and s.name in stand_ins)
             out.append(
                 ResultSeat(
                     seat=s.seat,
@@ -412,7 +408,7 @@ class HomeService:
                     display="Computer" if s.user_id is None else s.display,
                     ai_level=level if played_by_computer else None,
                     score=scores.get(s.name or "", 0),
-                    rank=rank,
+                    rank=ranks[s.name or "?"],
                 )
             )
         started = min((s.joined_at for s in seats), default=row.created_at)
@@ -910,15 +906,48 @@ def _history_line(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
     )
 
 
+def _ranks(result: dict[str, Any], seats: Sequence[SeatRow]) -> dict[str, int]:
+    """Each seat's place in a finished game as stats and ratings count it (1: won).
+
+    A seat whose player left shares the last place: the one who resigned to end the
+    game, those who resigned before (the computer finished their seats), and the seats
+    the computer played for their players while someone really played
+    (``stand_ins_count``). The others are placed by the engine's result, then by score
+    (docs/bot.md, "Ratings").
+    """
+    scores = {str(k): int(v) for k, v in (result.get("scores") or {}).items()}
+    winners = {str(w) for w in result.get("winners") or ()}
+    gone = {s.name or "?" for s in seats if s.resigned}
+    if result.get("reason") == "resigned":
+        gone.add(str(result.get("by")))
+    stand_ins = {str(n) for n in result.get("stand_ins") or ()}
+    if stand_ins_count(seats, stand_ins):
+        gone |= stand_ins
+
+    def key(name: str) -> tuple[bool, bool, int]:
+        if name in gone:
+            return (False, False, 0)
+        return (True, name in winners, scores.get(name, 0))
+
+    names = [s.name or "?" for s in seats]
+    return {n: 1 + sum(1 for o in names if key(o) > key(n)) for n in names}
+
+
 def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
-    """How a game ended, with the scores, highest first."""
+    """How a game ended, with the scores, highest first; when the computer played
+    seats for their players and someone really played, the winner as it counts."""
     result = row.result or {}
     scores = {str(k): int(v) for k, v in (result.get("scores") or {}).items()}
     by_name = {s.name: s for s in seats if s.name is not None}
     winners = [str(w) for w in result.get("winners") or ()]
     reason = result.get("reason")
     stand_ins = {str(n) for n in result.get("stand_ins") or ()}
-    ordered = sorted(scores, key=lambda p: (p not in winners, -scores[p]))
+    resigners = {n for n, s in by_name.items() if s.resigned and n != result.get("by")}
+    losses = resigners | (stand_ins if stand_ins_count(by_name.values(), stand_ins) else set())
+    if losses and reason == "finished":
+        ranks = _ranks(result, list(by_name.values()))
+        winners = [p for p in scores if ranks.get(p) == 1]
+    ordered = sorted(scores, key=lambda p: (p not in winners, p in losses, -scores[p]))
     table = ", ".join(f"{_plain(lang, by_name.get(p), p, stand_ins)} {scores[p]}" for p in ordered)
     if reason == "finished":
         if len(winners) == 1:
@@ -933,7 +962,7 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
                 [_plain(lang, by_name.get(w), w, stand_ins) for w in winners], locale=lang
             )
             text = t(lang, "shared victory of {players} ({scores})", players=together, scores=table)
-        return text + _not_counted(lang, by_name, stand_ins)
+        return text + _resigned(lang, by_name, resigners) + _not_counted(lang, by_name, stand_ins)
     if reason == "resigned":
         by = str(result.get("by"))
         text = t(
@@ -942,7 +971,7 @@ def _result_text(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
             player=_plain(lang, by_name.get(by), by),
             scores=table,
         )
-        return text + _not_counted(lang, by_name, stand_ins)
+        return text + _resigned(lang, by_name, resigners) + _not_counted(lang, by_name, stand_ins)
     if reason == "cancelled":
         if table:
             return t(lang, "cancelled ({scores})", scores=table)
@@ -963,12 +992,38 @@ def _plain(lang: str, seat: SeatRow | None, name: str, stand_ins: Collection[str
     return f"{who} ({texts.colour(name, lang)})"
 
 
+def _people(lang: str, by_name: dict[str, SeatRow], names: Collection[str]) -> str:
+    """The players of the seats *names*, with their colours, as a list in *lang*."""
+    return format_list(
+        [
+            f"{texts.shown_name(s.display)} ({texts.colour(n, lang)})"
+            for n, s in by_name.items()
+            if n in names
+        ],
+        locale=lang,
+    )
+
+
+def _resigned(lang: str, by_name: dict[str, SeatRow], resigners: Collection[str]) -> str:
+    """What a result line adds for players who resigned before the end (the computer
+    finished their seats): a loss for them, however their seats scored."""
+    if not resigners:
+        return ""
+    return " · " + t(
+        lang, "a loss for {players}: they resigned", players=_people(lang, by_name, resigners)
+    )
+
+
 def _not_counted(lang: str, by_name: dict[str, SeatRow], stand_ins: Collection[str]) -> str:
     """What a result line adds when the computer played seats for their players."""
     if not stand_ins:
         return ""
-    if rated_seats(by_name, stand_ins):
-        return " · " + t(lang, "seats the computer played for their players don't count")
+    if stand_ins_count(by_name.values(), stand_ins):
+        return " · " + t(
+            lang,
+            "a loss for {players}: the computer played most of their turns",
+            players=_people(lang, by_name, stand_ins),
+        )
     return " · " + t(lang, "not rated")
 
 

@@ -17,7 +17,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -1214,8 +1214,9 @@ class GameService:
 
         A person's seat is theirs when they played at least half of its decisions
         after the setup themselves; else (their clock ran out, the computer took the
-        seat, and they never came back for long) the result is the computer's work,
-        and the seat counts in nobody's stats or ratings (docs/bot.md, "Ratings").
+        seat, and they never came back for long) the result is the computer's work:
+        the seat counts as a loss for its player, as if they had resigned, and the
+        game counts for nobody when no person really played (docs/bot.md, "Ratings").
         A decision is the computer's when the computer finished it. *last*: the
         game's final decision, not yet in the log (seat, user id, its text). Seats
         whose player resigned are left out: resigning counts against them as before.
@@ -1575,9 +1576,11 @@ class GameService:
                 lines.append(texts.phase_summary(event, seats, after.position(), lang))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
-            # A person's seat is named as the result counts it: theirs, or the computer's.
+            # A person's seat is named as the result counts it: theirs, or the computer's
+            # (one the computer played for them, or took over when they resigned).
             shown = [
-                x if x.user_id is None else replace(x, is_ai=x.name in stand_ins) for x in seats
+                x if x.user_id is None else replace(x, is_ai=x.name in stand_ins or x.resigned)
+                for x in seats
             ]
             lines.append(texts.game_over(after, shown, lang))
             lines.append(stand_in_note(seats, stand_ins, lang))
@@ -2210,15 +2213,15 @@ def _engine_choose(game: Game, seconds: float, *, level: str) -> list[str]:
     return list(choose_actions(game, seconds=seconds, level=level))
 
 
-def rated_seats(names: Iterable[str], stand_ins: Iterable[str]) -> list[str]:
-    """The seats of a finished game that count in stats and ratings (docs/bot.md, "Ratings").
+def stand_ins_count(seats: Iterable[SeatRow], stand_ins: Collection[str]) -> bool:
+    """Whether a finished game counts in stats and ratings (docs/bot.md, "Ratings").
 
-    Not those the computer played for their player (``GameService._stand_ins``), and
-    none at all when fewer than two are left: a game needs two sides to count.
+    It does when some person really played a seat (one not among *stand_ins*, the seats
+    the computer played for their players, ``GameService._stand_ins``): each stand-in
+    seat then counts as a loss for its player. When the computer played every person's
+    seat, nobody played the game and it counts for nobody.
     """
-    skip = set(stand_ins)
-    counted = [n for n in names if n not in skip]
-    return counted if len(counted) >= 2 else []
+    return any(s.user_id is not None and s.name not in stand_ins for s in seats)
 
 
 def stand_in_note(seats: Sequence[SeatRow], stand_ins: Sequence[str], lang: str = DEFAULT) -> str:
@@ -2230,12 +2233,11 @@ def stand_in_note(seats: Sequence[SeatRow], stand_ins: Sequence[str], lang: str 
         for s in seats
         if s.name in stand_ins
     )
-    names = [s.name for s in seats if s.name]
-    if rated_seats(names, stand_ins):
+    if stand_ins_count(seats, stand_ins):
         return t(
             lang,
-            "🤖 The computer played most of the turns of {players}: those seats count in "
-            "nobody's stats or rating.",
+            "🤖 The computer played most of the turns of {players}: that counts as a loss "
+            "for them in stats and ratings.",
             players=players,
         )
     return t(
