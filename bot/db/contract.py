@@ -1,8 +1,8 @@
 """One store interface, two backends: SQLite (a file path) and PostgreSQL (a URL).
 
 ``TORRES_DB`` picks the backend: ``postgresql://…`` (or ``postgres://…``) opens
-:class:`bot.store_pg.PgStore`, anything else is a SQLite file for
-:class:`bot.store.Store`. The service and the Discord layer use only the methods
+:class:`bot.db.postgres.PgStore`, anything else is a SQLite file for
+:class:`bot.db.sqlite.Store`. The service and the Discord layer use only the methods
 of :class:`GameStore`, and both backends answer them the same way (the store
 test suite runs against both).
 """
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.store import ActionRow, GameRow, ResultRow, SeatRow, UserSettings
+from bot.db.rows import ActionRow, GameRow, ResultRow, SeatRow, UserSettings, is_postgres
 
 
 class GameStore(Protocol):
@@ -136,32 +136,15 @@ class GameStore(Protocol):
     async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]: ...
 
 
-def is_postgres(target: str) -> bool:
-    """Whether a ``TORRES_DB`` value names a PostgreSQL database rather than a SQLite file."""
-    return target.startswith(("postgresql://", "postgres://"))
-
-
 async def open_store(target: str, *, pool_size: int = 10) -> GameStore:
     """Open (and migrate) the database *target* names: a URL for PostgreSQL, else a file.
 
     *pool_size*: PostgreSQL connections for queries, and as many for game locks.
     """
     if is_postgres(target):
-        from bot.store_pg import PgStore
+        from bot.db.postgres import PgStore
 
         return await PgStore.open(target, pool_size=pool_size)
-    from bot.store import Store
+    from bot.db.sqlite import Store
 
     return await Store.open(target)
-
-
-def describe(target: str) -> str:
-    """*target* for messages, without a password."""
-    if not is_postgres(target):
-        return repr(target)
-    head, sep, tail = target.partition("@")
-    if not sep:
-        return repr(target)
-    scheme, _, cred = head.partition("://")
-    user = cred.split(":", 1)[0]
-    return repr(f"{scheme}://{user}@{tail}")
