@@ -506,7 +506,6 @@ class PgStore:
         return _game(data), seats
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        """The open or running game of a channel, if any."""
         row = await self._pool.fetchrow(
             "SELECT * FROM games WHERE channel_id = $1 AND status IN ('open', 'running')",
             channel_id,
@@ -553,10 +552,6 @@ class PgStore:
         language: str = "en",
         ai_level: str | None = None,
     ) -> int:
-        """Insert an open game with its author in seat 1.
-
-        :raises ChannelBusy: if the channel already has an open or running game.
-        """
         now = time.time() if now is None else now
         values = new_game(
             seed=seed,
@@ -613,7 +608,6 @@ class PgStore:
         return seat
 
     async def remove_seat(self, game_id: int, user_id: int, now: float) -> None:
-        """Remove a player from an open game and close the gap in seat numbers."""
         async with self.transaction() as conn:
             await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
             await conn.execute(
@@ -640,7 +634,6 @@ class PgStore:
         now: float,
         outbox: Sequence[dict[str, Any]] = (),
     ) -> list[int]:
-        """Mark a game running, seat everyone, store its starting position, queue *outbox*."""
         snapshot = _dump(initial)
         async with self.transaction() as conn:
             await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
@@ -745,10 +738,6 @@ class PgStore:
         outbox: Sequence[dict[str, Any]] = (),
         queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
-
-        *outbox* posts are queued in the same commit; their ids go to *queued*.
-        """
         async with self.transaction() as conn:
             tag = await conn.execute(
                 "UPDATE games SET status = $1, result = $2, updated_at = $3"
@@ -766,7 +755,6 @@ class PgStore:
         return True
 
     async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
-        """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
         rows = await self._pool.fetch(
             "SELECT id, created_at, payload FROM outbox WHERE sent_at IS NULL AND game_id = $1"
             " ORDER BY id",
@@ -775,21 +763,18 @@ class PgStore:
         return [(int(r[0]), float(r[1]), _loads(r[2])) for r in rows]
 
     async def games_with_unsent(self) -> list[int]:
-        """Games that have queued posts not yet delivered."""
         rows = await self._pool.fetch(
             "SELECT DISTINCT game_id FROM outbox WHERE sent_at IS NULL ORDER BY game_id"
         )
         return [int(r[0]) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
-        """The most recent post queued for a game (sent or not)."""
         value = await self._pool.fetchval(
             "SELECT payload FROM outbox WHERE game_id = $1 ORDER BY id DESC LIMIT 1", game_id
         )
         return None if value is None else _loads(value)
 
     async def prune_outbox(self, *, sent_before: float) -> int:
-        """Forget posts delivered before *sent_before*, except each game's latest."""
         async with self.transaction() as conn:
             tag = await conn.execute(
                 "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1"
@@ -806,12 +791,6 @@ class PgStore:
         then: Sequence[dict[str, Any]] = (),
         meta: Mapping[str, str] | None = None,
     ) -> list[int]:
-        """Note a post as delivered (or refused for good) and queue *then* in the same commit.
-
-        *meta* (key → value) is written in the same commit, whether or not the row was
-        marked before. Returns the outbox ids of *then*; nothing is queued if the post
-        was already marked.
-        """
         meta = meta or {}
         ids = await self._write(
             "fetchval",
@@ -879,8 +858,6 @@ class PgStore:
     # -- players' games, history and results (bot.home) ---------------------------------
 
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
-        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
-        each with the time its current turn began (an open game: when it was opened)."""
         rows = await self._pool.fetch(
             f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " JOIN seats s ON s.game_id = g.id"
@@ -898,7 +875,6 @@ class PgStore:
     async def past_games(
         self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
     ) -> list[GameRow]:
-        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
         column, value = (
             ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
         )
@@ -911,7 +887,6 @@ class PgStore:
         return [_game(r) for r in rows]
 
     async def games_without_result(self) -> list[int]:
-        """Games that ended by being played out and whose result is not yet in ``results``."""
         rows = await self._pool.fetch(
             "SELECT id FROM games WHERE status = 'over'"
             " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
@@ -953,7 +928,6 @@ class PgStore:
         return True
 
     async def results_version(self, guild_id: int | None) -> tuple[int, int]:
-        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
         row = await self._pool.fetchrow(
             "SELECT COUNT(*), COALESCE(MAX(game_id), 0) FROM results"
             " WHERE guild_id IS NOT DISTINCT FROM $1",
@@ -963,7 +937,6 @@ class PgStore:
         return int(row[0]), int(row[1])
 
     async def results(self, guild_id: int | None) -> list[ResultRow]:
-        """A server's results in the order the games finished."""
         rows = await self._pool.fetch(
             "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
             " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
@@ -974,7 +947,6 @@ class PgStore:
         return results_of([tuple(r) for r in rows])
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings (the defaults if they never changed any)."""
         row = await self._pool.fetchrow(
             "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = $1", user_id
         )
@@ -995,7 +967,6 @@ class PgStore:
         )
 
     async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
-        """Give a game a time per turn (and reminders that fit inside it)."""
         await self._write(
             "execute",
             "UPDATE games SET turn_seconds = $1, reminder_interval = $2 WHERE id = $3",
@@ -1005,7 +976,6 @@ class PgStore:
         )
 
     async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
-        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
         rows = await self._pool.fetch(
             f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
@@ -1023,7 +993,6 @@ class PgStore:
         return None if value is None else float(value)
 
     async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
-        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
         await self._write(
             "execute",
             "UPDATE seats SET is_ai = $1 WHERE game_id = $2 AND name = $3",
@@ -1033,7 +1002,6 @@ class PgStore:
         )
 
     async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
-        """Of *user_ids*, those away at *now*, with when they are back."""
         rows = await self._pool.fetch(
             "SELECT user_id, away_until FROM user_settings WHERE user_id = ANY($1::bigint[])"
             " AND away_until > $2",

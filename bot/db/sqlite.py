@@ -508,7 +508,6 @@ class Store:
         return None if row is None else _game(row)
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        """The open or running game of a channel, if any."""
         row = await self._one(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'running')",
             (channel_id,),
@@ -558,10 +557,6 @@ class Store:
         language: str = "en",
         ai_level: str | None = None,
     ) -> int:
-        """Insert an open game with its author in seat 1.
-
-        :raises ChannelBusy: if the channel already has an open or running game.
-        """
         now = time.time() if now is None else now
         values = new_game(
             seed=seed,
@@ -612,7 +607,6 @@ class Store:
         return seat
 
     async def remove_seat(self, game_id: int, user_id: int, now: float) -> None:
-        """Remove a player from an open game and close the gap in seat numbers."""
         async with self.transaction() as conn:
             await conn.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
@@ -642,11 +636,6 @@ class Store:
         now: float,
         outbox: Sequence[dict[str, Any]] = (),
     ) -> list[int]:
-        """Mark a game running, seat everyone, store its starting position, queue *outbox*.
-
-        *seats* holds ``(user_id, display, engine_name, is_ai)`` in seat order
-        and replaces the seats of the open game.
-        """
         async with self.transaction() as conn:
             await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for number, (user_id, display, name, is_ai) in enumerate(seats, start=1):
@@ -680,15 +669,6 @@ class Store:
         outbox: Sequence[dict[str, Any]] = (),
         earlier: list[int] | None = None,
     ) -> tuple[int, list[int]]:
-        """Append one log row, store the new snapshot and queue *outbox* posts, in one transaction.
-
-        *expected_seq* is the log length the caller computed against; if the
-        game moved on meanwhile the write is refused (returns ``(-1, [])``) so
-        that a stale computation is never committed. Returns the new row's
-        ``seq`` and the outbox ids of the posts. *earlier* gets the ids of the
-        game's posts queued before these and not yet marked sent, oldest first
-        (so that the poster knows, without reading the outbox, what comes before).
-        """
         seq = expected_seq + 1
         snapshot = _dump(position)
         result_json = _dump(result)
@@ -755,10 +735,6 @@ class Store:
         outbox: Sequence[dict[str, Any]] = (),
         queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
-
-        *outbox* posts are queued in the same commit; their ids go to *queued*.
-        """
         result_json = _dump(result)
 
         def work(conn: sqlite3.Connection) -> list[int] | None:
@@ -779,7 +755,6 @@ class Store:
         return True
 
     async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
-        """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
         rows = await self._all(
             "SELECT id, created_at, payload FROM outbox WHERE sent_at IS NULL AND game_id = ?"
             " ORDER BY id",
@@ -788,21 +763,18 @@ class Store:
         return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
 
     async def games_with_unsent(self) -> list[int]:
-        """Games that have queued posts not yet delivered."""
         rows = await self._all(
             "SELECT DISTINCT game_id FROM outbox WHERE sent_at IS NULL ORDER BY game_id"
         )
         return [int(r[0]) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
-        """The most recent post queued for a game (sent or not)."""
         row = await self._one(
             "SELECT payload FROM outbox WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
         )
         return None if row is None else json.loads(row[0])
 
     async def prune_outbox(self, *, sent_before: float) -> int:
-        """Forget posts delivered before *sent_before*, except each game's latest."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?"
@@ -819,12 +791,6 @@ class Store:
         then: Sequence[dict[str, Any]] = (),
         meta: Mapping[str, str] | None = None,
     ) -> list[int]:
-        """Note a post as delivered (or refused for good) and queue *then* in the same commit.
-
-        *meta* (key → value) is written in the same commit, whether or not the row was
-        marked before. Returns the outbox ids of *then*; nothing is queued if the post
-        was already marked.
-        """
 
         def work(conn: sqlite3.Connection) -> list[int]:
             if meta:
@@ -846,7 +812,6 @@ class Store:
     async def mark_many_sent(
         self, outbox_ids: Sequence[int], now: float, *, meta: Mapping[str, str] | None = None
     ) -> None:
-        """:meth:`mark_sent` for several posts (nothing to queue after them) in one commit."""
 
         def work(conn: sqlite3.Connection) -> None:
             if meta:
@@ -871,7 +836,6 @@ class Store:
         outbox: Sequence[dict[str, Any]] = (),
         queued: list[int] | None = None,
     ) -> bool:
-        """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
 
         def work(conn: sqlite3.Connection) -> list[int] | None:
             cur = conn.execute(
@@ -906,8 +870,6 @@ class Store:
     # -- players' games, history and results (bot.home) ---------------------------------
 
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
-        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
-        each with the time its current turn began (an open game: when it was opened)."""
         rows = await self._all(
             f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " JOIN seats s ON s.game_id = g.id"
@@ -925,7 +887,6 @@ class Store:
     async def past_games(
         self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
     ) -> list[GameRow]:
-        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
         column, value = (
             ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
         )
@@ -937,7 +898,6 @@ class Store:
         return [_game(r) for r in rows]
 
     async def games_without_result(self) -> list[int]:
-        """Games that ended by being played out and whose result is not yet in ``results``."""
         rows = await self._all(
             "SELECT id FROM games WHERE status = 'over'"
             " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
@@ -945,7 +905,6 @@ class Store:
         return [int(r[0]) for r in rows]
 
     async def add_result(self, result: ResultRow) -> bool:
-        """Store a finished game's result; False if it was stored already."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "INSERT INTO results (game_id, guild_id, channel_id, variant, started_at,"
@@ -981,7 +940,6 @@ class Store:
         return True
 
     async def results_version(self, guild_id: int | None) -> tuple[int, int]:
-        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
         row = await self._one(
             "SELECT COUNT(*), COALESCE(MAX(game_id), 0) FROM results WHERE guild_id IS ?",
             (guild_id,),
@@ -990,7 +948,6 @@ class Store:
         return int(row[0]), int(row[1])
 
     async def results(self, guild_id: int | None) -> list[ResultRow]:
-        """A server's results in the order the games finished."""
         rows = await self._all(
             "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
             " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
@@ -1001,7 +958,6 @@ class Store:
         return results_of([tuple(r) for r in rows])
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings (the defaults if they never changed any)."""
         row = await self._one(
             "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = ?", (user_id,)
         )
@@ -1019,7 +975,6 @@ class Store:
             )
 
     async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
-        """Give a game a time per turn (and reminders that fit inside it)."""
         async with self.transaction() as conn:
             await conn.execute(
                 "UPDATE games SET turn_seconds = ?, reminder_interval = ? WHERE id = ?",
@@ -1027,7 +982,6 @@ class Store:
             )
 
     async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
-        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
         rows = await self._all(
             f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
@@ -1045,7 +999,6 @@ class Store:
         return None if row is None or row[0] is None else float(row[0])
 
     async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
-        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
         async with self.transaction() as conn:
             await conn.execute(
                 "UPDATE seats SET is_ai = ? WHERE game_id = ? AND name = ?",
@@ -1053,7 +1006,6 @@ class Store:
             )
 
     async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
-        """Of *user_ids*, those away at *now*, with when they are back."""
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
