@@ -74,7 +74,7 @@ _INSERT_GAME = (
 )
 
 
-def _game(row: aiosqlite.Row) -> GameRow:
+def _game(row: aiosqlite.Row | dict[str, Any]) -> GameRow:
     return game_row(dict(row), json.loads)
 
 
