@@ -213,21 +213,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "user_settings": ("user_id", "dm", "dm_refused", "away_until"),
 }
 
-# The columns of ``games`` that a new game starts without (their defaults, or NULL).
-_SET_LATER = frozenset(
-    [
-        "id",
-        "initial",
-        "position",
-        "turn_no",
-        "turn_start_seq",
-        "turn_start_position",
-        "last_seq",
-        "reminders_sent",
-        "result",
-        "turn_seconds",
-    ]
-)
+# The columns of ``games`` a new game starts without (their defaults, or NULL): the id,
+# the play (written by start_game and record), and what later events set.
+_PLAY = ("initial", "position", "turn_no", "turn_start_seq", "turn_start_position", "last_seq")
+_SET_LATER = frozenset(("id", *_PLAY, "reminders_sent", "result", "turn_seconds"))
 # The columns a new game is inserted with, in order (both stores build their INSERT from it).
 NEW_GAME_COLUMNS = tuple(c for c in TABLES["games"] if c not in _SET_LATER)
 
