@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.storage import GameStore, open_store  # noqa: E402
+from bot.db.contract import GameStore, open_store  # noqa: E402
 from engine import Game  # noqa: E402
 from tests.fakediscord import BotProcess, FakeDiscord, FakeInteraction, FakeMessage  # noqa: E402
 

@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.db.contract import GameStore, open_store  # noqa: E402
 from bot.home import HomeService  # noqa: E402
-from bot.storage import GameStore, open_store  # noqa: E402
 
 GUILD = 1
 ME = 1000  # the measured player

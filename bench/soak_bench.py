@@ -41,7 +41,7 @@ for extra in (ROOT, ROOT / "bench"):
 
 from bot_bench import SEED, Player, Stats  # noqa: E402
 
-from bot.storage import open_store  # noqa: E402
+from bot.db.contract import open_store  # noqa: E402
 from tests.fakediscord import BotProcess, FakeDiscord  # noqa: E402
 
 MIB = 1024 * 1024

@@ -25,9 +25,9 @@ import yarl
 import engine
 from bot.app import make_bot
 from bot.config import BotConfig, ConfigError
+from bot.db.contract import GameStore, open_store
+from bot.db.rows import StoreError, describe, is_postgres
 from bot.service import GameService, ServiceConfig
-from bot.storage import GameStore, describe, is_postgres, open_store
-from bot.store import StoreError
 from bot.workers import WorkerPool
 
 log = logging.getLogger("bot")

@@ -29,6 +29,7 @@ from bot.cog import (
     send_private,
 )
 from bot.config import BotConfig
+from bot.db.contract import GameStore
 from bot.errors import Busy, Unavailable
 from bot.home import HomeService
 from bot.home_cog import add_home_commands
@@ -36,7 +37,6 @@ from bot.i18n import DEFAULT, language, t
 from bot.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.service import GameService, Outcome, Post
-from bot.storage import GameStore
 from bot.translator import CommandTranslator
 from bot.views import TurnButton, first_delivery, turn_view
 from bot.workers import WorkerPool

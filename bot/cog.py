@@ -22,12 +22,12 @@ import discord
 from babel import Locale
 from discord import app_commands
 
+from bot.db.rows import committed_here
 from bot.errors import NoGame, NotAllowed, ServiceError
 from bot.home import CLOCK_NAMES
 from bot.i18n import LANGUAGES, N_, game_language, language, t
 from bot.rules import TOPICS, topic_text
 from bot.service import ID_MAX, GameService, Outcome, User
-from bot.store import committed_here
 from bot.texts import shorten
 from bot.views import label
 

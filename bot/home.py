@@ -29,6 +29,8 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from bot import texts
+from bot.db.contract import GameStore
+from bot.db.rows import GameRow, ResultRow, ResultSeat, SeatRow, UserSettings
 from bot.errors import NoGame, NotAllowed
 from bot.i18n import DEFAULT, N_, t, tn
 from bot.service import (
@@ -42,8 +44,6 @@ from bot.service import (
     public_action,
     stand_ins_count,
 )
-from bot.storage import GameStore
-from bot.store import GameRow, ResultRow, ResultSeat, SeatRow, UserSettings
 from engine import changed_squares
 from engine.record import Record, RecordError, format_record, record_from_log, replay
 

@@ -18,56 +18,9 @@ import sys
 from collections import Counter
 from typing import Any
 
-from bot.storage import GameStore, describe, open_store
+from bot.db.contract import GameStore, open_store
+from bot.db.rows import TABLES, describe
 
-# Tables in foreign-key order, with their columns.
-_TABLES: dict[str, tuple[str, ...]] = {
-    "meta": ("key", "value"),
-    "games": (
-        "id",
-        "guild_id",
-        "channel_id",
-        "author_id",
-        "status",
-        "seats_wanted",
-        "bots",
-        "variant",
-        "seed",
-        "seed_text",
-        "initial",
-        "position",
-        "turn_no",
-        "turn_start_seq",
-        "turn_start_position",
-        "last_seq",
-        "created_at",
-        "updated_at",
-        "last_activity",
-        "reminder_interval",
-        "reminder_limit",
-        "reminders_sent",
-        "idle_cancel_after",
-        "result",
-        "turn_seconds",
-        "language",
-        "ai_level",
-    ),
-    "seats": ("game_id", "seat", "user_id", "display", "name", "is_ai", "resigned", "joined_at"),
-    "actions": ("game_id", "seq", "player", "user_id", "kind", "action", "time"),
-    "outbox": ("id", "game_id", "created_at", "sent_at", "payload"),
-    "results": ("game_id", "guild_id", "channel_id", "variant", "started_at", "finished_at"),
-    "result_seats": (
-        "game_id",
-        "seat",
-        "name",
-        "user_id",
-        "display",
-        "ai_level",
-        "score",
-        "rank",
-    ),
-    "user_settings": ("user_id", "dm", "dm_refused", "away_until"),
-}
 _ORDER = {
     "meta": "key",
     "games": "id",
@@ -92,7 +45,7 @@ async def _fetch(store: GameStore, sql: str) -> list[tuple[Any, ...]]:
 
 
 async def _table(store: GameStore, table: str) -> list[tuple[Any, ...]]:
-    columns = _TABLES[table]
+    columns = TABLES[table]
     rows = await _fetch(
         store, f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_ORDER.get(table, 'id')}"
     )
@@ -103,7 +56,7 @@ async def _table(store: GameStore, table: str) -> list[tuple[Any, ...]]:
 async def _write(store: GameStore, tables: dict[str, list[tuple[Any, ...]]]) -> None:
     async with store.transaction() as conn:  # type: ignore[attr-defined]
         for table, rows in tables.items():
-            columns = _TABLES[table]
+            columns = TABLES[table]
             if table == "meta":  # the destination's own keys (e.g. its salt) give way
                 keys = [r[0] for r in rows]
                 if store.dialect == "sqlite":
@@ -176,7 +129,7 @@ async def _migrate(src: GameStore, dst: GameStore, target: str) -> str:
         raise MigrationError(
             "the source is inconsistent, nothing was copied: " + "; ".join(broken[:5])
         )
-    tables = {table: await _table(src, table) for table in _TABLES}
+    tables = {table: await _table(src, table) for table in TABLES}
     await _write(dst, tables)
     for table, rows in tables.items():
         copied = await _table(dst, table)

@@ -27,9 +27,9 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from bot.db.contract import GameStore
 from bot.i18n import t
 from bot.service import Post
-from bot.storage import GameStore
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ from bot import panel as panels
 from bot import texts
 from bot.actions import normalize, split_actions, split_with_clauses
 from bot.config import AI_LEVELS
+from bot.db.contract import GameStore
+from bot.db.rows import ChannelBusy, GameRow, SeatRow
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.i18n import DEFAULT, N_, language, t
 from bot.refusals import refusal
-from bot.storage import GameStore
-from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.workers import WorkerPool
 from engine import Game, IllegalAction, NotationError, changed_squares, new_seed
 from engine import decision_over as decision_done

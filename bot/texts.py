@@ -12,7 +12,7 @@ from bot.i18n import DEFAULT, N_, t, tn
 from renderer.i18n import card_help, card_name, colour_name, master_card_help, master_card_name
 
 if TYPE_CHECKING:
-    from bot.store import GameRow, SeatRow
+    from bot.db.rows import GameRow, SeatRow
     from engine import Game
 
 STALE_BUTTON = N_(

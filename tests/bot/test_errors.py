@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord import app_commands
 
-import bot.store
+import bot.db.sqlite
 from bot.cog import APOLOGY, report_error
 from bot.errors import NotYourTurn
 from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
@@ -94,17 +94,17 @@ async def test_a_failure_while_saving_leaves_the_game_unchanged(env: Env, monkey
     await env.service.join(channel_id=CHANNEL, user=BOB)
     await env.service.start(channel_id=CHANNEL, user=ANN)
     before = await env.store.game(1)
-    real_dump = bot.store._dump
+    real_dump = bot.db.sqlite._dump
 
     def failing_dump(value: Any) -> str | None:
         if isinstance(value, dict) and "knights" in value:
             raise OSError("disk full")
         return real_dump(value)
 
-    monkeypatch.setattr(bot.store, "_dump", failing_dump)
+    monkeypatch.setattr(bot.db.sqlite, "_dump", failing_dump)
     with pytest.raises(OSError, match="disk full"):
         await env.service.play(channel_id=CHANNEL, user=ANN, text="place c3")
-    monkeypatch.setattr(bot.store, "_dump", real_dump)
+    monkeypatch.setattr(bot.db.sqlite, "_dump", real_dump)
     assert await env.store.game(1) == before
     assert await env.store.actions(1) == []
     # and the game goes on normally afterwards (the cached game was not advanced either)

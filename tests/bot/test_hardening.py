@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import texts
+from bot.db.sqlite import Store
 from bot.errors import NoGame, NotAllowed, ServiceError, StaleButton
 from bot.service import GameService, ServiceConfig, User
-from bot.store import Store
 from engine import Game, NotationError
 from engine import notation as engine_notation
 from tests.bot.conftest import ANN, BOB, CHANNEL, CONFIG, GUILD, Env, random_ai

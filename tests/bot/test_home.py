@@ -8,10 +8,10 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.db.rows import GameRow, SeatRow
 from bot.errors import NoGame, NotAllowed
 from bot.home import HomeService
 from bot.service import User, _random_decision
-from bot.store import GameRow, SeatRow
 from engine import Game
 from engine.record import parse_record, replay
 from tests.bot.conftest import ANN, BOB, CHANNEL, CY, EVE, GUILD, Env

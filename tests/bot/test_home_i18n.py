@@ -17,11 +17,11 @@ from babel.messages.pofile import read_po
 
 from bot.app import TorresBot
 from bot.config import BotConfig
+from bot.db.rows import UserSettings
 from bot.errors import NoGame, NotAllowed
 from bot.home import HomeService, turn_notice, turn_ping
 from bot.i18n import CATALOGS
 from bot.service import User
-from bot.store import UserSettings
 from engine import Game
 from engine.record import parse_record
 from renderer.i18n import KEYWORDS

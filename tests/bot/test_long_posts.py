@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from bot.app import TorresBot
 from bot.batch import merge_posts, split_message
 from bot.config import BotConfig
+from bot.db.rows import SeatRow
 from bot.outbox import POSTED
 from bot.service import Post, _random_decision
-from bot.store import SeatRow
 from bot.texts import phase_summary, scores_line, turn_header
 from engine import Game
 from tests.bot.conftest import Env

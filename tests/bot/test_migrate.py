@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from bot.db.contract import GameStore, open_store
 from bot.migrate import MigrationError, migrate
 from bot.service import GameService, ServiceConfig, User, _random_decision
-from bot.storage import GameStore, open_store
 from tests.bot.conftest import random_ai
 
 ANN, BOB = User(1, "ann"), User(2, "bob")

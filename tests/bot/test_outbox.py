@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import bot.outbox
+from bot.db.sqlite import Store
 from bot.outbox import FORBIDDEN, POSTED, RETRY, Poster
 from bot.service import Post
-from bot.store import Store
 
 
 @pytest.fixture(autouse=True)

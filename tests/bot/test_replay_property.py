@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from bot import panel as panels
 from bot.actions import split_actions
+from bot.db.rows import GameRow
+from bot.db.sqlite import Store
 from bot.errors import ServiceError
 from bot.home import HomeService
 from bot.service import GameService, ServiceConfig, User
-from bot.store import GameRow, Store
 from engine import Game, decision_over
 from engine.record import format_record, parse_record, replay
 from renderer import describe

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from bot import home as home_module
+from bot.db.rows import UserSettings
+from bot.db.sqlite import Store
 from bot.errors import NoGame, NotAllowed
 from bot.home import HomeService
 from bot.service import GameService, User, _random_decision
-from bot.store import Store, UserSettings
 from engine import Game
 from tests.bot.conftest import ANN, BOB, CHANNEL, CONFIG, GUILD, Env, random_ai
 

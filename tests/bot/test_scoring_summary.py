@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from bot.db.rows import SeatRow
 from bot.service import _random_decision
-from bot.store import SeatRow
 from bot.texts import castle_points, phase_summary
 from engine import Game
 

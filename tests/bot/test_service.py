@@ -9,9 +9,9 @@ import sqlite3
 
 import pytest
 
+from bot.db.rows import GameRow, SeatRow
 from bot.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
 from bot.service import GameService, Outcome, Post, User, _random_decision
-from bot.store import GameRow, SeatRow
 from engine import Game, IllegalAction
 from tests.bot.conftest import ANN, BOB, CHANNEL, CY, EVE, GUILD, Env
 

@@ -12,10 +12,10 @@ import pytest
 
 from bot import texts
 from bot.batch import merge_posts
+from bot.db.rows import SeatRow
 from bot.errors import IllegalMove, NotAllowed, NotSeated, NotYourTurn
 from bot.i18n import CATALOGS
 from bot.service import Post, User, _random_decision
-from bot.store import SeatRow
 from engine import Game
 from tests.bot.conftest import ANN, BOB, CHANNEL, EVE, GUILD, Env
 

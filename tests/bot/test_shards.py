@@ -6,8 +6,8 @@ import pytest
 
 from bot.__main__ import claim_shards
 from bot.config import BotConfig, ConfigError
+from bot.db.contract import open_store
 from bot.service import ServiceConfig
-from bot.storage import open_store
 
 
 def test_shard_settings():

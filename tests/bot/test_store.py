@@ -13,9 +13,10 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot import store_pg
-from bot.storage import GameStore, open_store
-from bot.store import SCHEMA_VERSION, ChannelBusy, Store, StoreError
+from bot.db import postgres as pg_store
+from bot.db.contract import GameStore, open_store
+from bot.db.rows import ChannelBusy, StoreError
+from bot.db.sqlite import SCHEMA_VERSION, Store
 
 
 @dataclass
@@ -84,7 +85,7 @@ async def _new_game(store: GameStore, channel: int = 10, author: int = 1, **opti
 async def test_migrations_from_an_empty_database(backend):
     """A fresh database is migrated to the current schema, and reopening migrates nothing."""
     store = await backend.open()
-    assert await store.schema_version() == SCHEMA_VERSION == store_pg.SCHEMA_VERSION
+    assert await store.schema_version() == SCHEMA_VERSION == pg_store.SCHEMA_VERSION
     await store.close()
     tables = await backend.tables()
     assert {"schema_version", "meta", "games", "seats", "actions", "outbox"} <= tables
@@ -228,9 +229,9 @@ async def test_game_and_seats_read_together_equal_the_separate_reads(backend):
 
 async def _old_database(backend: Backend, version: int, seed: int) -> None:
     """A database made by the bot of schema *version*, with one open game in channel 10."""
-    from bot.store import _MIGRATIONS
+    from bot.db.sqlite import _MIGRATIONS
 
-    migrations = _MIGRATIONS if backend.name == "sqlite" else store_pg._MIGRATIONS
+    migrations = _MIGRATIONS if backend.name == "sqlite" else pg_store._MIGRATIONS
     await backend.raw(
         "CREATE TABLE schema_version (version INTEGER NOT NULL)",
         f"INSERT INTO schema_version VALUES ({version})",
@@ -443,10 +444,10 @@ async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
     tmp_path, monkeypatch
 ):
     """Another connection holds the write lock: reads answer at once, a write is Busy, unchanged."""
-    import bot.store
+    import bot.db.sqlite
     from bot.errors import Busy
 
-    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(bot.db.sqlite, "WRITE_BUSY_SECONDS", 0.2)
     path = str(tmp_path / "t.db")
     store = await Store.open(path)
     game_id = await _new_game(store)
@@ -471,10 +472,10 @@ async def test_writes_queued_in_the_bot_give_up_as_busy_too(tmp_path, monkeypatc
     """A write waiting behind another of the bot's own writes is bounded as well."""
     import asyncio
 
-    import bot.store
+    import bot.db.sqlite
     from bot.errors import Busy
 
-    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(bot.db.sqlite, "WRITE_BUSY_SECONDS", 0.2)
     store = await Store.open(str(tmp_path / "t.db"))
     release = asyncio.Event()
 
@@ -495,7 +496,7 @@ async def test_writes_queued_in_the_bot_give_up_as_busy_too(tmp_path, monkeypatc
 
 async def test_a_damaged_or_foreign_file_is_refused(tmp_path):
     """quick_check failures and files that are not databases raise DatabaseDamaged, in one line."""
-    from bot.store import DatabaseDamaged
+    from bot.db.rows import DatabaseDamaged
 
     foreign = tmp_path / "notes.db"
     foreign.write_bytes(b"these are not the tables you are looking for" * 100)
@@ -522,7 +523,7 @@ async def test_committed_here_tells_a_task_whether_it_wrote(tmp_path):
     """Only the task that committed sees committed_here(): error replies rely on it."""
     import asyncio
 
-    from bot.store import committed_here
+    from bot.db.rows import committed_here
 
     store = await Store.open(str(tmp_path / "t.db"))
 
@@ -563,7 +564,7 @@ async def test_postgresql_a_game_locked_by_another_process_refuses_writes_as_bus
 async def test_sqlite_writes_queued_at_once_commit_in_the_order_they_came(tmp_path):
     """A write goes whole to the writer's thread (one trip), the write lock held only while
     it is queued: many at once all commit, in order, and a transaction() still waits its turn."""
-    from bot.store import Store
+    from bot.db.sqlite import Store
 
     store = await Store.open(str(tmp_path / "t.db"))
     game_id = await _new_game(store)
@@ -590,11 +591,11 @@ async def test_sqlite_a_write_stuck_behind_the_writer_thread_gives_up_as_busy(
     is refused as Busy, nothing written, as one waiting for the write lock would be."""
     import threading
 
-    import bot.store
+    import bot.db.sqlite
+    from bot.db.sqlite import Store
     from bot.errors import Busy
-    from bot.store import Store
 
-    monkeypatch.setattr(bot.store, "WRITE_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(bot.db.sqlite, "WRITE_BUSY_SECONDS", 0.2)
     store = await Store.open(str(tmp_path / "t.db"))
     await store.set_meta("k", "before")
     gate = threading.Event()
@@ -618,8 +619,8 @@ async def _advisory_holders(url: str, game_id: int) -> list[int]:
         rows = await conn.fetch(
             "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
             " AND classid = $1 AND objid = ($2::bigint & 4294967295)::oid",
-            store_pg._LOCK_GAME,
-            store_pg._key(game_id),
+            pg_store._LOCK_GAME,
+            pg_store._key(game_id),
         )
     finally:
         await conn.close()
@@ -631,7 +632,7 @@ async def test_postgresql_a_process_keeps_a_game_lock_between_commands(postgres)
     on the game needs no round trip to lock it (nor one to unlock it)."""
     url = postgres.create_database()
     store = await open_store(url)
-    assert isinstance(store, store_pg.PgStore)
+    assert isinstance(store, pg_store.PgStore)
     async with store.game_lock(5):
         pass
     holders = await _advisory_holders(url, 5)
@@ -693,10 +694,10 @@ async def _enter(store: GameStore, game_id: int, order: list[str], name: str) ->
 
 async def test_postgresql_a_lost_ask_is_asked_again(postgres, monkeypatch):
     """The holder may take its lease just after the waiter asked: the waiter asks again."""
-    monkeypatch.setattr(store_pg, "_ASK_AGAIN", 0.1)
+    monkeypatch.setattr(pg_store, "_ASK_AGAIN", 0.1)
     url = postgres.create_database()
     first, second = await open_store(url), await open_store(url)
-    assert isinstance(first, store_pg.PgStore)
+    assert isinstance(first, pg_store.PgStore)
     heard: list[str] = []
     real = first._leases._on_wanted
 
@@ -717,7 +718,7 @@ async def test_postgresql_a_lost_ask_is_asked_again(postgres, monkeypatch):
 
 async def test_postgresql_leases_are_bounded(postgres, monkeypatch):
     """At most _MAX_LEASES game locks are kept; the least recently used is let go."""
-    monkeypatch.setattr(store_pg, "_MAX_LEASES", 2)
+    monkeypatch.setattr(pg_store, "_MAX_LEASES", 2)
     url = postgres.create_database()
     store = await open_store(url)
     for game_id in (1, 2, 1, 3):
@@ -766,7 +767,7 @@ async def test_postgresql_a_lease_given_back_while_cancelled_ends_its_connection
         def terminate(self) -> None:
             self.terminated = True
 
-    leases = store_pg._Leases("postgresql://unused")
+    leases = pg_store._Leases("postgresql://unused")
     for step in ("unlock", "take"):
         conn = Stuck()
         leases._conn = conn  # type: ignore[assignment]
@@ -791,7 +792,7 @@ def test_postgresql_json_columns_read_back_as_the_json_module_would():
         game.play(game.legal()[0])
     values = [game.position(), {"scores": {1: 2.5}, "order": (3, 4)}, "text", [None, True]]
     for value in values:
-        dumped = store_pg._dump(value)
+        dumped = pg_store._dump(value)
         assert dumped is not None
         assert json.loads(dumped) == json.loads(json.dumps(value, sort_keys=True))
 

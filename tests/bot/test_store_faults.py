@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.db.sqlite import Store
 from bot.errors import DISK_FULL, REPLACED, Unavailable
 from bot.service import GameService, User
-from bot.store import Store
 from tests.bot.conftest import CONFIG, Clock
 
 ANN, BOB = User(1, "Ann"), User(2, "Bob")
@@ -35,7 +35,7 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def _lines(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.levelno >= level and r.name == "bot.store"]
+    return [r for r in caplog.records if r.levelno >= level and r.name.startswith("bot.db.")]
 
 
 @pytest.mark.parametrize("how", ["replaced", "deleted"])

@@ -3,8 +3,8 @@ a player's games, ended games, results (written once) and their order."""
 
 from __future__ import annotations
 
-from bot.storage import GameStore
-from bot.store import ResultRow, ResultSeat, UserSettings
+from bot.db.contract import GameStore
+from bot.db.rows import ResultRow, ResultSeat, UserSettings
 from tests.bot.test_store import _new_game, backend  # noqa: F401 - the fixture, both backends
 
 

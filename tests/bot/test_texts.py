@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store import SeatRow
+from bot.db.rows import SeatRow
 from bot.texts import phase_summary
 
 

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from bot import texts
+from bot.db.rows import SeatRow
 from bot.i18n import t, tp
 from bot.panel import build_panel
-from bot.store import SeatRow
 from engine import Game
 
 

@@ -10,8 +10,8 @@ from concurrent.futures.process import _ExecutorManagerThread
 
 import pytest
 
+from bot.db.contract import open_store
 from bot.service import GameService, ServiceConfig, User, _engine_ai, _random_decision
-from bot.storage import open_store
 from bot.workers import WorkerPool
 from engine import Game
 

@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from bot.db.contract import GameStore, open_store
 from bot.service import _random_decision
-from bot.storage import GameStore, open_store
 from engine import Game
 from tests.bot.e2e._harness import TIMEOUT, BotRunner
 from tests.fakediscord import FakeDiscord

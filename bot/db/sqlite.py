@@ -25,14 +25,31 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.errors import DISK_FULL, REPLACED, Busy, Unavailable
+from bot.db.rows import (
+    NEW_GAME_COLUMNS,
+    TURN_SINCE,
+    ActionRow,
+    ChannelBusy,
+    DatabaseDamaged,
+    DatabaseReadOnly,
+    DiskFull,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StoreError,
+    UserSettings,
+    committed_by,
+    game_row,
+    migrations,
+    new_game,
+    results_of,
+)
+from bot.errors import REPLACED, Busy, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -47,261 +64,18 @@ READ_BUSY_SECONDS = 1.0
 # At start-up the bot waits longer for the lock (e.g. a backup or a migration elsewhere).
 START_BUSY_SECONDS = 10.0
 
-# A full disk is logged once per this many seconds (with how many writes it refused).
-DISK_FULL_LOG_EVERY = 60.0
 
-# The task that committed last in this context: lets an error handler tell whether
-# the request it handles had already changed something.
-_committed_by: ContextVar[asyncio.Task[Any] | None] = ContextVar("committed_by", default=None)
-
-# Each migration moves the schema from version i to i + 1 (list index i).
-_MIGRATIONS: list[list[str]] = [
-    [
-        """
-        CREATE TABLE meta (
-            key   TEXT PRIMARY KEY,
-            value TEXT NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE games (
-            id                  INTEGER PRIMARY KEY AUTOINCREMENT,
-            guild_id            INTEGER,
-            channel_id          INTEGER NOT NULL,
-            author_id           INTEGER NOT NULL,
-            status              TEXT NOT NULL
-                                CHECK (status IN ('open', 'running', 'over', 'cancelled')),
-            seats_wanted        INTEGER NOT NULL,
-            bots                INTEGER NOT NULL,
-            variant             TEXT NOT NULL,
-            seed                INTEGER NOT NULL,
-            initial             TEXT,
-            position            TEXT,
-            turn_no             INTEGER NOT NULL DEFAULT 0,
-            turn_start_seq      INTEGER NOT NULL DEFAULT 0,
-            turn_start_position TEXT,
-            last_seq            INTEGER NOT NULL DEFAULT 0,
-            created_at          REAL NOT NULL,
-            updated_at          REAL NOT NULL,
-            last_activity       REAL NOT NULL,
-            reminder_interval   REAL NOT NULL,
-            reminder_limit      INTEGER NOT NULL,
-            reminders_sent      INTEGER NOT NULL DEFAULT 0,
-            idle_cancel_after   REAL NOT NULL,
-            result              TEXT
-        )
-        """,
-        """
-        CREATE UNIQUE INDEX games_one_active_per_channel
-            ON games (channel_id) WHERE status IN ('open', 'running')
-        """,
-        "CREATE INDEX games_status ON games (status)",
-        """
-        CREATE TABLE seats (
-            game_id   INTEGER NOT NULL REFERENCES games (id),
-            seat      INTEGER NOT NULL,
-            user_id   INTEGER,
-            display   TEXT NOT NULL,
-            name      TEXT,
-            is_ai     INTEGER NOT NULL DEFAULT 0,
-            resigned  INTEGER NOT NULL DEFAULT 0,
-            joined_at REAL NOT NULL,
-            PRIMARY KEY (game_id, seat)
-        )
-        """,
-        """
-        CREATE TABLE actions (
-            game_id INTEGER NOT NULL REFERENCES games (id),
-            seq     INTEGER NOT NULL,
-            player  TEXT NOT NULL,
-            user_id INTEGER,
-            kind    TEXT NOT NULL CHECK (kind IN ('play', 'undo', 'resign')),
-            action  TEXT NOT NULL,
-            time    REAL NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        )
-        """,
-        """
-        CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the actions log is append-only'); END
-        """,
-        """
-        CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the actions log is append-only'); END
-        """,
-    ],
-    # 2: an outbox, so that a turn message committed with its turn is posted even
-    # if the process dies before Discord has it.
-    [
-        """
-        CREATE TABLE outbox (
-            id         INTEGER PRIMARY KEY AUTOINCREMENT,
-            game_id    INTEGER NOT NULL REFERENCES games (id),
-            created_at REAL NOT NULL,
-            sent_at    REAL,
-            payload    TEXT NOT NULL
-        )
-        """,
-        "CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL",
-    ],
-    # 3: finished games' results (for history, stats and ratings; bot.home), and the
-    # indexes that find a player's games and a channel's or server's past games.
-    [
-        """
-        CREATE TABLE results (
-            game_id     INTEGER PRIMARY KEY REFERENCES games (id),
-            guild_id    INTEGER,
-            channel_id  INTEGER NOT NULL,
-            variant     TEXT NOT NULL,
-            started_at  REAL NOT NULL,
-            finished_at REAL NOT NULL
-        )
-        """,
-        "CREATE INDEX results_guild ON results (guild_id, finished_at, game_id)",
-        """
-        CREATE TABLE result_seats (
-            game_id  INTEGER NOT NULL REFERENCES results (game_id),
-            seat     INTEGER NOT NULL,
-            name     TEXT NOT NULL,
-            user_id  INTEGER,
-            display  TEXT NOT NULL,
-            ai_level TEXT,
-            score    INTEGER NOT NULL,
-            rank     INTEGER NOT NULL,
-            PRIMARY KEY (game_id, seat)
-        )
-        """,
-        "CREATE INDEX seats_user ON seats (user_id)",
-        "CREATE INDEX games_channel ON games (channel_id, id)",
-        "CREATE INDEX games_guild ON games (guild_id, id)",
-    ],
-    # 4: players' own settings (bot.home): turn notices by DM, away periods.
-    [
-        """
-        CREATE TABLE user_settings (
-            user_id    INTEGER PRIMARY KEY,
-            dm         INTEGER NOT NULL DEFAULT 0,
-            dm_refused INTEGER NOT NULL DEFAULT 0,
-            away_until REAL
-        )
-        """,
-    ],
-    # 5: clocks: a time per turn (NULL: none), after which the computer plays the turn.
-    ["ALTER TABLE games ADD COLUMN turn_seconds REAL"],
-    # 6: the game's language (public posts, the picture) and its computer players' level
-    # (NULL: the bot's configured level), both chosen at /torres new.
-    [
-        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
-        "ALTER TABLE games ADD COLUMN ai_level TEXT",
-    ],
-    # 7: seeds of 128 bits (docs/rules.md, "Seeds and hidden cards") do not fit the
-    # 64-bit INTEGER ``seed``: ``seed_text`` holds the seed exactly (see seed_columns).
-    ["ALTER TABLE games ADD COLUMN seed_text TEXT"],
-]
-
+_MIGRATIONS = migrations("sqlite")
 SCHEMA_VERSION = len(_MIGRATIONS)
 
-
-class StoreError(RuntimeError):
-    """The database cannot be used (for example it was written by a newer version).
-
-    The message is one line fit for an operator's terminal.
-    """
+_INSERT_GAME = (
+    f"INSERT INTO games ({', '.join(NEW_GAME_COLUMNS)})"
+    f" VALUES ({', '.join('?' * len(NEW_GAME_COLUMNS))})"
+)
 
 
-class DatabaseDamaged(StoreError):
-    """``PRAGMA quick_check`` (or SQLite itself) found the file corrupt."""
-
-
-class DatabaseReadOnly(StoreError):
-    """The bot may not write the database file or its directory."""
-
-
-class ChannelBusy(Exception):
-    """A channel already holds an open or running game."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """One row of ``games``; JSON columns are decoded."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    author_id: int
-    status: str
-    seats_wanted: int
-    bots: int
-    variant: str
-    seed: int
-    initial: dict[str, Any] | None
-    position: dict[str, Any] | None
-    turn_no: int
-    turn_start_seq: int
-    turn_start_position: dict[str, Any] | None
-    last_seq: int
-    created_at: float
-    updated_at: float
-    last_activity: float
-    reminder_interval: float
-    reminder_limit: int
-    reminders_sent: int
-    idle_cancel_after: float
-    result: dict[str, Any] | None
-    language: str = "en"  # public posts and the picture speak it (bot.i18n)
-    ai_level: str | None = None  # the computer players' level; None: the configured one
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    game_id: int
-    seat: int
-    user_id: int | None
-    display: str
-    name: str | None
-    is_ai: bool
-    resigned: bool
-    joined_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRow:
-    game_id: int
-    seq: int
-    player: str
-    user_id: int | None
-    kind: str
-    action: str
-    time: float
-
-
-_JSON_COLUMNS = ("initial", "position", "turn_start_position", "result")
-_INT64 = range(-(2**63), 2**63)
-
-
-def seed_columns(seed: int) -> tuple[int, str]:
-    """A new game's ``seed`` and ``seed_text`` columns. Both databases keep ``seed`` as a
-    64-bit integer (games made before schema 7 have only it); a 128-bit seed does not
-    fit it, so ``seed_text`` holds every new seed exactly and ``seed`` has it only where
-    it fits (0 otherwise). ``seed_from`` reads them back."""
-    return (seed if seed in _INT64 else 0), str(seed)
-
-
-def seed_from(data: dict[str, Any]) -> None:
-    """Replace a row's ``seed``/``seed_text`` pair by the seed (see ``seed_columns``)."""
-    text = data.pop("seed_text", None)
-    if text is not None:
-        data["seed"] = int(text)
-
-
-def _game(row: aiosqlite.Row) -> GameRow:
-    data = dict(row)
-    data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
-    seed_from(data)
-    for key in _JSON_COLUMNS:
-        if data[key] is not None:
-            data[key] = json.loads(data[key])
-    return GameRow(**data)
+def _game(row: aiosqlite.Row | dict[str, Any]) -> GameRow:
+    return game_row(dict(row), json.loads)
 
 
 def _seat(row: aiosqlite.Row) -> SeatRow:
@@ -380,41 +154,11 @@ def _identity(path: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-class DiskFull:
-    """A full disk fails every command alike: one log line now and then says so, with
-    how many writes it refused, instead of a traceback per command."""
-
-    def __init__(self, where: str) -> None:
-        self._where = where
-        self._logged = -DISK_FULL_LOG_EVERY
-        self._count = 0
-
-    def refuse(self) -> Unavailable:
-        """Count a write the full disk refused; what to raise (nothing was written)."""
-        self._count += 1
-        now = time.monotonic()
-        if now - self._logged >= DISK_FULL_LOG_EVERY:
-            log.error(
-                "cannot write the database %s: its disk is full (%d write(s) refused, nothing "
-                "changed; logged once a minute while it lasts): free some space",
-                self._where,
-                self._count,
-            )
-            self._logged, self._count = now, 0
-        return Unavailable(DISK_FULL)
-
-
 def _is_full(exc: BaseException) -> bool:
     name = getattr(exc, "sqlite_errorname", "") or ""
     return isinstance(exc, sqlite3.Error) and (
         name.startswith("SQLITE_FULL") or "database or disk is full" in str(exc)
     )
-
-
-def committed_here() -> bool:
-    """Whether the current task has committed a write (so its request changed something)."""
-    task = asyncio.current_task()
-    return task is not None and _committed_by.get() is task
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
@@ -622,7 +366,7 @@ class Store:
                 if isinstance(exc, Unavailable):
                     self._report_lost()
                 raise
-            _committed_by.set(asyncio.current_task())
+            committed_by.set(asyncio.current_task())
         finally:
             self._write_lock.release()
 
@@ -657,7 +401,7 @@ class Store:
         except Unavailable:
             self._report_lost()
             raise
-        _committed_by.set(asyncio.current_task())
+        committed_by.set(asyncio.current_task())
         return result
 
     def _check_file(self) -> None:
@@ -764,7 +508,6 @@ class Store:
         return None if row is None else _game(row)
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        """The open or running game of a channel, if any."""
         row = await self._one(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'running')",
             (channel_id,),
@@ -814,36 +557,25 @@ class Store:
         language: str = "en",
         ai_level: str | None = None,
     ) -> int:
-        """Insert an open game with its author in seat 1.
-
-        :raises ChannelBusy: if the channel already has an open or running game.
-        """
         now = time.time() if now is None else now
+        values = new_game(
+            seed=seed,
+            now=now,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            author_id=author_id,
+            seats_wanted=seats_wanted,
+            bots=bots,
+            variant=variant,
+            reminder_interval=reminder_interval,
+            reminder_limit=reminder_limit,
+            idle_cancel_after=idle_cancel_after,
+            language=language,
+            ai_level=ai_level,
+        )
         try:
             async with self.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, author_id, status, seats_wanted, bots,"
-                    " variant, seed, seed_text, created_at, updated_at, last_activity,"
-                    " reminder_interval, reminder_limit, idle_cancel_after, language, ai_level)"
-                    " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        author_id,
-                        seats_wanted,
-                        bots,
-                        variant,
-                        *seed_columns(seed),
-                        now,
-                        now,
-                        now,
-                        reminder_interval,
-                        reminder_limit,
-                        idle_cancel_after,
-                        language,
-                        ai_level,
-                    ),
-                )
+                cur = await conn.execute(_INSERT_GAME, values)
                 game_id = int(cur.lastrowid or 0)
                 await conn.execute(
                     "INSERT INTO seats (game_id, seat, user_id, display, joined_at)"
@@ -875,7 +607,6 @@ class Store:
         return seat
 
     async def remove_seat(self, game_id: int, user_id: int, now: float) -> None:
-        """Remove a player from an open game and close the gap in seat numbers."""
         async with self.transaction() as conn:
             await conn.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
@@ -905,11 +636,6 @@ class Store:
         now: float,
         outbox: Sequence[dict[str, Any]] = (),
     ) -> list[int]:
-        """Mark a game running, seat everyone, store its starting position, queue *outbox*.
-
-        *seats* holds ``(user_id, display, engine_name, is_ai)`` in seat order
-        and replaces the seats of the open game.
-        """
         async with self.transaction() as conn:
             await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for number, (user_id, display, name, is_ai) in enumerate(seats, start=1):
@@ -943,15 +669,6 @@ class Store:
         outbox: Sequence[dict[str, Any]] = (),
         earlier: list[int] | None = None,
     ) -> tuple[int, list[int]]:
-        """Append one log row, store the new snapshot and queue *outbox* posts, in one transaction.
-
-        *expected_seq* is the log length the caller computed against; if the
-        game moved on meanwhile the write is refused (returns ``(-1, [])``) so
-        that a stale computation is never committed. Returns the new row's
-        ``seq`` and the outbox ids of the posts. *earlier* gets the ids of the
-        game's posts queued before these and not yet marked sent, oldest first
-        (so that the poster knows, without reading the outbox, what comes before).
-        """
         seq = expected_seq + 1
         snapshot = _dump(position)
         result_json = _dump(result)
@@ -1018,10 +735,6 @@ class Store:
         outbox: Sequence[dict[str, Any]] = (),
         queued: list[int] | None = None,
     ) -> bool:
-        """End an open or running game (``over`` or ``cancelled``); False if it already ended.
-
-        *outbox* posts are queued in the same commit; their ids go to *queued*.
-        """
         result_json = _dump(result)
 
         def work(conn: sqlite3.Connection) -> list[int] | None:
@@ -1042,7 +755,6 @@ class Store:
         return True
 
     async def unsent(self, game_id: int) -> list[tuple[int, float, dict[str, Any]]]:
-        """A game's queued posts not yet delivered, oldest first: ``(id, created_at, payload)``."""
         rows = await self._all(
             "SELECT id, created_at, payload FROM outbox WHERE sent_at IS NULL AND game_id = ?"
             " ORDER BY id",
@@ -1051,21 +763,18 @@ class Store:
         return [(int(r[0]), float(r[1]), json.loads(r[2])) for r in rows]
 
     async def games_with_unsent(self) -> list[int]:
-        """Games that have queued posts not yet delivered."""
         rows = await self._all(
             "SELECT DISTINCT game_id FROM outbox WHERE sent_at IS NULL ORDER BY game_id"
         )
         return [int(r[0]) for r in rows]
 
     async def last_payload(self, game_id: int) -> dict[str, Any] | None:
-        """The most recent post queued for a game (sent or not)."""
         row = await self._one(
             "SELECT payload FROM outbox WHERE game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)
         )
         return None if row is None else json.loads(row[0])
 
     async def prune_outbox(self, *, sent_before: float) -> int:
-        """Forget posts delivered before *sent_before*, except each game's latest."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?"
@@ -1082,12 +791,6 @@ class Store:
         then: Sequence[dict[str, Any]] = (),
         meta: Mapping[str, str] | None = None,
     ) -> list[int]:
-        """Note a post as delivered (or refused for good) and queue *then* in the same commit.
-
-        *meta* (key → value) is written in the same commit, whether or not the row was
-        marked before. Returns the outbox ids of *then*; nothing is queued if the post
-        was already marked.
-        """
 
         def work(conn: sqlite3.Connection) -> list[int]:
             if meta:
@@ -1109,7 +812,6 @@ class Store:
     async def mark_many_sent(
         self, outbox_ids: Sequence[int], now: float, *, meta: Mapping[str, str] | None = None
     ) -> None:
-        """:meth:`mark_sent` for several posts (nothing to queue after them) in one commit."""
 
         def work(conn: sqlite3.Connection) -> None:
             if meta:
@@ -1134,7 +836,6 @@ class Store:
         outbox: Sequence[dict[str, Any]] = (),
         queued: list[int] | None = None,
     ) -> bool:
-        """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
 
         def work(conn: sqlite3.Connection) -> list[int] | None:
             cur = conn.execute(
@@ -1153,7 +854,7 @@ class Store:
             queued.extend(ids)
         return True
 
-    # -- several processes (see bot.store_pg) --------------------------------------
+    # -- several processes (see bot.db.postgres) --------------------------------------
 
     dialect = "sqlite"
 
@@ -1169,10 +870,8 @@ class Store:
     # -- players' games, history and results (bot.home) ---------------------------------
 
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
-        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
-        each with the time its current turn began (an open game: when it was opened)."""
         rows = await self._all(
-            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE s.user_id = ? AND s.resigned = 0 AND g.status IN ('open', 'running')"
             " ORDER BY g.id",
@@ -1188,7 +887,6 @@ class Store:
     async def past_games(
         self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
     ) -> list[GameRow]:
-        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
         column, value = (
             ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
         )
@@ -1200,7 +898,6 @@ class Store:
         return [_game(r) for r in rows]
 
     async def games_without_result(self) -> list[int]:
-        """Games that ended by being played out and whose result is not yet in ``results``."""
         rows = await self._all(
             "SELECT id FROM games WHERE status = 'over'"
             " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
@@ -1208,7 +905,6 @@ class Store:
         return [int(r[0]) for r in rows]
 
     async def add_result(self, result: ResultRow) -> bool:
-        """Store a finished game's result; False if it was stored already."""
         async with self.transaction() as conn:
             cur = await conn.execute(
                 "INSERT INTO results (game_id, guild_id, channel_id, variant, started_at,"
@@ -1244,7 +940,6 @@ class Store:
         return True
 
     async def results_version(self, guild_id: int | None) -> tuple[int, int]:
-        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
         row = await self._one(
             "SELECT COUNT(*), COALESCE(MAX(game_id), 0) FROM results WHERE guild_id IS ?",
             (guild_id,),
@@ -1253,7 +948,6 @@ class Store:
         return int(row[0]), int(row[1])
 
     async def results(self, guild_id: int | None) -> list[ResultRow]:
-        """A server's results in the order the games finished."""
         rows = await self._all(
             "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
             " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
@@ -1261,10 +955,9 @@ class Store:
             " WHERE r.guild_id IS ? ORDER BY r.finished_at, r.game_id, s.seat",
             (guild_id,),
         )
-        return _results([tuple(r) for r in rows])
+        return results_of([tuple(r) for r in rows])
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings (the defaults if they never changed any)."""
         row = await self._one(
             "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = ?", (user_id,)
         )
@@ -1282,7 +975,6 @@ class Store:
             )
 
     async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
-        """Give a game a time per turn (and reminders that fit inside it)."""
         async with self.transaction() as conn:
             await conn.execute(
                 "UPDATE games SET turn_seconds = ?, reminder_interval = ? WHERE id = ?",
@@ -1290,9 +982,8 @@ class Store:
             )
 
     async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
-        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
         rows = await self._all(
-            f"SELECT g.*, {_TURN_SINCE} AS turn_since FROM games g"
+            f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
         )
         out = []
@@ -1308,7 +999,6 @@ class Store:
         return None if row is None or row[0] is None else float(row[0])
 
     async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
-        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
         async with self.transaction() as conn:
             await conn.execute(
                 "UPDATE seats SET is_ai = ? WHERE game_id = ? AND name = ?",
@@ -1316,7 +1006,6 @@ class Store:
             )
 
     async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
-        """Of *user_ids*, those away at *now*, with when they are back."""
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
@@ -1326,81 +1015,3 @@ class Store:
             (*user_ids, now),
         )
         return {int(r[0]): float(r[1]) for r in rows}
-
-
-# The time the current turn of game ``g`` began (SQL both backends read): its first log row's time, or the
-# game's start (every seat is written anew when it starts) for the first turn.
-_TURN_SINCE = (
-    "CASE WHEN g.status = 'open' THEN g.created_at ELSE COALESCE("
-    "(SELECT a.time FROM actions a WHERE a.game_id = g.id AND a.seq = g.turn_start_seq),"
-    " (SELECT MAX(x.joined_at) FROM seats x WHERE x.game_id = g.id)) END"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ResultSeat:
-    """One seat of a finished game: who played it (a user, or the computer at a level)."""
-
-    seat: int
-    name: str
-    user_id: int | None
-    display: str
-    ai_level: str | None
-    score: int
-    rank: int
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """A finished game's result, as the ``results`` and ``result_seats`` tables keep it."""
-
-    game_id: int
-    guild_id: int | None
-    channel_id: int
-    variant: str
-    started_at: float
-    finished_at: float
-    seats: tuple[ResultSeat, ...]
-
-
-def _results(rows: Sequence[Sequence[Any]]) -> list[ResultRow]:
-    """Group joined ``results`` x ``result_seats`` rows (ordered by game) into results."""
-    out: list[ResultRow] = []
-    seats: list[ResultSeat] = []
-    head: Sequence[Any] | None = None
-    for r in rows:
-        if head is not None and r[0] != head[0]:
-            out.append(_result(head, seats))
-            seats = []
-        head = r
-        seats.append(
-            ResultSeat(int(r[6]), str(r[7]), r[8], str(r[9]), r[10], int(r[11]), int(r[12]))
-        )
-    if head is not None:
-        out.append(_result(head, seats))
-    return out
-
-
-def _result(head: Sequence[Any], seats: list[ResultSeat]) -> ResultRow:
-    return ResultRow(
-        int(head[0]),
-        head[1],
-        int(head[2]),
-        str(head[3]),
-        float(head[4]),
-        float(head[5]),
-        tuple(seats),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class UserSettings:
-    """A user's own settings (``/torres settings``, ``/torres away``)."""
-
-    user_id: int
-    dm: bool = False
-    """Turn notices by direct message (else the channel ping)."""
-    dm_refused: bool = False
-    """A DM could not be delivered and the user has not been told yet."""
-    away_until: float | None = None
-    """Until then their clocks and reminders are paused."""
