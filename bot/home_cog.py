@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.cog import game_number, lang_of, send_private, user_of, whole
 from bot.home import AWAY_DAYS
+from bot.review_views import add_review_commands
 
 if TYPE_CHECKING:
     from bot.app import TorresBot
@@ -101,6 +102,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     # Errors go to the tree's handler (bot.cog.report_error), like the other commands'.
     for command in (games, history, export, stats, leaderboard, settings, away):
         group.add_command(command)
+    add_review_commands(group, bot)  # /torres review (bot.review_views)
 
 
 def _channel(interaction: discord.Interaction) -> int:
