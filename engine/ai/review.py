@@ -60,6 +60,7 @@ class DecisionReview:
     suggested_after: float  # the worth the expert's decision leads to
     position: dict[str, Any]  # after the decision played, as the player saw it
     suggested_position: dict[str, Any] | None  # after the expert's, in a sampled world
+    world: dict[str, Any]  # the sampled world the expert planned in (its hidden cards made up)
 
     @property
     def loss(self) -> float:
@@ -159,6 +160,7 @@ def review_decision(
         suggested_after=suggested_after,
         position=after,
         suggested_position=suggested_position,
+        world=worlds[0].position(),
     )
 
 
