@@ -2,10 +2,10 @@
 
 For each decision the player made, ``review_game`` asks what the expert thinks of it:
 the position's worth for that player before and after the decision by the expert's
-own evaluation (``_expert_eval.evaluate_world``: points, the others' worth weighed
-against the player's), and the expert's own decision at that point with the worth
-it leads to. A decision whose worth falls well short of the expert's (``MUCH``
-points or more) is a *swing*; the largest ones are worth looking at first.
+own evaluation (``_expert_eval.expert_values``: the points scored plus what the board,
+the knights and the cards promise), and the expert's own decision at that point with
+the worth it leads to. A decision whose worth falls well short of the expert's
+(``MUCH`` points or more) is a *swing*; the largest ones are worth looking at first.
 
 Hidden information is respected by construction: a decision is reviewed from the
 player's view alone, ``position(viewer=player)`` before it and after it (their own
