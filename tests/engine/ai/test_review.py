@@ -79,8 +79,10 @@ def test_a_review_is_the_same_for_the_same_seed_and_differs_for_another():
         assert r.loss >= MUCH and r.suggested != r.played
 
 
-def test_a_review_reads_only_the_players_views(monkeypatch):
-    """What review_game hands on per decision hides every other hand and every deck."""
+@pytest.mark.parametrize("variant", ["common", "personal", "master"])
+def test_a_review_reads_only_the_players_views(monkeypatch, variant):
+    """What review_game hands on per decision hides every other hand and every deck;
+    the expert's choices are whole decisions (a personal deck's draw included)."""
     seen = []
     real = review_module.review_decision
 
@@ -89,9 +91,12 @@ def test_a_review_reads_only_the_players_views(monkeypatch):
         return real(before, after, played, player, **kw)
 
     monkeypatch.setattr(review_module, "review_decision", spy)
-    rec = _record(3, 11)
-    review_module.review_game(rec, "blue", **_FAST)
-    assert seen
+    rec = _record(3, 11, variant)
+    reviews = review_module.review_game(rec, "blue", **_FAST)
+    assert seen and len(seen) == len(reviews)
+    for r in reviews:
+        if r.stage == "play" and r.suggested:
+            assert r.suggested[-1] == "end", r.suggested
     for before, after, player in seen:
         for view in (before, after):
             for who, hand in view["hands"].items():
