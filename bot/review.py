@@ -131,6 +131,8 @@ class Reviews:
         self.samples = samples
         self._reviews: Lru[tuple[int, str], list[DecisionReview]] = Lru(_KEPT)
         self._running: dict[tuple[int, str], asyncio.Future[list[DecisionReview]]] = {}
+        # One decision's review in the workers at a time, whoever asked for how many.
+        self._slot = asyncio.Semaphore(1)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._workers is not None:
@@ -166,6 +168,15 @@ class Reviews:
         self, channel_id: int, guild_id: int | None, game_id: int | None, lang: str
     ) -> tuple[GameRow, list[SeatRow]]:
         row = await self._home._pick(lang, channel_id, guild_id, game_id)
+        if row.status == "cancelled":
+            raise NotAllowed(
+                t(
+                    lang,
+                    "Game #{game} was cancelled: it has no end to review "
+                    "(`/torres board game:{game}` shows its positions).",
+                    game=row.id,
+                )
+            )
         if row.status != "over" or row.initial is None:
             raise NotAllowed(
                 t(
@@ -270,19 +281,21 @@ class Reviews:
         views = await self._run(decisions_job, record, player)
         out = []
         for number, before, after, played in views:
-            # One decision a job: a computer move queued meanwhile waits for one at most.
-            out.append(
-                await self._run(
-                    decision_job,
-                    before,
-                    after,
-                    played,
-                    player,
-                    number,
-                    row.id,
-                    self.nodes,
-                    self.samples,
+            # One decision a job, one job at a time: a computer move queued meanwhile
+            # waits for one decision's review at most, however many reviews run.
+            async with self._slot:
+                out.append(
+                    await self._run(
+                        decision_job,
+                        before,
+                        after,
+                        played,
+                        player,
+                        number,
+                        row.id,
+                        self.nodes,
+                        self.samples,
+                    )
                 )
-            )
         self._reviews[(row.id, player)] = out
         return out

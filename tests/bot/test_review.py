@@ -110,6 +110,8 @@ def test_review_pages_swings_first_then_every_decision(store: Store) -> None:
             channel_id=CHANNEL, guild_id=GUILD, game_id=game_id, user_id=ANN.id
         )
         assert again.text == front.text
+        with pytest.raises(NotAllowed, match="has no seat in game"):
+            await reviews.page(channel_id=CHANNEL, guild_id=GUILD, game_id=game_id, user_id=99)
 
     asyncio.run(go())
 
@@ -128,5 +130,8 @@ def test_refusals(store: Store) -> None:
             await reviews.page(channel_id=CHANNEL, guild_id=GUILD, game_id=game_id, user_id=1)
         with pytest.raises(NoGame):
             await reviews.chart(channel_id=CHANNEL, guild_id=GUILD + 1, game_id=game_id)
+        await service.cancel(channel_id=CHANNEL, user=ANN, can_manage_channel=False)
+        with pytest.raises(NotAllowed, match="was cancelled: it has no end to review"):
+            await reviews.chart(channel_id=CHANNEL, guild_id=GUILD, game_id=game_id)
 
     asyncio.run(go())
