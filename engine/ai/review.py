@@ -27,6 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from engine.ai import NODES_PER_SECOND
 from engine.ai._expert import expert_decision
 from engine.ai._expert_eval import expert_values
 from engine.ai._hidden import sample_game
@@ -36,9 +37,10 @@ from engine.record import Record
 
 __all__ = ["MUCH", "NODES", "DecisionReview", "review_decision", "review_game", "swings"]
 
-NODES = 9000
-"""Evaluated positions per expert decision: the ``expert`` level's work at half a
-second (``engine.ai.NODES_PER_SECOND``)."""
+NODES = NODES_PER_SECOND
+"""Evaluated positions per expert decision: the ``expert`` level's work in a decision
+of 1 s (``engine.ai.NODES_PER_SECOND``), the bot's default time for a computer move
+(``TORRES_AI_SECONDS``): the review's expert plays as the bot's does."""
 SAMPLES = 3
 MUCH = 5.0
 """Points of worth a decision must fall short of the expert's to count as a swing."""
