@@ -505,7 +505,7 @@ async def run_once(
 async def finished_games(target: str, fake: FakeDiscord, count: int) -> list[tuple[int, str]]:
     """*count* games between r0 and r1 played to the end by quick heuristic players,
     written straight into the bot's database; returns (game, reviewed user) pairs."""
-    from bot.service import GameService, ServiceConfig, User
+    from bot.core.service import GameService, ServiceConfig, User
     from engine.ai import choose_actions
 
     store = await open_store(target)

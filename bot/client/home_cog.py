@@ -102,7 +102,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     # Errors go to the tree's handler (bot.client.cog.report_error), like the other commands'.
     for command in (games, history, export, stats, leaderboard, settings, away):
         group.add_command(command)
-    add_review_commands(group, bot)  # /torres review (bot.client.review_views)
+    add_review_commands(group)  # /torres review (bot.client.review_views)
 
 
 def _channel(interaction: discord.Interaction) -> int:

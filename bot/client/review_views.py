@@ -50,7 +50,7 @@ BOARD_TEMPLATE = (
 _SYMBOLS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 
 
-def add_review_commands(group: app_commands.Group, bot: TorresBot | None) -> None:
+def add_review_commands(group: app_commands.Group) -> None:
     """Attach ``/torres review`` to *group* (the ``/torres`` group)."""
 
     @app_commands.command(
