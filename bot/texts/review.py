@@ -71,6 +71,11 @@ def _worth(value: float) -> str:
     return f"{value:.0f}"
 
 
+def _lost(r: DecisionReview) -> str:
+    """The loss as the two rounded worths shown beside it differ (never "71, 35 more")."""
+    return str(round(r.suggested_after) - round(r.after))
+
+
 def _where(r: DecisionReview, lang: str) -> str:
     if r.stage in ("castles", "place"):
         return t(lang, "setup")
@@ -109,7 +114,7 @@ def review_front(
                     where=_where(r, lang),
                     after=_worth(r.after),
                     best=_worth(r.suggested_after),
-                    loss=_worth(r.loss),
+                    loss=_lost(r),
                 )
             )
     else:
@@ -164,7 +169,7 @@ def review_page(
             "Worth before: {before}; after: {after} ({change}).",
             before=_worth(r.before),
             after=_worth(r.after),
-            change=f"{r.after - r.before:+.0f}",
+            change=f"{round(r.after) - round(r.before):+d}",
         ),
     ]
     if r.swing:
@@ -176,7 +181,7 @@ def review_page(
                 actions="; ".join(r.suggested),
                 words=suggested_words,
                 best=_worth(r.suggested_after),
-                loss=_worth(r.loss),
+                loss=_lost(r),
             )
         )
     elif r.suggested and r.suggested != r.played:

@@ -4,6 +4,7 @@ pages (issue 36), through the service and a real store."""
 from __future__ import annotations
 
 import asyncio
+import re
 import tempfile
 from collections.abc import AsyncIterator
 
@@ -99,6 +100,13 @@ def test_review_pages_swings_first_then_every_decision(store: Store) -> None:
             )
             assert page.page == n and f"· {n}/{front.pages - 1}" in page.text
             assert "Played: `" in page.text and "Worth before:" in page.text
+            # The numbers shown add up as shown (rounded worths, their difference).
+            m = re.search(r"Worth before: (-?\d+); after: (-?\d+) \(([+-]\d+)\)", page.text)
+            assert m and int(m[2]) - int(m[1]) == int(m[3]), page.text
+            m = re.search(r"worth (-?\d+), (\d+) more", page.text)
+            if m:
+                after = re.search(r"after: (-?\d+)", page.text)
+                assert after and int(m[1]) - int(after[1]) == int(m[2]), page.text
             assert len(page.pictures) in (1, 2)
             if len(page.pictures) == 2:
                 seen_swing = True
