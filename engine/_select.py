@@ -41,6 +41,8 @@ COMPILED = (
     "position",
     "game",
 )
+# The C kernels the compiled modules call (engine._native, built beside them)
+NATIVE = "_native.c"
 # Imported by the compiled modules from the reference: one IllegalAction, one Stage, ...
 SHARED = ("errors", "events", "messages", "squares")
 
@@ -49,12 +51,14 @@ log.addHandler(logging.NullHandler())  # a library: the application decides what
 
 
 def source_hash(root: Path) -> str:
-    """A digest of the compiled modules' source under ``root`` (the core keeps its own)."""
+    """A digest of the compiled modules' source and the C kernels' under ``root`` (the
+    core keeps its own)."""
     digest = hashlib.sha256()
     for name in COMPILED:
         rel = name.replace(".", "/") + ("/__init__.py" if name == "rules" else ".py")
         digest.update(rel.encode())
         digest.update((root / rel).read_bytes())
+    digest.update((root / NATIVE).read_bytes())
     return digest.hexdigest()[:16]
 
 
