@@ -258,6 +258,16 @@ def _core_sources() -> list[str]:
         if "from typing import Any" not in texts[rel]:
             future = "from __future__ import annotations\n"
             texts[rel] = texts[rel].replace(future, future + "\nfrom typing import Any\n", 1)
+    compiled = "|".join(re.escape(name) for name in COMPILED)
+    for rel, text in texts.items():  # the computer players import the engine absolutely
+        texts[rel] = re.sub(
+            rf"^(\s*)from engine\.({compiled}) import",
+            r"\1from engine._core.\2 import",
+            text,
+            flags=re.M,
+        )
+    (core / "ai").mkdir()
+    (core / "ai" / "__init__.py").write_text('"""The computer players\' compiled modules."""\n')
     for rel, text in texts.items():
         out = core / rel
         out.parent.mkdir(exist_ok=True)
