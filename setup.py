@@ -94,6 +94,20 @@ REWRITES = [
         "from engine._native import texts as _native_texts\n"
         "from engine._native import turn_actions as _native_turn\n",
     ),
+    (  # a position's heights read in C (None: the loop that follows reads them)
+        "position_fast.py",
+        "        heights = st.heights\n        try:  # plain loops",
+        "        native_heights = _native_heights(given_heights)\n"
+        "        if native_heights is not None:\n"
+        "            st.heights = native_heights\n"
+        "            given_heights = {}  # nothing left for the loop\n"
+        "        heights = st.heights\n        try:  # plain loops",
+    ),
+    (
+        "position_fast.py",
+        "from .board import BIT, SQUARE_INDEX\n",
+        "from .board import BIT, SQUARE_INDEX\nfrom engine._native import heights_of as _native_heights\n",
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
@@ -291,6 +305,7 @@ def turn_actions(
     heights: list[int], pieces: int, mine: list[int], build: bool, draw: bool, add: bool
 ) -> list[str] | None: ...
 def set_texts(moves: list[list[str]], builds: list[str], knights: list[str]) -> None: ...
+def heights_of(d: object) -> list[int] | None: ...
 """
 
 

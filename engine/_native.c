@@ -20,8 +20,30 @@ static uint64_t ORTH_MASK[64]; /* board.ORTH_MASK */
 static int8_t ORTH[64][4];     /* board.ORTH, in its order (up, right, down, left) */
 static int8_t N_ORTH[64];
 
+/* The int objects of the lowest heights: most squares hold one of them (CPython keeps
+ * one object per small int), so a height is found by its address before its value. */
+#define N_SMALL 8
+static PyObject *SMALL[N_SMALL];
+
+/* The value of the height object v, or -1 for anything not an int from 0 to max. */
+static inline long height_value(PyObject *v, long max)
+{
+    for (int k = 0; k < N_SMALL; k++)
+        if (v == SMALL[k])
+            return k <= max ? k : -1;
+    int overflow = 0;
+    long x = PyLong_CheckExact(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
+    if (overflow || x < 0 || x > max) {
+        PyErr_Clear();
+        return -1;
+    }
+    return x;
+}
+
 static void init_tables(void)
 {
+    for (int k = 0; k < N_SMALL; k++)
+        SMALL[k] = PyLong_FromLong(k); /* held for the life of the process */
     static const int8_t df[4] = {0, 1, 0, -1}, dr[4] = {1, 0, -1, 0};
     for (int s = 0; s < 64; s++) {
         int f = s % 8, r = s / 8;
@@ -74,13 +96,9 @@ static PyObject *castle_fill(PyObject *Py_UNUSED(self), PyObject *arg)
     }
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (int s = 0; s < 64; s++) {
-        PyObject *v = items[s];
-        int overflow = 0;
-        long x = PyLong_CheckExact(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
-        if (overflow || x < 0 || x > MAX_LEVEL) {
+        long x = height_value(items[s], MAX_LEVEL);
+        if (x < 0) {
             Py_DECREF(seq);
-            if (PyErr_Occurred())
-                return NULL;
             Py_RETURN_NONE; /* the Python code decides (and refuses, or copes) */
         }
         h[s] = x;
@@ -235,13 +253,9 @@ static int fill_board(Board *b, PyObject *heights)
     PyObject **items = ((PyListObject *)heights)->ob_item;
     int top = 0;
     for (int s = 0; s < 64; s++) {
-        PyObject *v = items[s];
-        int overflow = 0;
-        long x = PyLong_CheckExact(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
-        if (overflow || x < 0 || x > MAX_TURN_LEVEL) {
-            PyErr_Clear();
+        long x = height_value(items[s], MAX_TURN_LEVEL);
+        if (x < 0)
             return 0;
-        }
         b->h[s] = (int)x;
         if (x > top)
             top = (int)x;
@@ -463,11 +477,37 @@ static PyObject *set_texts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_
     Py_RETURN_NONE;
 }
 
+/* heights_of(d) -> the 64 heights of a position's "heights" object ({square name:
+ * height}) as a list, or None for anything but lower-case square names and ints from 0
+ * to MAX_LEVEL (position_fast.read_usual's own loop then reads it, or refuses it). */
+static PyObject *heights_of(PyObject *Py_UNUSED(self), PyObject *d)
+{
+    long h[64] = {0};
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    if (!PyDict_CheckExact(d))
+        Py_RETURN_NONE;
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || PyUnicode_GET_LENGTH(key) != 2
+            || PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND)
+            Py_RETURN_NONE;
+        const Py_UCS1 *name = PyUnicode_1BYTE_DATA(key);
+        if (name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8')
+            Py_RETURN_NONE;
+        long x = height_value(value, MAX_LEVEL);
+        if (x < 0)
+            Py_RETURN_NONE;
+        h[(name[1] - '1') * 8 + (name[0] - 'a')] = x;
+    }
+    return list_of(h, 64, 0);
+}
+
 static PyMethodDef methods[] = {
     {"castle_fill", castle_fill, METH_O, "The tables of board.Castles, or None."},
     {"texts", (PyCFunction)(void (*)(void))texts, METH_FASTCALL, "The texts of a mask."},
     {"turn_actions", (PyCFunction)(void (*)(void))turn_actions, METH_FASTCALL,
      "The turn's actions before the cards, or None."},
+    {"heights_of", heights_of, METH_O, "A position's heights as a list, or None."},
     {"set_texts", (PyCFunction)(void (*)(void))set_texts, METH_FASTCALL, "The action texts."},
     {NULL, NULL, 0, NULL},
 };
