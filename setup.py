@@ -349,7 +349,7 @@ def _from_root(path: str) -> str:
 def _remove_core_from_tree() -> None:
     """What an editable install (or an earlier one) left of the core in engine/."""
     shutil.rmtree(ROOT / "engine" / "_core", ignore_errors=True)
-    for lib in [*(ROOT / "engine").glob("_core__mypyc*"), *(ROOT / "engine").glob("_native.*.*")]:
+    for lib in [*(ROOT / "engine").glob("_core__mypyc*"), *(ROOT / "engine").glob("_native.*.so")]:
         lib.unlink()
 
 
