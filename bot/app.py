@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.batch import MESSAGE_LIMIT, merge_posts, split_message
+from bot.client.lobby import LobbyButton, LobbyCards
 from bot.cog import (
     TorresGroup,
     answer_in_time,
@@ -53,7 +54,8 @@ _TOKEN_LIFETIME = 14 * 60.0  # an interaction's token lasts 15 minutes; stop ret
 _LATER = "later"  # a post still being retried when the reply goes out
 _TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
-COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton)  # every component the bot posts
+# every component the bot posts
+COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton, LobbyButton)
 
 
 def _view(
@@ -246,6 +248,7 @@ class TorresBot(discord.Client):
         self.workers = workers
         self._started = time.time()
         self.poster = Poster(store, self.send_post, started=self._started)
+        self.lobby = LobbyCards(self)  # the lobby cards of games in threads of their own
         self._next_prune = self._started
         self._nonce_salt = "00000000"
         # Each game's latest turn message as posted (see _retire_turn_message).
@@ -528,6 +531,7 @@ class TorresBot(discord.Client):
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
                 return RETRY
+            await self.lobby.after_post(post, None)  # e.g. the game's thread was deleted
             if exc.status in (403, 404):
                 log.error("could not post %s: Discord refused: %s", where, exc)
                 return FORBIDDEN
@@ -545,6 +549,7 @@ class TorresBot(discord.Client):
             await self._turn_dm(user_id, post, channel, message)
         if post.replay:  # the game-over message: its result counts from now on
             await self._record_results()
+        await self.lobby.after_post(post, message if isinstance(message, discord.Message) else None)
         return POSTED
 
     async def _post_picture(self, post: Post) -> discord.File:

@@ -170,6 +170,7 @@ class Outcome:
     reply: str
     posts: list[Post] = field(default_factory=list)
     ai_game: int | None = None  # a game whose computer players should now move
+    game_id: int | None = None  # the game it opened (``new``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,10 +271,15 @@ class GameService:
         bots: int = 0,
         language: str = "en",
         ai_level: str | None = None,
+        lobby_channel_id: int | None = None,
+        lobby_message_id: int | None = None,
     ) -> Outcome:
         """Open a game in a channel; its author takes the first seat.
 
         *ai_level* is how its computer players play (None: the configured level).
+        A game in a thread of its own (*channel_id* the thread) has its lobby card,
+        *lobby_message_id*, in *lobby_channel_id*: the card shows the lobby, so no
+        lobby post is made.
 
         *language* is the game's (its public posts and pictures): the Discord
         layer decides it with :func:`bot.i18n.game_language`.
@@ -325,6 +331,8 @@ class GameService:
                 now=self._clock(),
                 language=language,
                 ai_level=ai_level,
+                lobby_channel_id=lobby_channel_id,
+                lobby_message_id=lobby_message_id,
             )
         except ChannelBusy:
             row = await self._store.active_game(channel_id)
@@ -349,7 +357,8 @@ class GameService:
         text = texts.lobby_opened(game_id, user.id, players, variant, bots, humans, language)
         return Outcome(
             reply=t(lang, "You opened game #{game} and took the first seat.", game=game_id),
-            posts=[Post(channel_id, game_id, text, language=language)],
+            posts=[] if lobby_message_id else [Post(channel_id, game_id, text, language=language)],
+            game_id=game_id,
         )
 
     async def join(self, *, channel_id: int, user: User) -> Outcome:
@@ -385,9 +394,12 @@ class GameService:
                 "{author} can start it with `/torres start`.",
                 author=f"<@{row.author_id}>",
             )
+        # In a game's own thread the author hears once that the game can start: at the
+        # first join (they are a member of the thread; the lobby card mentions them).
+        ping = (row.author_id,) if row.lobby_message_id and joined == 2 else ()
         return Outcome(
             reply=t(lang, "You joined game #{game} (seat {seat}).", game=row.id, seat=joined),
-            posts=[Post(channel_id, row.id, text, language=public)],
+            posts=[Post(row.channel_id, row.id, text, mentions=ping, language=public)],
         )
 
     async def leave(self, *, channel_id: int, user: User) -> Outcome:
@@ -416,7 +428,7 @@ class GameService:
         )
         return Outcome(
             reply=t(lang, "You left game #{game}.", game=row.id),
-            posts=[Post(channel_id, row.id, text, language=row.language)],
+            posts=[Post(row.channel_id, row.id, text, language=row.language)],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
@@ -454,14 +466,23 @@ class GameService:
                 for i, (uid, display, name, is_ai) in enumerate(seating, start=1)
             ]
             row = replace(row, status="running", turn_no=1, turn_start_seq=0, last_seq=0)
-            post = self._start_post(row, game, seats, initial)
-            (post.outbox_id,) = await self._store.start_game(
-                row.id, seats=seating, initial=initial, now=now, outbox=[post.to_payload()]
+            posts = [self._start_post(row, game, seats, initial)]
+            if row.lobby_channel_id is not None:  # the channel hears once that it started
+                notice = texts.start_notice(row, seats, row.language)
+                posts.append(Post(row.lobby_channel_id, row.id, notice, language=row.language))
+            ids = await self._store.start_game(
+                row.id,
+                seats=seating,
+                initial=initial,
+                now=now,
+                outbox=[p.to_payload() for p in posts],
             )
+            for post, outbox_id in zip(posts, ids, strict=True):
+                post.outbox_id = outbox_id
             self._cache[row.id] = (row.last_seq, game.copy())
         return Outcome(
             reply=t(lang, "Game #{game} started.", game=row.id),
-            posts=[post],
+            posts=posts,
             ai_game=self._ai_pending(game, seats),
         )
 
@@ -1114,7 +1135,7 @@ class GameService:
                         scores, (row.position or {}).get("players") or scores, public
                     ),
                 )
-            post = Post(channel_id, row.id, text, language=public)
+            post = Post(row.channel_id, row.id, text, language=public)
             queued: list[int] = []  # the note is committed with the game's end
             if not await self._store.finish(
                 row.id,
@@ -1341,7 +1362,14 @@ class GameService:
         return row, seats
 
     async def _active(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
+        """The channel's game: the one playing in it, else the one game whose lobby card is
+        in it (each plays in its own thread); with several there, ask which is meant."""
         row = await self._store.active_game(channel_id)
+        if row is None:
+            here = await self._store.lobby_games(channel_id)
+            if len(here) > 1:
+                raise NotAllowed(texts.which_game(here, lang))
+            row = here[0] if here else None
         if row is None:
             raise NoGame(
                 t(lang, "There is no Torres game in this channel. Open one with `/torres new`.")
@@ -1483,7 +1511,13 @@ class GameService:
         seat_to_ai: str | None = None,
         outbox: Sequence[Post] = (),
     ) -> tuple[int, list[int]]:
-        """Commit one log row with the new snapshot and the posts that report it."""
+        """Commit one log row with the new snapshot and the posts that report it (and,
+        when it ends a game in a thread, the result's one post in the lobby's channel)."""
+        if result is not None and row.lobby_channel_id is not None and outbox:
+            over = replace(row, status="over", result=result)
+            seats = await self._store.seats(row.id)
+            notice = texts.result_notice(over, seats, row.language)
+            outbox = [*outbox, Post(row.lobby_channel_id, row.id, notice, language=row.language)]
         earlier: list[int] = []
         seq, ids = await self._store.record(
             row.id,
@@ -1816,6 +1850,20 @@ class GameService:
             ),
             t(lang, "Cancel the game"),
         )
+
+    async def lobby_card(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game in a thread of its own, as its lobby card shows it (None: no card)."""
+        row, seats = await self._store.game_and_seats(game_id)
+        if row is None or row.lobby_message_id is None:
+            return None
+        return row, seats
+
+    async def game_channel(self, game_id: int, *, lang: str = DEFAULT) -> int:
+        """Where a game plays (its thread, for a game in a thread of its own)."""
+        row = await self._store.game(game_id)
+        if row is None:
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
+        return row.channel_id
 
     async def active_game_id(self, channel_id: int) -> int | None:
         """The id of the channel's open or running game, if any."""

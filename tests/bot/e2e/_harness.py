@@ -192,6 +192,7 @@ class Table:
         self.runner = runner
         self.fake = runner.fake
         self.channel = self.fake.channels[channel]
+        self.lobby: FakeMessage | None = None  # the lobby card of a game in a thread
 
     def user(self, name: str) -> FakeUser:
         return self.fake.users[name]
@@ -204,6 +205,22 @@ class Table:
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
         check_answered_in_time(ix)
+        if sub == "new":
+            # A new game plays in a thread of its own (the default): the table moves there,
+            # as its players do; its lobby card stays in the channel (``lobby``).
+            card = next((m for m in ix.messages if self.fake.thread_of(m)), None)
+            if card is None:
+                card = next(
+                    (
+                        m
+                        for m in self.fake.channel_messages(self.channel)
+                        if m.seq > ix.sent_seq and self.fake.thread_of(m) is not None
+                    ),
+                    None,
+                )
+            if card is not None:
+                self.lobby = card
+                self.channel = self.fake.thread_of(card) or self.channel
         return ix, reply
 
     async def confirmed(
