@@ -1605,9 +1605,10 @@ class GameService:
         start_scores = dict(start.get("scores") or {})
         lines = [texts.turn_header(new_row.id, seat, actions, lang)]
         lines.append(texts.scores_line(after.scores, start_scores, after.players, lang))
+        prior = _before_scoring(start, played, events)
         for event in events:
             if event.get("type") == "phase_scored":
-                lines.append(texts.phase_summary(event, seats, after.position(), lang))
+                lines.append(texts.phase_summary(event, seats, after.position(), lang, prior))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
             # A person's seat is named as the result counts it: theirs, or the computer's
@@ -1985,6 +1986,23 @@ class GameService:
 
 
 # -- pure helpers ---------------------------------------------------------------------
+
+
+def _before_scoring(
+    start: dict[str, Any], played: Sequence[str], events: Sequence[dict[str, Any]]
+) -> dict[str, int] | None:
+    """The scores just before a phase was scored at this turn's end (None: no scoring, or
+    the turn cannot be replayed): the turn's actions but its last, from its start."""
+    if not any(e.get("type") == "phase_scored" for e in events) or not played:
+        return None
+    try:
+        game = Game.from_position(start)
+        for action in played[:-1]:
+            game.play(action)
+    except Exception:  # noqa: BLE001 - only the leap-frog line is missing then
+        log.warning("could not replay a turn to explain its scoring", exc_info=True)
+        return None
+    return game.scores
 
 
 def public_action(action: str) -> str:

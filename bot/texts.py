@@ -221,11 +221,14 @@ def phase_summary(
     seats: Sequence[SeatRow],
     position: Mapping[str, Any] | None = None,
     lang: str = DEFAULT,
+    prior: Mapping[str, int] | None = None,
 ) -> str:
     """One line per player: where the phase's points came from, and the new score.
 
     With the *position* the phase was scored on (scoring changes no block or knight),
     each player's line goes on to list every castle that scored and the king's bonus.
+    With the scores before the scoring (*prior*), a player whose marker jumped over
+    taken spaces (leap-frog, docs/rules.md §4) gets one line saying so.
     """
     points: Mapping[str, Mapping[str, int]] = event.get("points") or {}
     scores: Mapping[str, int] = event.get("scores") or {}
@@ -276,6 +279,15 @@ def phase_summary(
             if parts.get("king"):
                 items.append(t(lang, "king's bonus {points}", points=parts["king"]))
             line += "\n↳ " + "; ".join(items)
+        if prior is not None and score is not None and player in prior:
+            landed = int(prior[player]) + total
+            if total and int(score) != landed:
+                line += "\n↳ " + t(
+                    lang,
+                    "Leap-frog: space {space} was taken, so the marker moved on to {score}.",
+                    space=landed,
+                    score=score,
+                )
         lines.append(line)
     return "\n".join(lines)
 
