@@ -63,7 +63,9 @@ async def play_game(
     fake: FakeDiscord, channel: str, seed: int, log: list[str], style: str, variant: str
 ) -> list[tuple[str, list[str], int]]:
     """One whole game by taps; returns (stage, actions, taps) for every decision."""
-    ix = await fake.slash("alice", channel, "torres", "new", players=2, variant=variant)
+    ix = await fake.slash(
+        "alice", channel, "torres", "new", players=2, variant=variant, thread=False
+    )
     await ix.reply(TIMEOUT)
     ix = await fake.slash("bob", channel, "torres", "join")
     await ix.reply(TIMEOUT)

@@ -394,12 +394,9 @@ class GameService:
                 "{author} can start it with `/torres start`.",
                 author=f"<@{row.author_id}>",
             )
-        # In a game's own thread the author hears once that the game can start: at the
-        # first join (they are a member of the thread; the lobby card mentions them).
-        ping = (row.author_id,) if row.lobby_message_id and joined == 2 else ()
         return Outcome(
             reply=t(lang, "You joined game #{game} (seat {seat}).", game=row.id, seat=joined),
-            posts=[Post(row.channel_id, row.id, text, mentions=ping, language=public)],
+            posts=[Post(row.channel_id, row.id, text, language=public)],
         )
 
     async def leave(self, *, channel_id: int, user: User) -> Outcome:

@@ -97,7 +97,7 @@ async def test_reminders_mention_the_idle_player_a_bounded_number_of_times(fake,
     )
     await runner.start()
     try:
-        await _reply(fake, "alice", "new")
+        await _reply(fake, "alice", "new", thread=False)
         await _reply(fake, "bob", "join")
         await _reply(fake, "alice", "start")
         alice = fake.users["alice"]
@@ -121,7 +121,7 @@ async def test_computer_players_post_their_turns(fake, tmp_path):
     runner = _runner(fake, tmp_path, TORRES_AI_SECONDS="0.1", TORRES_REMINDER_CHECK_SECONDS="0.3")
     await runner.start()
     try:
-        await _reply(fake, "alice", "new", bots=1)
+        await _reply(fake, "alice", "new", bots=1, thread=False)
         await _reply(fake, "alice", "start")
         ix = await fake.slash("alice", "games", "torres", "play", actions="place c3")
         await ix.reply(TIMEOUT)

@@ -375,7 +375,8 @@ class FakeMessage:
     @property
     def text(self) -> str:
         """Content, Text Displays and embed titles/descriptions/fields, for matching."""
-        parts = [self.content, *self.text_displays]
+        displays = self.text_displays
+        parts = [self.content, *displays] if self.content or not displays else displays
         for e in self.embeds:
             for key in ("title", "description"):
                 if e.get(key):

@@ -406,7 +406,7 @@ async def open_game(t: Table) -> int:
     m = re.search(r"game #(\d+)", reply.content)
     assert m, reply.content
     game_id = int(m.group(1))
-    lobby = await t.public_after(ix, "the lobby message")
+    lobby = t.lobby or await t.public_after(ix, "the lobby message")  # a card, with a thread
     assert t.user("alice").mention in lobby.content and f"#{game_id}" in lobby.content
 
     _, reply = await t.slash("carol", "new")

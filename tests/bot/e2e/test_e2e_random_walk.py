@@ -192,6 +192,7 @@ async def test_random_walk_of_commands(runner: BotRunner, seed: int) -> None:
         lambda m: bool(m.attachments), channel=t.channel, public=True, timeout=TIMEOUT
     )
     walk = Walk(runner, game_id, seed=seed)
+    walk.t.channel = t.channel  # where the game plays (its thread)
     walk.turn_msgs.append(start)
     for i in range(160):
         if walk.game.stage == "over":

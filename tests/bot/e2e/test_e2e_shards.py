@@ -110,7 +110,9 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
         await fake.wait_synced(20, names=["torres"])
         for s in (0, 1):
             _channel_id[s] = fake.channels[CHANNELS[s]].id
-            ix = await fake.slash(HUMANS[s], CHANNELS[s], "torres", "new", players=2, bots=1)
+            ix = await fake.slash(
+                HUMANS[s], CHANNELS[s], "torres", "new", players=2, bots=1, thread=False
+            )
             m = re.search(r"game #(\d+)", (await ix.reply(TIMEOUT)).content)
             assert m is not None
             _game_id[s] = int(m.group(1))

@@ -88,8 +88,8 @@ async def test_two_games_at_once_each_in_its_own_thread(runner: BotRunner) -> No
     fake = runner.fake
     t = Table(runner)
     # alice and carol each open a game in #games: a card each, a thread each.
-    _, reply_a = await t.slash("alice", "new")
-    _, reply_c = await t.slash("carol", "new")
+    _, reply_a = await Table(runner).slash("alice", "new")
+    _, reply_c = await Table(runner).slash("carol", "new")
     card_a, card_c = cards(fake)
     game_a = int(re.search(r"game #(\d+)", reply_a.content)[1])  # type: ignore[index]
     game_c = int(re.search(r"game #(\d+)", reply_c.content)[1])  # type: ignore[index]
@@ -123,9 +123,10 @@ async def test_two_games_at_once_each_in_its_own_thread(runner: BotRunner) -> No
         lambda: fake.users["bob"].id in seat_a.thread.members or None, TIMEOUT, "bob in thread"
     )
     assert "2 of 2 seats taken: Alice, Bob." in card_a.content, card_a.content
-    # The author hears once that the game can start: the join post in the thread pings them.
+    # The join note goes to the thread, pinging nobody (the card names the author once).
     (join_post,) = fake.channel_messages(seat_a.thread)
-    assert join_post.pinged_ids == [fake.users["alice"].id], join_post
+    assert "Bob joined" in join_post.content and join_post.pinged_ids == [], join_post
+    assert card_a.content.count(fake.users["alice"].mention) == 1
     refused = await tap_card(fake, "bob", card_a, "start")
     assert "Only the game's author" in refused.content, refused.content
     seq = fake.last_seq
