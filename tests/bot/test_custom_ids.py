@@ -14,6 +14,7 @@ import pytest
 
 from bot import views
 from bot.app import COMPONENTS
+from bot.client.lobby import LobbyButton
 from bot.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
 from bot.views import TurnButton, first_delivery
 
@@ -70,10 +71,13 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "tp:1:2:3:endok",
         "torres:1:2:play",
         "torres:ok:resign:1:0:yes",
+        "torres:lobby:1:join",
+        "torres:lobby:1:cancel",
     ):
         readers = [cls for cls in COMPONENTS if match(cls, custom_id)]
         assert len(readers) == 1, (custom_id, readers)
-    assert {PanelSelect, PanelButton, TurnButton, ConfirmButton} == set(COMPONENTS)
+    assert {PanelSelect, PanelButton, TurnButton, ConfirmButton, LobbyButton} == set(COMPONENTS)
+    assert match(LobbyButton, "torres:lobby:١:join") is None  # ASCII digits only
 
 
 def test_an_interaction_is_taken_once_and_memory_is_bounded(
