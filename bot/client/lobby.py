@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import texts
-from bot.cog import answer_in_time, partial_defer, report_error, user_of
-from bot.i18n import DEFAULT, language, t, tp
-from bot.service import Lru, Outcome, Post, User
-from bot.views import OncePerInteraction
+from bot.client.cog import answer_in_time, partial_defer, report_error, user_of
+from bot.client.views import OncePerInteraction
+from bot.core.service import Lru, Outcome, Post, User
+from bot.texts import posts as texts
+from bot.texts.i18n import DEFAULT, language, t, tp
 
 if TYPE_CHECKING:
-    from bot.app import TorresBot
+    from bot.client.app import TorresBot
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ async def press(interaction: discord.Interaction[TorresBot], game_id: int, op: s
     try:
         user = user_of(interaction)
         if op == "cancel":
-            from bot.panel_views import ask
+            from bot.client.panel_views import ask
 
             async def check() -> Any:
                 where = await service.game_channel(game_id, lang=user.lang)
@@ -133,7 +133,7 @@ async def open_game(
     """``/torres new``: in a thread of its own when asked and allowed, else in the channel
     (the author is told why when a thread was asked for and the bot may not start one)."""
     user = user_of(interaction)
-    channel = interaction.channel
+    channel = getattr(interaction, "channel", None)  # None: not cached (or a stub)
     note = ""
     if in_thread and isinstance(channel, discord.TextChannel):
         perms = interaction.app_permissions
