@@ -19,6 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.client.cards import disabled_copy, post_card
 from bot.client.cog import (
     TorresGroup,
     answer_in_time,
@@ -511,8 +512,17 @@ class TorresBot(discord.Client):
                 pieces[-1] += "\n" + no_picture
         if files:
             kwargs["files"] = files
+        buttons = []
         if post.buttons and post.turn is not None:
-            kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons, lang)
+            buttons = [TurnButton(post.game_id, post.turn, a, lang) for a in post.buttons]
+        card = post.position is not None  # a turn post: one card (Components V2)
+        if card:
+            picture = files[0] if files else None
+            kwargs["view"] = post_card(
+                pieces[-1], position=post.position, picture=picture, buttons=buttons
+            )
+        elif buttons:
+            kwargs["view"] = turn_view(post.game_id, post.turn or 0, post.buttons, lang)
         if post.outbox_id is not None:
             # The same nonce on a repeat (after a crash, or a 5xx that Discord acted
             # on) makes Discord return the message it already has instead of
@@ -526,7 +536,10 @@ class TorresBot(discord.Client):
                 if post.outbox_id is not None:
                     extra["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}p{i}"
                 await channel.send(piece, **extra)  # type: ignore[union-attr]
-            message = await channel.send(last, **kwargs)  # type: ignore[union-attr]
+            if card:  # the text is in the card's Text Display
+                message = await channel.send(**kwargs)  # type: ignore[union-attr]
+            else:
+                message = await channel.send(last, **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
@@ -600,10 +613,7 @@ class TorresBot(discord.Client):
             fetched = known if known is not None else await old.fetch()
             if not fetched.components:
                 return
-            view = discord.ui.View.from_message(fetched, timeout=None)
-            for item in view.children:
-                if isinstance(item, discord.ui.Button | discord.ui.Select):
-                    item.disabled = True
+            view = disabled_copy(fetched)
             # Stopped: discord.py keeps a live view with custom ids in its view store for
             # good (one per turn message: the soak's memory growth, bench/soak_bench.py);
             # disabled buttons dispatch nothing, and the live ones are DynamicItems.

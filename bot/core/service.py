@@ -248,6 +248,7 @@ class GameService:
         # there anyway) whether the game still runs there; only if not is the
         # channel's game looked up again. Saves a round trip per command.
         self._channel_games: Lru[int, int] = Lru(CACHED_GAMES)
+        self._clocks: Lru[int, float | None] = Lru(CACHED_GAMES)  # see _turn_clock
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
@@ -463,7 +464,8 @@ class GameService:
                 for i, (uid, display, name, is_ai) in enumerate(seating, start=1)
             ]
             row = replace(row, status="running", turn_no=1, turn_start_seq=0, last_seq=0)
-            posts = [self._start_post(row, game, seats, initial)]
+            clock = await self._turn_clock(row.id)
+            posts = [self._start_post(row, game, seats, initial, clock)]
             if row.lobby_channel_id is not None:  # the channel hears once that it started
                 notice = texts.start_notice(row, seats, row.language)
                 posts.append(Post(row.lobby_channel_id, row.id, notice, language=row.language))
@@ -484,7 +486,12 @@ class GameService:
         )
 
     def _start_post(
-        self, row: GameRow, game: Game, seats: list[SeatRow], initial: dict[str, Any]
+        self,
+        row: GameRow,
+        game: Game,
+        seats: list[SeatRow],
+        initial: dict[str, Any],
+        clock: float | None = None,
     ) -> Post:
         lang = row.language
         lines = [
@@ -506,7 +513,7 @@ class GameService:
                 "`/torres play` does the same by text; `/torres rules` explains the game.",
             )
         )
-        lines.append(self._next_line(row, game, seats))
+        lines.append(self._next_line(row, game, seats, clock))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
 
     # -- playing ------------------------------------------------------------------
@@ -1569,14 +1576,24 @@ class GameService:
             language=row.language,
         )
 
-    def _next_line(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> str:
+    def _next_line(
+        self, row: GameRow, game: Game, seats: Sequence[SeatRow], clock: float | None = None
+    ) -> str:
+        """Who is to move; with a *clock* (seconds per turn), when the computer plays for them."""
         seat = self._seat_named(seats, game.to_move)
         if seat is None:
             return ""
         deadline = None
         if not seat.is_ai and row.reminder_limit > 0:
             deadline = int(self._clock() + row.reminder_interval)
-        return texts.next_player(game, seat, deadline, row.language)
+        ends = int(self._clock() + clock) if clock is not None and not seat.is_ai else None
+        return texts.next_player(game, seat, deadline, row.language, clock_ends=ends)
+
+    async def _turn_clock(self, game_id: int) -> float | None:
+        """A running game's time per turn (set before it starts, never changed after)."""
+        if game_id not in self._clocks:
+            self._clocks[game_id] = await self._store.turn_clock(game_id)
+        return self._clocks.get(game_id)
 
     async def _turn_post(
         self,
@@ -1617,7 +1634,8 @@ class GameService:
             lines.append(texts.game_over(after, shown, lang))
             lines.append(stand_in_note(seats, stand_ins, lang))
         else:
-            lines.append(self._next_line(new_row, after, seats))
+            clock = await self._turn_clock(new_row.id)
+            lines.append(self._next_line(new_row, after, seats, clock))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
         post.highlight_note = t(

@@ -321,8 +321,16 @@ def _first(squares: Iterable[str]) -> str:
     return min(squares, key=lambda sq: (int(sq[1:]), sq[0]))
 
 
-def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEFAULT) -> str:
-    """Who moves next and what they have to decide."""
+def next_player(
+    game: Game,
+    seat: SeatRow,
+    deadline: int | None,
+    lang: str = DEFAULT,
+    *,
+    clock_ends: int | None = None,
+) -> str:
+    """Who moves next and what they have to decide; in a game with a clock, when the
+    computer plays the turn for them (*clock_ends*), else when they are reminded."""
     label = next_label(lang)
     if seat.is_ai or seat.user_id is None:
         return label + " " + t(lang, "{player} is thinking…", player=seat_name(seat, lang))
@@ -366,7 +374,14 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
             round=game.round,
         )
     line = f"{label} {what}"
-    if deadline is not None:
+    if clock_ends is not None:
+        line += "\n" + t(
+            lang,
+            "⏰ The computer plays for {player} <t:{time}:R>.",
+            player=f"<@{seat.user_id}>",
+            time=clock_ends,
+        )
+    elif deadline is not None:
         line += " " + t(lang, "Reminder <t:{time}:R>.", time=deadline)
     return line
 
