@@ -72,3 +72,19 @@ def disabled_copy(message: discord.Message) -> discord.ui.BaseView:
         if isinstance(item, discord.ui.Button | discord.ui.Select):
             item.disabled = True
     return view
+
+
+def card_text(view: discord.ui.BaseView) -> str:
+    """The text of a card (its Text Displays, in order)."""
+    return "\n".join(
+        i.content for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay)
+    )
+
+
+def card_buttons(view: discord.ui.BaseView) -> list[str]:
+    """The custom ids of a card's (or an older message's) buttons, in order."""
+    return [
+        str(i.custom_id)
+        for i in view.walk_children()
+        if isinstance(i, discord.ui.DynamicItem | discord.ui.Button) and i.custom_id
+    ]

@@ -389,7 +389,13 @@ class GameService:
             joined=joined,
             players=human_seats,
         )
-        if joined >= 2 or row.bots:
+        if (joined >= 2 or row.bots) and row.lobby_message_id:
+            text += " " + t(
+                public,
+                "{author} can start it with **Start** on the game's card (or `/torres start`).",
+                author=f"<@{row.author_id}>",
+            )
+        elif joined >= 2 or row.bots:
             text += " " + t(
                 public,
                 "{author} can start it with `/torres start`.",

@@ -127,6 +127,7 @@ async def test_two_games_at_once_each_in_its_own_thread(runner: BotRunner) -> No
     # The join note goes to the thread, pinging nobody (the card names the author once).
     (join_post,) = fake.channel_messages(seat_a.thread)
     assert "Bob joined" in join_post.text and join_post.pinged_ids == [], join_post
+    assert "**Start** on the game's card" in join_post.text, join_post.text
     assert card_a.text.count(fake.users["alice"].mention) == 1
     refused = await tap_card(fake, "bob", card_a, "start")
     assert "Only the game's author" in refused.text, refused.text
