@@ -273,6 +273,7 @@ class TorresBot(discord.Client):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.lobby.close()
         await self.poster.close()  # what is unsent stays queued for the next start
         await self.renderer.aclose()
         await super().close()
