@@ -40,10 +40,10 @@ def post_card(
     buttons: Sequence[discord.ui.Item[Any]] = (),
 ) -> discord.ui.LayoutView:
     """The card: text, then the picture (alt text: the file's description), then buttons."""
-    box = discord.ui.Container(accent_colour=accent(position))
+    box: discord.ui.Container[Any] = discord.ui.Container(accent_colour=accent(position))
     box.add_item(discord.ui.TextDisplay(text[:TEXT_LIMIT]))
     if picture is not None:
-        gallery = discord.ui.MediaGallery()
+        gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery()
         gallery.add_item(
             media=f"attachment://{picture.filename}", description=picture.description or None
         )
@@ -58,10 +58,11 @@ def post_card(
     return view
 
 
-def disabled_copy(message: discord.Message) -> discord.ui.BaseView:
+def disabled_copy(message: discord.Message) -> discord.ui.View | discord.ui.LayoutView:
     """The message's components with every button and select disabled (an earlier turn's
     message: only the latest one plays), for either kind of message."""
-    view: discord.ui.BaseView
+    view: discord.ui.View | discord.ui.LayoutView
+    items: list[discord.ui.Item[Any]]
     if message.flags.components_v2:
         view = discord.ui.LayoutView.from_message(message, timeout=None)
         items = list(view.walk_children())
@@ -74,14 +75,14 @@ def disabled_copy(message: discord.Message) -> discord.ui.BaseView:
     return view
 
 
-def card_text(view: discord.ui.BaseView) -> str:
+def card_text(view: discord.ui.View | discord.ui.LayoutView) -> str:
     """The text of a card (its Text Displays, in order)."""
     return "\n".join(
         i.content for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay)
     )
 
 
-def card_buttons(view: discord.ui.BaseView) -> list[str]:
+def card_buttons(view: discord.ui.View | discord.ui.LayoutView) -> list[str]:
     """The custom ids of a card's (or an older message's) buttons, in order."""
     return [
         str(i.custom_id)

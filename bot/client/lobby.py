@@ -50,7 +50,9 @@ def label(op: str, lang: str = DEFAULT) -> str:
     return labels[op]
 
 
-class LobbyButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class LobbyButton(
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
+):
     """A button on a lobby card; its custom_id is ``torres:lobby:GAME:OP``."""
 
     def __init__(self, game_id: int, op: str, lang: str = DEFAULT) -> None:
@@ -68,7 +70,7 @@ class LobbyButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button],
     ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press(interaction, self.game_id, self.op)
 
 
