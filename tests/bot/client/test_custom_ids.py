@@ -16,6 +16,7 @@ from bot.client import views
 from bot.client.app import COMPONENTS
 from bot.client.lobby import LobbyButton
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
+from bot.client.review_views import BoardButton, ReviewButton
 from bot.client.views import TurnButton, first_delivery
 
 
@@ -57,6 +58,12 @@ def test_panel_ids_carry_the_version_and_old_ones_still_match() -> None:
         "torres:-1:1:undo",
         "torres:ok:end:\u0661:1:yes",
         "torres:ok:end:1:\uff11:no",  # a fullwidth digit one
+        "torres:review:\u0661:red:1:next",
+        "torres:review:1:red:\u0661:prev",
+        "torres:review:1:Red:1:next",
+        "torres:board:1:\u0661:next",
+        "torres:board:-1:2:prev",
+        "torres:board:1:2:up",
     ],
 )
 def test_no_component_reads_digits_of_other_scripts_or_signs(custom_id: str) -> None:
@@ -73,10 +80,21 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "torres:ok:resign:1:0:yes",
         "torres:lobby:1:join",
         "torres:lobby:1:cancel",
+        "torres:review:1:red:2:next",
+        "torres:board:1:0:first",
+        "torres:board:1:7:last",
     ):
         readers = [cls for cls in COMPONENTS if match(cls, custom_id)]
         assert len(readers) == 1, (custom_id, readers)
-    assert {PanelSelect, PanelButton, TurnButton, ConfirmButton, LobbyButton} == set(COMPONENTS)
+    assert {
+        PanelSelect,
+        PanelButton,
+        TurnButton,
+        ConfirmButton,
+        ReviewButton,
+        LobbyButton,
+        BoardButton,
+    } == set(COMPONENTS)
     assert match(LobbyButton, "torres:lobby:١:join") is None  # ASCII digits only
 
 
