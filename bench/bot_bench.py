@@ -227,7 +227,7 @@ class Player:
             return await self.run_against_computer()
         a, b = self.users
         await self.think()
-        _, opened, _ = await self.send(self.slash(a, "new", players=2), picture=False)
+        _, opened, _ = await self.send(self.slash(a, "new", players=2, thread=False), picture=False)
         found = re.search(r"game #(\d+)", opened.content)
         if found is None:
             raise AssertionError(f"/torres new answered {opened.content!r}")
@@ -275,7 +275,9 @@ class Player:
     async def run_against_computer(self) -> None:
         a = self.users[0]
         await self.think()
-        _, opened, _ = await self.send(self.slash(a, "new", players=2, bots=1), picture=False)
+        _, opened, _ = await self.send(
+            self.slash(a, "new", players=2, bots=1, thread=False), picture=False
+        )
         found = re.search(r"game #(\d+)", opened.content)
         if found is None:
             raise AssertionError(f"/torres new answered {opened.content!r}")

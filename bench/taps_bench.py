@@ -63,7 +63,9 @@ async def play_game(
     fake: FakeDiscord, channel: str, seed: int, log: list[str], style: str, variant: str
 ) -> list[tuple[str, list[str], int]]:
     """One whole game by taps; returns (stage, actions, taps) for every decision."""
-    ix = await fake.slash("alice", channel, "torres", "new", players=2, variant=variant)
+    ix = await fake.slash(
+        "alice", channel, "torres", "new", players=2, variant=variant, thread=False
+    )
     await ix.reply(TIMEOUT)
     ix = await fake.slash("bob", channel, "torres", "join")
     await ix.reply(TIMEOUT)
@@ -73,7 +75,7 @@ async def play_game(
     game = Game.new(players=2, names=list(SEATS), variant=variant, seed=seed)
     out: list[tuple[str, list[str], int]] = []
     while game.stage != "over":
-        log.append(f"--- public\n{post.content}")
+        log.append(f"--- public\n{post.text}")
         assert game.to_move is not None
         stage = game.stage
         driver = PanelDriver(fake, SEATS[game.to_move])
@@ -98,7 +100,7 @@ async def play_game(
         if driver.opened_in is not None:
             OPENS.append(driver.opened_in)
         post = await turn_message(fake, channel, seq)
-    log.append(f"--- public\n{post.content}")
+    log.append(f"--- public\n{post.text}")
     return out
 
 

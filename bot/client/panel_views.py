@@ -373,11 +373,12 @@ async def confirmed(
         if not yes:
             return t(lang, "Nothing was changed; play on."), None
         user = user_of(interaction)
-        channel_id = interaction.channel_id or 0
         try:
             if what == "end":
                 outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
             else:
+                # Where the game plays (its thread, when asked in the lobby's channel).
+                channel_id = await service.game_channel(game_id, lang=lang)
                 row = await service.active_game_id(channel_id)
                 if row != game_id:
                     raise ServiceError(

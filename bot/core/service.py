@@ -170,6 +170,7 @@ class Outcome:
     reply: str
     posts: list[Post] = field(default_factory=list)
     ai_game: int | None = None  # a game whose computer players should now move
+    game_id: int | None = None  # the game it opened (``new``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +252,7 @@ class GameService:
         # there anyway) whether the game still runs there; only if not is the
         # channel's game looked up again. Saves a round trip per command.
         self._channel_games: Lru[int, int] = Lru(CACHED_GAMES)
+        self._clocks: Lru[int, float | None] = Lru(CACHED_GAMES)  # see _turn_clock
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
@@ -274,10 +276,15 @@ class GameService:
         bots: int = 0,
         language: str = "en",
         ai_level: str | None = None,
+        lobby_channel_id: int | None = None,
+        lobby_message_id: int | None = None,
     ) -> Outcome:
         """Open a game in a channel; its author takes the first seat.
 
         *ai_level* is how its computer players play (None: the configured level).
+        A game in a thread of its own (*channel_id* the thread) has its lobby card,
+        *lobby_message_id*, in *lobby_channel_id*: the card shows the lobby, so no
+        lobby post is made.
 
         *language* is the game's (its public posts and pictures): the Discord
         layer decides it with :func:`bot.texts.i18n.game_language`.
@@ -329,6 +336,8 @@ class GameService:
                 now=self._clock(),
                 language=language,
                 ai_level=ai_level,
+                lobby_channel_id=lobby_channel_id,
+                lobby_message_id=lobby_message_id,
             )
         except ChannelBusy:
             row = await self._store.active_game(channel_id)
@@ -353,7 +362,8 @@ class GameService:
         text = texts.lobby_opened(game_id, user.id, players, variant, bots, humans, language)
         return Outcome(
             reply=t(lang, "You opened game #{game} and took the first seat.", game=game_id),
-            posts=[Post(channel_id, game_id, text, language=language)],
+            posts=[] if lobby_message_id else [Post(channel_id, game_id, text, language=language)],
+            game_id=game_id,
         )
 
     async def join(self, *, channel_id: int, user: User) -> Outcome:
@@ -383,7 +393,13 @@ class GameService:
             joined=joined,
             players=human_seats,
         )
-        if joined >= 2 or row.bots:
+        if (joined >= 2 or row.bots) and row.lobby_message_id:
+            text += " " + t(
+                public,
+                "{author} can start it with **Start** on the game's card (or `/torres start`).",
+                author=f"<@{row.author_id}>",
+            )
+        elif joined >= 2 or row.bots:
             text += " " + t(
                 public,
                 "{author} can start it with `/torres start`.",
@@ -391,7 +407,7 @@ class GameService:
             )
         return Outcome(
             reply=t(lang, "You joined game #{game} (seat {seat}).", game=row.id, seat=joined),
-            posts=[Post(channel_id, row.id, text, language=public)],
+            posts=[Post(row.channel_id, row.id, text, language=public)],
         )
 
     async def leave(self, *, channel_id: int, user: User) -> Outcome:
@@ -420,7 +436,7 @@ class GameService:
         )
         return Outcome(
             reply=t(lang, "You left game #{game}.", game=row.id),
-            posts=[Post(channel_id, row.id, text, language=row.language)],
+            posts=[Post(row.channel_id, row.id, text, language=row.language)],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
@@ -458,19 +474,34 @@ class GameService:
                 for i, (uid, display, name, is_ai) in enumerate(seating, start=1)
             ]
             row = replace(row, status="running", turn_no=1, turn_start_seq=0, last_seq=0)
-            post = self._start_post(row, game, seats, initial)
-            (post.outbox_id,) = await self._store.start_game(
-                row.id, seats=seating, initial=initial, now=now, outbox=[post.to_payload()]
+            clock = await self._turn_clock(row.id)
+            posts = [self._start_post(row, game, seats, initial, clock)]
+            if row.lobby_channel_id is not None:  # the channel hears once that it started
+                notice = texts.start_notice(row, seats, row.language)
+                posts.append(Post(row.lobby_channel_id, row.id, notice, language=row.language))
+            ids = await self._store.start_game(
+                row.id,
+                seats=seating,
+                initial=initial,
+                now=now,
+                outbox=[p.to_payload() for p in posts],
             )
+            for post, outbox_id in zip(posts, ids, strict=True):
+                post.outbox_id = outbox_id
             self._cache[row.id] = (row.last_seq, game.copy())
         return Outcome(
             reply=t(lang, "Game #{game} started.", game=row.id),
-            posts=[post],
+            posts=posts,
             ai_game=self._ai_pending(game, seats),
         )
 
     def _start_post(
-        self, row: GameRow, game: Game, seats: list[SeatRow], initial: dict[str, Any]
+        self,
+        row: GameRow,
+        game: Game,
+        seats: list[SeatRow],
+        initial: dict[str, Any],
+        clock: float | None = None,
     ) -> Post:
         lang = row.language
         lines = [
@@ -492,7 +523,7 @@ class GameService:
                 "`/torres play` does the same by text; `/torres rules` explains the game.",
             )
         )
-        lines.append(self._next_line(row, game, seats))
+        lines.append(self._next_line(row, game, seats, clock))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
 
     # -- playing ------------------------------------------------------------------
@@ -1118,7 +1149,7 @@ class GameService:
                         scores, (row.position or {}).get("players") or scores, public
                     ),
                 )
-            post = Post(channel_id, row.id, text, language=public)
+            post = Post(row.channel_id, row.id, text, language=public)
             queued: list[int] = []  # the note is committed with the game's end
             if not await self._store.finish(
                 row.id,
@@ -1345,7 +1376,14 @@ class GameService:
         return row, seats
 
     async def _active(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
+        """The channel's game: the one playing in it, else the one game whose lobby card is
+        in it (each plays in its own thread); with several there, ask which is meant."""
         row = await self._store.active_game(channel_id)
+        if row is None:
+            here = await self._store.lobby_games(channel_id)
+            if len(here) > 1:
+                raise NotAllowed(texts.which_game(here, lang))
+            row = here[0] if here else None
         if row is None:
             raise NoGame(
                 t(lang, "There is no Torres game in this channel. Open one with `/torres new`.")
@@ -1487,7 +1525,13 @@ class GameService:
         seat_to_ai: str | None = None,
         outbox: Sequence[Post] = (),
     ) -> tuple[int, list[int]]:
-        """Commit one log row with the new snapshot and the posts that report it."""
+        """Commit one log row with the new snapshot and the posts that report it (and,
+        when it ends a game in a thread, the result's one post in the lobby's channel)."""
+        if result is not None and row.lobby_channel_id is not None and outbox:
+            over = replace(row, status="over", result=result)
+            seats = await self._store.seats(row.id)
+            notice = texts.result_notice(over, seats, row.language)
+            outbox = [*outbox, Post(row.lobby_channel_id, row.id, notice, language=row.language)]
         earlier: list[int] = []
         seq, ids = await self._store.record(
             row.id,
@@ -1542,14 +1586,24 @@ class GameService:
             language=row.language,
         )
 
-    def _next_line(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> str:
+    def _next_line(
+        self, row: GameRow, game: Game, seats: Sequence[SeatRow], clock: float | None = None
+    ) -> str:
+        """Who is to move; with a *clock* (seconds per turn), when the computer plays for them."""
         seat = self._seat_named(seats, game.to_move)
         if seat is None:
             return ""
         deadline = None
         if not seat.is_ai and row.reminder_limit > 0:
             deadline = int(self._clock() + row.reminder_interval)
-        return texts.next_player(game, seat, deadline, row.language)
+        ends = int(self._clock() + clock) if clock is not None and not seat.is_ai else None
+        return texts.next_player(game, seat, deadline, row.language, clock_ends=ends)
+
+    async def _turn_clock(self, game_id: int) -> float | None:
+        """A running game's time per turn (set before it starts, never changed after)."""
+        if game_id not in self._clocks:
+            self._clocks[game_id] = await self._store.turn_clock(game_id)
+        return self._clocks.get(game_id)
 
     async def _turn_post(
         self,
@@ -1575,9 +1629,10 @@ class GameService:
         start_scores = dict(start.get("scores") or {})
         lines = [texts.turn_header(new_row.id, seat, actions, lang)]
         lines.append(texts.scores_line(after.scores, start_scores, after.players, lang))
+        prior = _before_scoring(start, played, events)
         for event in events:
             if event.get("type") == "phase_scored":
-                lines.append(texts.phase_summary(event, seats, after.position(), lang))
+                lines.append(texts.phase_summary(event, seats, after.position(), lang, prior))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
             # A person's seat is named as the result counts it: theirs, or the computer's
@@ -1589,7 +1644,8 @@ class GameService:
             lines.append(texts.game_over(after, shown, lang))
             lines.append(stand_in_note(seats, stand_ins, lang))
         else:
-            lines.append(self._next_line(new_row, after, seats))
+            clock = await self._turn_clock(new_row.id)
+            lines.append(self._next_line(new_row, after, seats, clock))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
         post.highlight_note = t(
@@ -1821,6 +1877,20 @@ class GameService:
             t(lang, "Cancel the game"),
         )
 
+    async def lobby_card(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game in a thread of its own, as its lobby card shows it (None: no card)."""
+        row, seats = await self._store.game_and_seats(game_id)
+        if row is None or row.lobby_message_id is None:
+            return None
+        return row, seats
+
+    async def game_channel(self, game_id: int, *, lang: str = DEFAULT) -> int:
+        """Where a game plays (its thread, for a game in a thread of its own)."""
+        row = await self._store.game(game_id)
+        if row is None:
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
+        return row.channel_id
+
     async def active_game_id(self, channel_id: int) -> int | None:
         """The id of the channel's open or running game, if any."""
         row = await self._store.active_game(channel_id)
@@ -1941,6 +2011,23 @@ class GameService:
 
 
 # -- pure helpers ---------------------------------------------------------------------
+
+
+def _before_scoring(
+    start: dict[str, Any], played: Sequence[str], events: Sequence[dict[str, Any]]
+) -> dict[str, int] | None:
+    """The scores just before a phase was scored at this turn's end (None: no scoring, or
+    the turn cannot be replayed): the turn's actions but its last, from its start."""
+    if not any(e.get("type") == "phase_scored" for e in events) or not played:
+        return None
+    try:
+        game = Game.from_position(start)
+        for action in played[:-1]:
+            game.play(action)
+    except Exception:  # noqa: BLE001 - only the leap-frog line is missing then
+        log.warning("could not replay a turn to explain its scoring", exc_info=True)
+        return None
+    return game.scores
 
 
 def public_action(action: str) -> str:

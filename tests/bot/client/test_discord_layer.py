@@ -18,6 +18,7 @@ import uvloop
 from bot.__main__ import _loop_factory
 from bot.client import cog
 from bot.client.app import TorresBot
+from bot.client.cards import card_buttons, card_text
 from bot.client.views import TEMPLATE, TurnButton, turn_view
 from bot.core.config import BotConfig, ConfigError
 from bot.core.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
@@ -227,7 +228,11 @@ class _Channel:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict]] = []
 
-    async def send(self, text: str, **kwargs: object) -> None:
+    async def send(self, text: str | None = None, **kwargs: object) -> None:
+        if text is None:  # a turn card (Components V2): its text is in its Text Display
+            view = kwargs["view"]
+            assert isinstance(view, discord.ui.LayoutView)
+            text = card_text(view)
         self.sent.append((text, kwargs))
 
 
@@ -255,7 +260,7 @@ async def test_a_post_goes_out_even_if_the_picture_fails(bot: TorresBot, monkeyp
     ((text, kwargs),) = channel.sent
     assert text.startswith("**red** played `end`") and "could not be drawn" in text
     assert "file" not in kwargs
-    assert [i.custom_id for i in kwargs["view"].children][0] == "torres:7:3:end"
+    assert card_buttons(kwargs["view"])[0] == "torres:7:3:end"
     assert [u.id for u in kwargs["allowed_mentions"].users] == [42]
 
 
@@ -293,7 +298,9 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     assert [f.description for f in kwargs["files"]] == ["the board in words"]
     mentions = kwargs["allowed_mentions"]
     assert [u.id for u in mentions.users] == [42] and not mentions.everyone and not mentions.roles
-    assert "view" not in kwargs
+    assert card_buttons(kwargs["view"]) == []  # a card (Components V2) without buttons
+    (gallery,) = [c for c in kwargs["view"].to_components()[0]["components"] if c["type"] == 12]
+    assert gallery["items"][0]["description"] == "the board in words"
 
 
 async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):

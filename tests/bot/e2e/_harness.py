@@ -192,6 +192,7 @@ class Table:
         self.runner = runner
         self.fake = runner.fake
         self.channel = self.fake.channels[channel]
+        self.lobby: FakeMessage | None = None  # the lobby card of a game in a thread
 
     def user(self, name: str) -> FakeUser:
         return self.fake.users[name]
@@ -204,6 +205,22 @@ class Table:
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
         check_answered_in_time(ix)
+        if sub == "new":
+            # A new game plays in a thread of its own (the default): the table moves there,
+            # as its players do; its lobby card stays in the channel (``lobby``).
+            card = next((m for m in ix.messages if self.fake.thread_of(m)), None)
+            if card is None:
+                card = next(
+                    (
+                        m
+                        for m in self.fake.channel_messages(self.channel)
+                        if m.seq > ix.sent_seq and self.fake.thread_of(m) is not None
+                    ),
+                    None,
+                )
+            if card is not None:
+                self.lobby = card
+                self.channel = self.fake.thread_of(card) or self.channel
         return ix, reply
 
     async def confirmed(
@@ -229,7 +246,7 @@ class Table:
         ix = await self.fake.click(who, message, button.custom_id or "")
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
-        if action == "end" and confirm and "End your turn anyway?" in reply.content:
+        if action == "end" and confirm and "End your turn anyway?" in reply.text:
             # With AP left, End turn asks first (docs/bot.md): confirm it.
             yes = next(b for b in reply.buttons if (b.custom_id or "").endswith(":yes"))
             ix = await self.fake.click(who, reply, yes.custom_id or "")
@@ -257,13 +274,13 @@ async def open_game(
 ) -> int:
     """alice opens a game, ``joiners`` join, alice starts it; returns the game id."""
     _, reply = await t.slash("alice", "new", players=players, bots=bots)
-    m = re.search(r"game #(\d+)", reply.content)
-    assert m, reply.content
+    m = re.search(r"game #(\d+)", reply.text)
+    assert m, reply.text
     for who in joiners:
         _, joined = await t.slash(who, "join")
-        assert "You joined" in joined.content, joined.content
+        assert "You joined" in joined.text, joined.text
     _, reply = await t.slash("alice", "start")
-    assert f"Game #{m.group(1)} started" in reply.content, reply.content
+    assert f"Game #{m.group(1)} started" in reply.text, reply.text
     return int(m.group(1))
 
 
@@ -273,7 +290,7 @@ async def play_setup(t: Table, game: Any, seats: dict[str, str]) -> FakeMessage:
     while game.stage != "play":
         action = game.legal()[0]
         ix, reply = await t.slash(seats[game.to_move], "play", actions=action)
-        assert reply.content == "Your turn is over.", reply.content
+        assert reply.text == "Your turn is over.", reply.text
         game.play(action)
         post = await t.public_after(ix, "the setup turn message", lambda m: bool(m.attachments))
     assert post is not None
@@ -307,7 +324,7 @@ class PanelDriver:
         assert ix.callback_type in (4, 5), f"Play answered with callback {ix.callback_type}"
         self.opened_in = ix.callback_latency
         self.panel = panel
-        self.seen.append(panel.content)
+        self.seen.append(panel.text)
         return panel
 
     def find(self, value: str) -> str | None:
@@ -334,7 +351,7 @@ class PanelDriver:
         assert ix.callback_type in (6, 7), f"{ix.describe()} answered with {ix.callback_type}"
         assert ix.messages == [], f"the panel tap made new messages: {ix.messages}"
         assert self.panel.edits == before + 1
-        self.seen.append(self.panel.content)
+        self.seen.append(self.panel.text)
         if ix.callback_latency is not None:
             self.latencies.append(ix.callback_latency)
         return ix

@@ -67,7 +67,7 @@ def check_turn_message(post: FakeMessage, game: Game, game_id: int) -> int:
     assert alt, "the picture has no alt text"
     # The picture names the players as they know each other, not by colour alone.
     assert "Alice (" in alt and "Bob (" in alt, alt
-    assert f"({game.to_move})" in post.content
+    assert f"({game.to_move})" in post.text
     return int(m.group(1))
 
 
@@ -102,8 +102,8 @@ async def tap_decision(
     game.play("; ".join(actions))
     nxt = await next_turn_message(t, seq)
     public = "; ".join(actions)
-    assert f"played `{public}`" in nxt.content, (public, nxt.content)
-    assert driver.panel is not None and "Your turn is over" in driver.panel.content
+    assert f"played `{public}`" in nxt.text, (public, nxt.text)
+    assert driver.panel is not None and "Your turn is over" in driver.panel.text
     assert all(b.disabled for b in driver.panel.buttons) and driver.panel.selects == []
     return driver, nxt
 
@@ -133,14 +133,14 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     ix = await t.fake.click(other, post, f"torres:{game_id}:{turn}:play")
     refusal = await ix.reply(TIMEOUT)
     assert refusal.ephemeral and refusal.viewer is t.user(other)
-    assert refusal.content.startswith("It's not your turn") and "\n" not in refusal.content
+    assert refusal.text.startswith("It's not your turn") and "\n" not in refusal.text
     assert refusal.selects == [] and refusal.attachments == []
 
     # The first turn: more than 25 builds, split over several selects, none dropped.
     driver = PanelDriver(t.fake, mover(game))
     panel = await driver.open(post)
     assert panel.attachments and panel.attachments[0].description
-    assert "5 AP" in panel.content and "hand:" in panel.content
+    assert "5 AP" in panel.text and "hand:" in panel.text
     builds = [a for a in game.legal() if a.startswith("build ")]
     assert len(builds) > 25
     await driver.tap(driver.find(WHAT + "build") or "", WHAT + "build")
@@ -157,20 +157,20 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     # Build, look at the panel, take it back, then use 💡 and End turn.
     first = builds[0]
     await driver.tap(driver.find(DO + first) or "", DO + first)
-    assert "Done: Build on" in panel.content and "**4 AP** left" in panel.content
-    assert SO_FAR.search(panel.content)[1] == first  # type: ignore[index]
+    assert "Done: Build on" in panel.text and "**4 AP** left" in panel.text
+    assert SO_FAR.search(panel.text)[1] == first  # type: ignore[index]
     await driver.tap(driver.button("undo"))
-    assert "Took back" in panel.content and "5 AP" in panel.content
-    assert SO_FAR.search(panel.content) is None
+    assert "Took back" in panel.text and "5 AP" in panel.text
+    assert SO_FAR.search(panel.text) is None
     await driver.tap(driver.button("hint"))
-    suggested = SO_FAR.search(panel.content)
-    assert suggested, panel.content
+    suggested = SO_FAR.search(panel.text)
+    assert suggested, panel.text
     game.play(suggested[1])
     seq = t.fake.last_seq
     await driver.end()
     game.play("end")
     previous, post = post, await next_turn_message(t, seq)
-    assert f"played `{suggested[1]}; end`" in post.content
+    assert f"played `{suggested[1]}; end`" in post.text
     await all_disabled(t, previous)
     assert panel.edits == driver.taps - 1  # one message, edited at each tap
     taps.append((f"{suggested[1]}; end", driver.taps))
@@ -222,18 +222,18 @@ async def test_an_open_panel_survives_a_restart_and_a_stale_one_says_so(
     nxt = next(x for x in game.legal() if x.startswith("build "))
     await a.do(nxt)  # the panel opened before the restart keeps working
     game.play(nxt)
-    assert SO_FAR.search(a.panel.content)[1] == f"{move}; {nxt}"  # type: ignore[index,union-attr]
+    assert SO_FAR.search(a.panel.text)[1] == f"{move}; {nxt}"  # type: ignore[index,union-attr]
     seq = t.fake.last_seq
     await a.end()
     game.play("end")
     post = await next_turn_message(t, seq)
-    assert f"played `{move}; {nxt}; end`" in post.content
+    assert f"played `{move}; {nxt}; end`" in post.text
 
     # The other panel still shows its selects (Discord cannot edit it for us);
     # any tap answers, in place, that the turn is over, with everything disabled.
     assert b.panel is not None and b.panel.selects
     await b.tap(b.button("hint"))
-    assert "This turn is over" in b.panel.content and "Play" in b.panel.content
+    assert "This turn is over" in b.panel.text and "Play" in b.panel.text
     assert b.panel.selects == [] and all(x.disabled for x in b.panel.buttons)
     stored = json.loads(runner.db_row("SELECT position FROM games WHERE id = ?", game_id)[0])
     assert stored == game.position()
@@ -255,27 +255,27 @@ async def test_confirmations_ask_first_and_change_nothing_until_confirmed(
 
     # End turn on the turn message with 5 AP left: a question, nothing ended.
     ix, question = await t.click(who, post, "end", confirm=False)
-    assert "5 AP" in question.content and "End your turn anyway?" in question.content
+    assert "5 AP" in question.text and "End your turn anyway?" in question.text
     labels = [b.label for b in question.buttons]
     assert labels == ["End turn", "Keep playing"]
     seq = t.fake.last_seq
     keep = await t.fake.click(who, question, f"torres:ok:end:{game_id}:{turn}:no")
     await keep.reply(TIMEOUT)
     assert keep.callback_type in (6, 7) and question.buttons == []
-    assert "Nothing was changed" in question.content
+    assert "Nothing was changed" in question.text
     assert t.public_since(seq) == []
     # The second time, confirmed: the turn ends.
     ix, question = await t.click(who, post, "end", confirm=False)
     yes = await t.fake.click(who, question, f"torres:ok:end:{game_id}:{turn}:yes")
     await yes.reply(TIMEOUT)
-    assert question.content == "Your turn is over."
+    assert question.text == "Your turn is over."
     game.play("end")
     post = await next_turn_message(t, seq)
-    assert "played `end`" in post.content
+    assert "played `end`" in post.text
 
     # Resign: asked, kept playing, nothing changes.
     ix, question = await t.slash("bob", "resign")
-    assert question.content.startswith("Resign from game #") and "game ends" in question.content
+    assert question.text.startswith("Resign from game #") and "game ends" in question.text
     seq = t.fake.last_seq
     keep = await t.fake.click("bob", question, f"torres:ok:resign:{game_id}:0:no")
     await keep.reply(TIMEOUT)
@@ -284,15 +284,15 @@ async def test_confirmations_ask_first_and_change_nothing_until_confirmed(
 
     # Cancel by someone who may not: refused at once, no question.
     _, refusal = await t.slash("bob", "cancel")
-    assert refusal.buttons == [] and "Only the game's author" in refusal.content
+    assert refusal.buttons == [] and "Only the game's author" in refusal.text
     # Cancel by the author: asked, then confirmed.
     _, question = await t.slash("alice", "cancel")
-    assert question.content.startswith(f"Cancel game #{game_id} for everyone?")
+    assert question.text.startswith(f"Cancel game #{game_id} for everyone?")
     yes = await t.fake.click("alice", question, f"torres:ok:cancel:{game_id}:0:yes")
     await yes.reply(TIMEOUT)
-    assert question.content == f"Game #{game_id} is cancelled." and question.buttons == []
+    assert question.text == f"Game #{game_id} is cancelled." and question.buttons == []
     await t.fake.wait_for_message(
-        lambda m: "was cancelled by" in m.content, channel=t.channel, after=seq, public=True
+        lambda m: "was cancelled by" in m.text, channel=t.channel, after=seq, public=True
     )
     assert runner.db_row("SELECT status FROM games WHERE id = ?", game_id)[0] == "cancelled"
 
@@ -339,27 +339,27 @@ async def test_the_text_path(runner: BotRunner) -> None:
     move = next(a for a in game.legal() if a.startswith("move "))
     a, b = move.split()[1:]
     _, reply = await t.slash(who, "play", actions=f"{a.upper()}-{b.upper()}")
-    assert reply.content.startswith(f"Done: `{move}` — Knight {a} → {b} (1 AP)."), reply.content
+    assert reply.text.startswith(f"Done: `{move}` — Knight {a} → {b} (1 AP)."), reply.text
     game.play(move)
     _, reply = await t.slash(who, "undo")
-    assert "Took back" in reply.content and move in reply.content
+    assert "Took back" in reply.text and move in reply.text
     game.undo()
     _, reply = await t.slash(who, "play", actions=f"Move {a.upper()} {b.upper()}")
-    assert reply.content.startswith(f"Done: `{move}`")
+    assert reply.text.startswith(f"Done: `{move}`")
     game.play(move)
     # `score 6` with 4 AP: says what it needs.
     _, reply = await t.slash(who, "play", actions="score 6")
-    assert "`score 6` needs 6 AP and you have 4" in reply.content, reply.content
+    assert "`score 6` needs 6 AP and you have 4" in reply.text, reply.text
     # A refused chain names its failing action.
     _, reply = await t.slash(who, "play", actions=f"score; knight {b}; score")
-    assert reply.content.startswith(f"Action 2 of 3, `knight {b}`: "), reply.content
+    assert reply.text.startswith(f"Action 2 of 3, `knight {b}`: "), reply.text
     # Spend the AP: the reply says to press End turn.
     _, reply = await t.slash(who, "play", actions="score 4")
-    assert "0 AP left: press End turn" in reply.content, reply.content
+    assert "0 AP left: press End turn" in reply.text, reply.text
     game.play("score; score; score; score")
     seq = t.fake.last_seq
     _, reply = await t.slash(who, "play", actions="end turn")
-    assert reply.content == "Your turn is over."
+    assert reply.text == "Your turn is over."
     game.play("end")
     post = await next_turn_message(t, seq)
-    assert f"played `{move}; score; score; score; score; end`" in post.content
+    assert f"played `{move}; score; score; score; score; end`" in post.text
