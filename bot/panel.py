@@ -15,7 +15,7 @@ refined by their next word; no legal action is ever left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.i18n import DEFAULT, N_, t, tn
@@ -53,6 +53,7 @@ class Select:
     key: str
     placeholder: str
     options: tuple[Option, ...]
+    max_values: int = 1  # several squares in one choice (builds): the service checks the set
 
 
 @dataclass(slots=True)
@@ -227,8 +228,8 @@ def _detail(action: str, game: Game, lang: str = DEFAULT) -> str | None:
     """A second line for an option: levels, mostly."""
     words = action.split()
     kind = words[0]
-    if kind == "move" and len(words) == 3:
-        a, b = game.height(words[1]), game.height(words[2])
+    if kind == "move" and len(words) >= 3:
+        a, b = game.height(words[1]), game.height(words[-1])
         if a != b:
             return t(lang, "level {before} → {after}", before=a, after=b)
         return t(lang, "level {level}", level=a)
@@ -304,6 +305,44 @@ def score_steps(game: Game) -> list[str]:
     return out
 
 
+def move_paths(game: Game, steps: list[str]) -> list[str]:
+    """One knight's moves, each destination once: its single steps (as ``legal()``
+    lists them), then the squares only several steps reach, by their shortest path
+    (``move c3 d3 e3``, the notation's shorthand for the engine's steps), nearest first.
+
+    Paths are found by playing the engine's legal steps on copies, so each is legal
+    as a whole. Further squares are left out once a whole distance would not fit the
+    where selects (a knight's single steps always do).
+    """
+    if not steps:
+        return steps
+    start = steps[0].split()[1]
+    seen = {start, *(a.split()[-1] for a in steps)}
+    out = list(steps)
+    frontier: list[tuple[list[str], Game]] = []
+    for a in steps:
+        work = game.copy()
+        work.play(a)
+        frontier.append((a.split()[1:], work))
+    while frontier:
+        found: list[tuple[list[str], Game]] = []
+        for path, work in frontier:
+            here = path[-1]
+            for step in work.legal():
+                words = step.split()
+                if words[0] != "move" or words[1] != here or words[2] in seen:
+                    continue
+                seen.add(words[2])
+                after = work.copy()
+                after.play(step)
+                found.append(([*path, words[2]], after))
+        if not found or len(out) + len(found) > MAX_OPTIONS * MAX_WHERE:
+            break
+        out.extend("move " + " ".join(path) for path, _ in found)
+        frontier = found
+    return out
+
+
 def grouped(game: Game) -> dict[str, list[str]]:
     """Legal actions (``end`` aside) by group, in the order the panel lists them."""
     legal = [a for a in game.legal() if a != "end"]
@@ -314,6 +353,8 @@ def grouped(game: Game) -> dict[str, list[str]]:
             groups.setdefault(key, []).append(action)
     if "score" in groups:
         groups["score"] = score_steps(game)
+    for key in [k for k in groups if k.startswith("move ")]:
+        groups[key] = move_paths(game, groups[key])
     if len(groups) > MAX_OPTIONS:  # never seen in play: all knights' moves as one group
         merged: dict[str, list[str]] = {}
         for key, actions in groups.items():
@@ -339,6 +380,12 @@ def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
         return key
     if words and words[0] == "draw" and "keep" in groups:
         return "keep"
+    if words and words[0] == "play":  # a card: what it set up next
+        target = _target(action)
+        if target is not None and f"move {target}" in groups:
+            return f"move {target}"  # the knight it moved or raised
+        if words[1] in ("extra", "moveblock", "lift") and "build" in groups:
+            return "build"
     return None
 
 
@@ -405,8 +452,10 @@ def build_panel(
     note: str = "",
     stack_text: str = "",
     lang: str = DEFAULT,
+    suggestion: Sequence[str] = (),
 ) -> PanelModel:
-    """The panel for the player to move in *game*, showing *group*'s actions if given.
+    """The panel for the player to move in *game*, showing *group*'s actions if given,
+    or the computer's *suggestion* (the rest of the decision) to play in one choice.
 
     Every text is in *lang*; option values stay in the notation.
     """
@@ -449,8 +498,16 @@ def build_panel(
         else:
             placeholder = t(lang, "…or choose something else")
         selects.append(Select("what", _fit(placeholder, PLACEHOLDER_LIMIT), tuple(what)))
-    if group is not None and parent is not None:
-        selects.extend(_where(game, group, parent, groups[parent], lang))
+    offer = suggestion_select(game, suggestion, lang) if suggestion else None
+    if offer is not None:
+        lines.append(offer[0])
+        selects.append(offer[1])
+        group = None
+    else:
+        if group is not None and parent is not None:
+            selects.extend(_where(game, group, parent, groups[parent], lang))
+        selects.extend(_quick(game, groups, parent, MAX_WHERE + 1 - len(selects), lang))
+    quick = group is None and len(selects) > 1 and offer is None
     if game.stage == "play" and game.ap == 0 and can_end:  # one instruction, not two
         if any(a.startswith("play ") for a in legal):
             lines.append(t(lang, "0 AP left: play a card, or press End turn."))
@@ -458,8 +515,14 @@ def build_panel(
             lines.append(t(lang, "0 AP left: press End turn."))
     elif not what and not can_end:
         lines.append(t(lang, "Nothing to choose here."))
-    elif group is None and len(what) > 1:
+    elif quick:
+        lines.append(t(lang, "Choose an action below, or first what to do."))
+    elif group is None and len(what) > 1 and offer is None:
         lines.append(t(lang, "Choose what to do; then where."))
+    where = [s for s in selects if s.key != "what"]  # numbered in order: do0, do1, do2
+    selects = [s for s in selects if s.key == "what"] + [
+        replace(s, key=f"do{n}") for n, s in enumerate(where)
+    ]
     return PanelModel(
         text="\n".join(x for x in lines if x),
         selects=selects,
@@ -467,6 +530,97 @@ def build_panel(
         can_hint=bool(legal),
         can_end=can_end,
     )
+
+
+_QUICK = ("build", "move", "score", "knight")  # kinds offered at once, in this order
+
+
+def _quick(
+    game: Game, groups: dict[str, list[str]], shown: str | None, slots: int, lang: str
+) -> list[Select]:
+    """Selects for the rows the panel has free: the most used groups' actions at once,
+    one select each, so an action takes one choice instead of two.
+
+    A group of more than 25 actions is left to the what select, except a knight's
+    moves: its 25 nearest squares come first in its list (``move_paths``), and the
+    rest stay one choice away."""
+    out: list[Select] = []
+    keys = sorted(
+        (k for k in groups if k != shown and len(groups[k]) > 1 and k.split()[0] in _QUICK),
+        key=lambda k: _QUICK.index(k.split()[0]),
+    )
+    for key in keys:
+        if len(out) >= slots:
+            break
+        actions = groups[key]
+        label = group_label(key, len(actions), lang)
+        if len(actions) > MAX_OPTIONS and not key.startswith("move "):
+            continue
+        many = blocks_at_once(game) if key == "build" else 1
+        if len(actions) > MAX_OPTIONS:
+            text = t(lang, "{what}: the nearest squares", what=label)
+        elif many > 1:
+            text = t(lang, "{what}: choose one or more squares", what=label)
+        else:
+            text = t(lang, "{what}: choose", what=label)
+        options = tuple(
+            Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
+            for a in actions[:MAX_OPTIONS]
+        )
+        out.append(
+            Select("", _fit(text, PLACEHOLDER_LIMIT), options, max_values=min(many, len(options)))
+        )
+    return out
+
+
+def shorthand(actions: Sequence[str]) -> list[str]:
+    """Single actions joined by the notation's shorthands where they fit: one knight's
+    steps as a path, builds in a row, score steps as ``score N``.
+
+    >>> shorthand(["move c3 d3", "move d3 d4", "build e4", "build e5", "score", "score"])
+    ['move c3 d3 d4', 'build e4 e5', 'score 2']
+    """
+    out: list[list[str]] = []
+    for a in actions:
+        words, last = a.split(), out[-1] if out else []
+        if words == ["score"] and last[:1] == ["score"]:
+            last[1:] = [str(int(last[1]) + 1 if len(last) > 1 else 2)]
+        elif words[0] == "build" and len(words) == 2 and last[:1] == ["build"]:
+            last.append(words[1])
+        elif words[0] == "move" and len(words) == 3 and last[:1] == ["move"]:
+            if last[-1] == words[1]:
+                last.append(words[2])
+            else:
+                out.append(words)
+        else:
+            out.append(words)
+    return [" ".join(w) for w in out]
+
+
+def suggestion_select(
+    game: Game, suggestion: Sequence[str], lang: str = DEFAULT
+) -> tuple[str, Select] | None:
+    """The computer's suggestion in words, and a select that plays it in one choice.
+
+    Its value is the suggestion itself in the notation, so what is played is what was
+    shown (the engine checks it again, all or nothing). A suggestion too long for a
+    value (100 characters) is offered as far as it fits, in whole actions.
+    """
+    parts = shorthand(list(suggestion))
+    while parts and len(DO + "; ".join(parts)) > LIMIT:
+        parts.pop()
+    if not parts:
+        return None
+    text = "; ".join(parts)
+    from bot.actions import split_actions
+
+    words = describe_all(split_actions(text), game, lang=lang)
+    line = t(lang, "💡 Suggested: {actions}.", actions=words)
+    whole = parts[-1] == "end"
+    label = t(lang, "Play this whole turn") if whole else t(lang, "Play these actions")
+    option = Option(_fit(label), DO + text, _fit(words))
+    placeholder = t(lang, "💡 Play the suggestion?")
+    return line, Select("do0", _fit(placeholder, PLACEHOLDER_LIMIT), (option,))
 
 
 def _choices(n: int, lang: str) -> str:
@@ -502,14 +656,49 @@ def _where(
         Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
         for a in actions
     ]
+    many = blocks_at_once(game) if group == "build" else 1
     if group != parent:
         text = t(lang, "{what} from {square}: choose", what=label, square=group.split()[-1])
+    elif many > 1:
+        text = t(lang, "{what}: choose one or more squares", what=label)
     else:
         text = t(lang, "{what}: choose", what=label)
-    return _chunked(options, actions, text, lang)
+    return _chunked(options, actions, text, lang, many)
 
 
-def _chunked(options: list[Option], keys: list[str], label: str, lang: str) -> list[Select]:
+def blocks_at_once(game: Game) -> int:
+    """How many blocks one choice of the build select may place: as many as the AP and
+    the turn's stack (or, not chosen yet, the tallest) allow."""
+    view = game.position()
+    stack = (view.get("turn") or {}).get("stack")
+    if stack is None:
+        stack = max((view.get("stacks") or {}).get(game.to_move or "", []) or [0])
+    return max(1, min(game.ap or 0, int(stack)))
+
+
+def build_order(game: Game, squares: Sequence[str]) -> str | None:
+    """The chosen squares as one legal ``build`` text, in the order chosen or, if that
+    order is refused, the first order the engine takes; None if none is legal.
+
+    A block's place can depend on another's (a castle's height may grow with its area,
+    a bare square may come to touch a second castle): the engine decides the set.
+    """
+    from itertools import permutations
+
+    for order in permutations(squares):
+        text = "; ".join(f"build {sq}" for sq in order)
+        work = game.copy()
+        try:
+            work.play(text)
+        except Exception:  # the engine refuses this order: try the next
+            continue
+        return text
+    return None
+
+
+def _chunked(
+    options: list[Option], keys: list[str], label: str, lang: str, many: int = 1
+) -> list[Select]:
     chunks = split_options(options, keys)
     out = []
     for n, chunk in enumerate(chunks[:MAX_WHERE]):
@@ -517,7 +706,12 @@ def _chunked(options: list[Option], keys: list[str], label: str, lang: str) -> l
         if len(chunks) > 1:
             text = f"{label} ({_ranks([keys[i] for i in chunk], lang)})"
         out.append(
-            Select(f"do{n}", _fit(text, PLACEHOLDER_LIMIT), tuple(options[i] for i in chunk))
+            Select(
+                f"do{n}",
+                _fit(text, PLACEHOLDER_LIMIT),
+                tuple(options[i] for i in chunk),
+                max_values=min(many, len(chunk)),
+            )
         )
     return out
 
@@ -678,10 +872,20 @@ def describe_all(actions: Sequence[str], game: Game, *, lang: str = DEFAULT) -> 
             out.append(describe(f"score {n}", lang=lang))
             i += n
             continue
-        out.append(describe(a, work, lang=lang))
+        words = a.split()
+        n = 1
+        while (  # one knight's steps in a row: its path
+            words[0] == "move"
+            and i + n < len(actions)
+            and actions[i + n].split()[:2] == ["move", words[-1]]
+            and len(actions[i + n].split()) == 3
+        ):
+            words.append(actions[i + n].split()[2])
+            n += 1
+        out.append(describe(" ".join(words), work, lang=lang))
         try:
-            work.play(a)
+            work.play("; ".join(actions[i : i + n]))
         except Exception:  # words only: an illegal action is reported elsewhere
             break
-        i += 1
+        i += n
     return "; ".join(out)

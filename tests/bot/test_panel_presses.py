@@ -93,7 +93,13 @@ async def test_the_same_choice_on_two_panels_at_once_acts_once(env: Env, action:
     again = await env.service.panel_press(
         game_id=1, turn=turn, user=ANN, op="hint", version=refreshed.version
     )
-    assert "Done:" in again.model.text and len(await played(env)) == 2
+    assert "💡 Suggested:" in again.model.text and len(await played(env)) == 1
+    (offer,) = [s for s in again.model.selects if s.placeholder.startswith("💡")]
+    await env.service.panel_press(
+        game_id=1, turn=turn, user=ANN, op="do", value=offer.options[0].value, version=again.version
+    )
+    row = await env.store.game(1)
+    assert row is not None and (row.turn_no > turn or len(await played(env)) > 1)
 
 
 async def test_a_second_tap_on_the_same_panel_does_not_act_again(env: Env) -> None:

@@ -15,6 +15,7 @@ import json
 import random
 import re
 
+from bot.actions import split_actions
 from bot.panel import DO, WHAT
 from engine import Game
 from tests.bot.e2e._harness import (
@@ -23,7 +24,6 @@ from tests.bot.e2e._harness import (
     BotRunner,
     PanelDriver,
     Table,
-    compress_scores,
     open_game,
 )
 from tests.fakediscord import FakeMessage
@@ -94,11 +94,7 @@ async def tap_decision(
     driver = PanelDriver(t.fake, mover(game))
     await driver.open(post)
     seq = t.fake.last_seq
-    for action in compress_scores(actions):
-        if action == "end":
-            await driver.end()
-        else:
-            await driver.do(action)
+    await driver.play(game, actions)
     game.play("; ".join(actions))
     nxt = await next_turn_message(t, seq)
     public = "; ".join(actions)
@@ -144,7 +140,7 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     builds = [a for a in game.legal() if a.startswith("build ")]
     assert len(builds) > 25
     await driver.tap(driver.find(WHAT + "build") or "", WHAT + "build")
-    do_selects = [s for s in panel.selects if s["custom_id"].split(":")[-1].startswith("do")]
+    do_selects = [s for s in panel.selects if (s.get("placeholder") or "").startswith("Build")]
     assert len(do_selects) >= 2 and all(len(s["options"]) <= 25 for s in do_selects)
     offered = sorted(o["value"][len(DO) :] for s in do_selects for o in s["options"])
     assert offered == sorted(builds)
@@ -162,18 +158,27 @@ async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     await driver.tap(driver.button("undo"))
     assert "Took back" in panel.content and "5 AP" in panel.content
     assert SO_FAR.search(panel.content) is None
+    # 💡 shows the suggested turn in words, changes nothing, and keeps the picture;
+    # its one option plays it.
+    uploads = driver.uploads
     await driver.tap(driver.button("hint"))
-    suggested = SO_FAR.search(panel.content)
-    assert suggested, panel.content
-    game.play(suggested[1])
+    assert "💡 Suggested:" in panel.content and SO_FAR.search(panel.content) is None
+    assert driver.uploads == uploads  # the board did not change: no new picture
+    offer = next(s for s in panel.selects if (s.get("placeholder") or "").startswith("💡"))
+    (option,) = offer["options"]
+    suggested = split_actions(option["value"][len(DO) :])
     seq = t.fake.last_seq
-    await driver.end()
-    game.play("end")
+    await driver.tap(offer["custom_id"], option["value"])
+    game.play("; ".join(suggested))
+    if suggested[-1] != "end":  # a personal draw, or a suggestion cut to fit
+        await driver.end()
+        game.play("end")
+        suggested.append("end")
     previous, post = post, await next_turn_message(t, seq)
-    assert f"played `{suggested[1]}; end`" in post.content
+    assert f"played `{'; '.join(suggested)}`" in post.content
     await all_disabled(t, previous)
     assert panel.edits == driver.taps - 1  # one message, edited at each tap
-    taps.append((f"{suggested[1]}; end", driver.taps))
+    taps.append(("; ".join(suggested), driver.taps))
 
     # Turns of one move and end: at most 6 taps from the turn message.
     for _ in range(2):
