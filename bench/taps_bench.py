@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import math
 import os
@@ -47,6 +48,7 @@ OPENS: list[float] = []  # Play -> the panel
 UPLOADS: list[
     tuple[int, int, int]
 ] = []  # per decision: taps on the panel, of them with a picture, bytes
+GROUP_TAPS: list[str] = []  # the kind of action behind each what-choice (a tap of two)
 AIM_MEDIAN, AIM_P90 = 6, 9  # taps for a full turn (issue 35)
 
 
@@ -112,6 +114,7 @@ async def play_game(
         log.extend(f"--- panel of {driver.who}, state {i}\n{s}" for i, s in enumerate(driver.seen))
         out.append((stage, actions, driver.taps))
         LATENCIES.extend(driver.latencies)
+        GROUP_TAPS.extend(driver.group_taps)
         UPLOADS.append((len(driver.latencies), driver.uploads, driver.upload_bytes))
         if driver.opened_in is not None:
             OPENS.append(driver.opened_in)
@@ -226,6 +229,12 @@ async def main(args: argparse.Namespace) -> int:
         print(
             f"  {'panel taps answered with a picture':<34} {uploads} of {taps} "
             f"({size / 1024 / max(1, uploads):.0f} KB each)"
+        )
+    if GROUP_TAPS:
+        kinds = collections.Counter(GROUP_TAPS).most_common()
+        print(
+            f"  {'what-choices before an action':<34} {len(GROUP_TAPS)}: "
+            + ", ".join(f"{k} {n}" for k, n in kinds)
         )
     for who in SEATS.values():
         user = fake.users[who]

@@ -532,45 +532,61 @@ def build_panel(
     )
 
 
-_QUICK = ("build", "move", "score", "knight")  # kinds offered at once, in this order
-
-
 def _quick(
     game: Game, groups: dict[str, list[str]], shown: str | None, slots: int, lang: str
 ) -> list[Select]:
-    """Selects for the rows the panel has free: the most used groups' actions at once,
-    one select each, so an action takes one choice instead of two.
-
-    A group of more than 25 actions is left to the what select, except a knight's
-    moves: its 25 nearest squares come first in its list (``move_paths``), and the
-    rest stay one choice away."""
+    """Selects for the rows the panel has free, so that an action takes one choice
+    instead of two: the builds (split by rank if need be, several at once), every
+    knight's nearest squares (single steps first), and the small groups (score, add a
+    knight) together. What does not fit stays one what-choice away; nothing is left
+    out of the what select."""
     out: list[Select] = []
-    keys = sorted(
-        (k for k in groups if k != shown and len(groups[k]) > 1 and k.split()[0] in _QUICK),
-        key=lambda k: _QUICK.index(k.split()[0]),
-    )
-    for key in keys:
-        if len(out) >= slots:
-            break
-        actions = groups[key]
-        label = group_label(key, len(actions), lang)
-        if len(actions) > MAX_OPTIONS and not key.startswith("move "):
-            continue
-        many = blocks_at_once(game) if key == "build" else 1
-        if len(actions) > MAX_OPTIONS:
-            text = t(lang, "{what}: the nearest squares", what=label)
-        elif many > 1:
-            text = t(lang, "{what}: choose one or more squares", what=label)
-        else:
+    if slots <= 0:
+        return out
+    builds = groups.get("build", []) if shown != "build" else []
+    if len(builds) > 1:
+        many = blocks_at_once(game)
+        label = group_label("build", len(builds), lang)
+        text = t(lang, "{what}: choose one or more squares", what=label)
+        if many == 1:
             text = t(lang, "{what}: choose", what=label)
-        options = tuple(
-            Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
-            for a in actions[:MAX_OPTIONS]
-        )
-        out.append(
-            Select("", _fit(text, PLACEHOLDER_LIMIT), options, max_values=min(many, len(options)))
-        )
+        split = _chunked(_options(game, builds, lang), builds, text, lang, many)
+        if len(split) < slots or len(split) == slots == 1:
+            out.extend(split)
+    knights = [k for k in groups if k.startswith("move ") and k != shown]
+    moves = sorted(
+        (a for k in knights for a in groups[k]), key=lambda a: len(a.split())
+    )  # stable: each distance in the knights' order
+    if len(knights) == 1 and len(moves) == 1:
+        moves = []  # the what select offers it at once
+    small = [a for k in ("score", "knight") if k != shown for a in groups.get(k, [])]
+    if len(small) == 1 and len(groups.get(group_of(small[0]) or "", [])) == 1:
+        small = []
+    rows: list[tuple[str, list[str]]] = []
+    if slots - len(out) >= 2 or not (moves and small):
+        rows = [(_moves_text(moves, lang), moves), (_small_text(small, groups, lang), small)]
+    else:  # one row left: the small groups first, then the nearest squares
+        rows = [(t(lang, "Move a knight, score or add a knight: choose"), small + moves)]
+    for text, actions in rows:
+        if actions and len(out) < slots:
+            options = tuple(_options(game, actions[:MAX_OPTIONS], lang))
+            out.append(Select("", _fit(text, PLACEHOLDER_LIMIT), options))
     return out
+
+
+def _moves_text(moves: list[str], lang: str) -> str:
+    if len(moves) > MAX_OPTIONS:
+        return t(lang, "Move a knight: the nearest squares")
+    return t(lang, "Move a knight: choose")
+
+
+def _small_text(small: list[str], groups: dict[str, list[str]], lang: str) -> str:
+    kinds = {a.split()[0] for a in small}
+    if kinds == {"score"}:
+        return t(lang, "{what}: choose", what=group_label("score", len(small), lang))
+    if kinds == {"knight"}:
+        return t(lang, "{what}: choose", what=group_label("knight", len(small), lang))
+    return t(lang, "Score, or add a knight: choose")
 
 
 def shorthand(actions: Sequence[str]) -> list[str]:
@@ -652,10 +668,7 @@ def _where(
             for k in keys
         ]
         return _chunked(options, keys, t(lang, "{what}, from which square?", what=label), lang)
-    options = [
-        Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
-        for a in actions
-    ]
+    options = _options(game, actions, lang)
     many = blocks_at_once(game) if group == "build" else 1
     if group != parent:
         text = t(lang, "{what} from {square}: choose", what=label, square=group.split()[-1])
@@ -664,6 +677,14 @@ def _where(
     else:
         text = t(lang, "{what}: choose", what=label)
     return _chunked(options, actions, text, lang, many)
+
+
+def _options(game: Game, actions: Sequence[str], lang: str) -> list[Option]:
+    """Actions as options of a where select: in words, with their levels."""
+    return [
+        Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
+        for a in actions
+    ]
 
 
 def blocks_at_once(game: Game) -> int:

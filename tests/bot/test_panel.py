@@ -119,9 +119,12 @@ def test_more_than_25_builds_are_split_by_rank() -> None:
     panel = build_panel(game, header="h", group="build")
     where = [s for s in panel.selects[1:] if s.placeholder.startswith("Build")]
     assert len(where) == 2 and all("ranks" in s.placeholder for s in where)
-    # the free row offers a knight's moves at once
+    # the free row offers the knight's nearest squares and the score at once
     (other,) = [s for s in panel.selects[1:] if s not in where]
-    assert other.placeholder.startswith("Move knight")
+    assert other.placeholder == "Move a knight, score or add a knight: choose"
+    assert {o.value.split()[0] for o in other.options} == {
+        DO + k for k in ("move", "score", "knight")
+    }
     assert sorted(o.value[len(DO) :] for s in where for o in s.options) == sorted(builds)
     assert where[0].options[0].label.startswith("Build on ") and "castle of" in (
         where[0].options[0].label

@@ -296,6 +296,7 @@ class PanelDriver:
         self.latencies: list[float] = []  # seconds from each tap to the panel's update
         self.opened_in: float | None = None  # seconds from Play to the panel
         self.uploads = 0  # taps answered with a new picture
+        self.group_taps: list[str] = []  # the kind of action each what-choice led to
         self.upload_bytes = 0
 
     async def open(self, turn_message: FakeMessage, button: str = "play") -> FakeMessage:
@@ -452,6 +453,7 @@ class PanelDriver:
         assert groups, f"{action!r} is nowhere on the panel: {self.values()}\n{self.seen[-3:]}"
         gcid, gval = max(groups, key=lambda g: len(g[1]))
         await self.tap(gcid, gval)
+        self.group_taps.append(action.split()[0])
         return gval
 
     async def end(self) -> None:
