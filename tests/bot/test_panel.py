@@ -16,6 +16,7 @@ from bot.panel import (
     LIMIT,
     MAX_OPTIONS,
     WHAT,
+    build_order,
     build_panel,
     describe,
     done_words,
@@ -259,3 +260,54 @@ def test_describe_reads_ascii_digits_only(action: str, words: str) -> None:
     """Words for a typed action never fail (``int("²")`` raises), nor read another
     script's digits as a number (``int("\u0661")`` is 1)."""
     assert describe(action) == words
+
+
+def _position(**fields) -> Game:  # type: ignore[no-untyped-def]
+    return Game.from_position(
+        {
+            "format": "torres-position/1",
+            "players": ["red", "blue"],
+            "stage": "play",
+            "to_move": "red",
+            "king": "h1",
+            **fields,
+        }
+    )
+
+
+def test_blocks_that_depend_on_each_other_are_refused_as_a_set() -> None:
+    """d4 joins the castle on c4, e4 the one on e5; after either, the other would touch
+    both castles. Each alone is offered; together the engine refuses them, in any order."""
+    game = _position(heights={"c4": 1, "e5": 1}, knights={"red": ["a1"], "blue": ["h8"]})
+    legal = game.legal()
+    assert "build d4" in legal and "build e4" in legal
+    assert build_order(game, ["d4", "e4"]) is None
+    assert build_order(game, ["d4", "c5"]) == "build d4; build c5"
+
+
+def test_after_a_card_the_panel_shows_what_it_set_up() -> None:
+    """A card that moves a knight leaves that knight's moves open."""
+    game = _position(
+        heights={"c3": 1, "c4": 3, "d4": 1, "c5": 1},
+        knights={"red": ["c3"], "blue": ["h8"]},
+        hands={"red": ["jump"], "blue": []},
+    )
+    jump = next(a for a in game.legal() if a.startswith("play jump c3 "))
+    after = game.copy()
+    after.play(jump)
+    target = jump.split()[-1]
+    assert follow_group(jump, grouped(after)) == f"move {target}"
+
+
+def test_at_0_ap_with_a_card_to_play_one_instruction() -> None:
+    game = _position(
+        heights={"c3": 1, "c4": 3, "d4": 1, "c5": 1},
+        knights={"red": ["c3"], "blue": ["h8"]},
+        hands={"red": ["jump"], "blue": []},
+        turn={"ap": 0, "stack": None, "drawn": [], "played": False, "revealed": []},
+    )
+    assert any(a.startswith("play jump") for a in game.legal())
+    text = build_panel(game, header="h").text
+    assert "0 AP left: play a card, or press End turn." in text
+    assert "press End turn." not in text.replace("play a card, or press End turn.", "")
+    assert "Choose" not in text
