@@ -50,7 +50,7 @@ def check_gif(data: bytes) -> int:
     return frames
 
 
-# Commands the bot answers in one request when quick (bot.cog.answer_in_time): a
+# Commands the bot answers in one request when quick (bot.client.cog.answer_in_time): a
 # deferral ("thinking…", type 5) is allowed only once ANSWER_WITHIN (1 s) has passed.
 ANSWERED_IN_TIME = {
     "new",
@@ -64,7 +64,7 @@ ANSWERED_IN_TIME = {
     "resign",
     "cancel",
 }
-DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.cog.ANSWER_WITHIN, less the clocks' granularity
+DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.client.cog.ANSWER_WITHIN, less the clocks' granularity
 
 
 def check_answered_in_time(ix: FakeInteraction) -> None:
@@ -358,7 +358,7 @@ class PanelDriver:
     async def do(self, action: str) -> FakeInteraction:
         """Choose *action* the shortest way: straight from a select, else its group first
         (and, for a card with many sources, the source square next)."""
-        from bot.panel import DO
+        from bot.core.panel import DO
 
         value = DO + action
         chosen: set[str] = set()
@@ -376,8 +376,8 @@ class PanelDriver:
         ``score N``); a path the panel lists by another way counts if it ends in the
         same position. *suggest*: first ask 💡, and take the suggestion if it is
         exactly these actions."""
-        from bot.actions import split_actions
-        from bot.panel import DO
+        from bot.core.actions import split_actions
+        from bot.core.panel import DO
 
         work = game.copy()
         todo = list(actions)
@@ -408,8 +408,8 @@ class PanelDriver:
 
     def _best(self, work: Any, todo: list[str]) -> tuple[str, list[str], int] | None:
         """The choice on the panel that plays the longest start of *todo*."""
-        from bot.actions import split_actions
-        from bot.panel import DO
+        from bot.core.actions import split_actions
+        from bot.core.panel import DO
 
         assert self.panel is not None
         best: tuple[str, list[str], int] | None = None
@@ -438,7 +438,7 @@ class PanelDriver:
     async def _open_group(self, action: str, chosen: set[str] | None = None) -> str:
         """Choose, on the what select (or a source select), the group holding *action*
         (not one already open, or in *chosen*); returns its value."""
-        from bot.panel import WHAT
+        from bot.core.panel import WHAT
 
         assert self.panel is not None
         groups = [

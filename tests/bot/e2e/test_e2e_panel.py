@@ -15,8 +15,8 @@ import json
 import random
 import re
 
-from bot.actions import split_actions
-from bot.panel import DO, WHAT
+from bot.core.actions import split_actions
+from bot.core.panel import DO, WHAT
 from engine import Game
 from tests.bot.e2e._harness import (
     SEED,
