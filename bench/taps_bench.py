@@ -178,27 +178,40 @@ async def main(args: argparse.Namespace) -> int:
     log: list[str] = []
     results: dict[tuple[str, bool], list[tuple[str, list[str], int]]] = {}
     load_before = os.getloadavg()[0]
+    bot_log = ""
     with tempfile.TemporaryDirectory(prefix="torres-taps-") as tmp:
         db = os.path.join(tmp, "taps.db")
-        env = {
-            **fake.env(),
-            "DISCORD_TOKEN": "bench",
-            "TORRES_DB": db,
-            "TORRES_GUILD_READY_TIMEOUT": "0.1",
-            "TORRES_LOG_LEVEL": "WARNING",
-        }
-        bot = await BotProcess(["-m", "bot"], env=env, log_path=Path(tmp) / "bot.log").start()
         try:
-            await fake.wait_connected(60)
-            await fake.wait_synced(30, names=["torres"])
-            for i, (variant, suggest, _) in enumerate(runs):
-                results.setdefault((variant, suggest), []).extend(
-                    await play_game(fake, f"t{i}", db, log, args.style, variant, suggest)
-                )
+            for i, (variant, suggest, n) in enumerate(runs):
+                # Each game deals from a seed of its own (args.seed + n), the same for
+                # every variant and both kinds of players: runs compare game for game.
+                env = {
+                    **fake.env(),
+                    "DISCORD_TOKEN": "bench",
+                    "TORRES_DB": db,
+                    "TORRES_GUILD_READY_TIMEOUT": "0.1",
+                    "TORRES_LOG_LEVEL": "WARNING",
+                    "TORRES_SEED": str(args.seed + n),
+                }
+                before = fake.identify_count
+                bot = await BotProcess(
+                    ["-m", "bot"], env=env, log_path=Path(tmp) / f"bot{i}.log"
+                ).start()
+                try:
+                    await fake.wait_until(
+                        lambda before=before: fake.identify_count > before and fake.connected,
+                        60,
+                        "the bot to connect",
+                    )
+                    await fake.wait_synced(30, names=["torres"])
+                    results.setdefault((variant, suggest), []).extend(
+                        await play_game(fake, f"t{i}", db, log, args.style, variant, suggest)
+                    )
+                finally:
+                    await bot.stop()
+                    await bot.reap_group(10)
+                    bot_log = bot.log_text(3000)
         finally:
-            await bot.stop()
-            await bot.reap_group(10)
-            bot_log = bot.log_text(3000)
             await fake.stop()
     print(
         f"taps_bench: {args.games} whole 2-player game(s) per variant by taps alone "
@@ -259,6 +272,7 @@ async def main(args: argparse.Namespace) -> int:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=3, help="whole games per variant (default 3)")
+    p.add_argument("--seed", type=int, default=1, help="game n deals from seed SEED+n")
     p.add_argument("--transcript", help="write every panel state and public post here")
     p.add_argument(
         "--variant",

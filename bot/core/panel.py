@@ -371,7 +371,16 @@ def _parent(group: str, groups: dict[str, list[str]]) -> str | None:
 
 
 def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
-    """Which group the panel shows after *action*: the moved knight, or the same kind."""
+    """Which group the panel shows after *action*: the moved knight, or the same kind,
+    or what a card set up; only if it fits one select (a bigger one would take the rows
+    that offer the other groups at once), or the cards to keep after a draw."""
+    key = _follow(action, groups)
+    if key is None or (len(groups[key]) > MAX_OPTIONS and key != "keep"):
+        return None
+    return key
+
+
+def _follow(action: str, groups: dict[str, list[str]]) -> str | None:
     words = action.split()
     if words and words[0] == "move" and f"move {words[-1]}" in groups:
         return f"move {words[-1]}"
@@ -559,14 +568,16 @@ def _quick(
     )  # stable: each distance in the knights' order
     if len(knights) == 1 and len(moves) == 1:
         moves = []  # the what select offers it at once
-    small = [a for k in ("score", "knight") if k != shown for a in groups.get(k, [])]
-    if len(small) == 1 and len(groups.get(group_of(small[0]) or "", [])) == 1:
-        small = []
+    small: list[str] = []  # score, add a knight, the cards: whole groups, as many as fit
+    for key in [k for k in groups if k.split()[0] in ("score", "knight", "play")]:
+        actions = groups[key]
+        if key != shown and len(actions) > 1 and len(small) + len(actions) <= MAX_OPTIONS:
+            small.extend(actions)
     rows: list[tuple[str, list[str]]] = []
     if slots - len(out) >= 2 or not (moves and small):
-        rows = [(_moves_text(moves, lang), moves), (_small_text(small, groups, lang), small)]
+        rows = [(_moves_text(moves, lang), moves), (_small_text(small, lang), small)]
     else:  # one row left: the small groups first, then the nearest squares
-        rows = [(t(lang, "Move a knight, score or add a knight: choose"), small + moves)]
+        rows = [(t(lang, "Move a knight, or another action: choose"), small + moves)]
     for text, actions in rows:
         if actions and len(out) < slots:
             options = tuple(_options(game, actions[:MAX_OPTIONS], lang))
@@ -580,13 +591,12 @@ def _moves_text(moves: list[str], lang: str) -> str:
     return t(lang, "Move a knight: choose")
 
 
-def _small_text(small: list[str], groups: dict[str, list[str]], lang: str) -> str:
-    kinds = {a.split()[0] for a in small}
-    if kinds == {"score"}:
-        return t(lang, "{what}: choose", what=group_label("score", len(small), lang))
-    if kinds == {"knight"}:
-        return t(lang, "{what}: choose", what=group_label("knight", len(small), lang))
-    return t(lang, "Score, or add a knight: choose")
+def _small_text(small: list[str], lang: str) -> str:
+    keys = {group_of(a) or "" for a in small}
+    if len(keys) == 1:
+        (key,) = keys
+        return t(lang, "{what}: choose", what=group_label(key, len(small), lang))
+    return t(lang, "Other actions: choose")
 
 
 def shorthand(actions: Sequence[str]) -> list[str]:

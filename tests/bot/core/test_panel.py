@@ -122,7 +122,7 @@ def test_more_than_25_builds_are_split_by_rank() -> None:
     assert len(where) == 2 and all("ranks" in s.placeholder for s in where)
     # the free row offers the knight's nearest squares and the score at once
     (other,) = [s for s in panel.selects[1:] if s not in where]
-    assert other.placeholder == "Move a knight, score or add a knight: choose"
+    assert other.placeholder == "Move a knight, or another action: choose"
     assert {o.value.split()[0] for o in other.options} == {
         DO + k for k in ("move", "score", "knight")
     }
@@ -286,11 +286,13 @@ def test_blocks_that_depend_on_each_other_are_refused_as_a_set() -> None:
 
 
 def test_after_a_card_the_panel_shows_what_it_set_up() -> None:
-    """A card that moves a knight leaves that knight's moves open."""
+    """A card that moves a knight leaves that knight's moves open (1 AP: single steps,
+    few enough for one select)."""
     game = _position(
         heights={"c3": 1, "c4": 3, "d4": 1, "c5": 1},
         knights={"red": ["c3"], "blue": ["h8"]},
         hands={"red": ["jump"], "blue": []},
+        turn={"ap": 1, "stack": None, "drawn": [], "played": False, "revealed": []},
     )
     jump = next(a for a in game.legal() if a.startswith("play jump c3 "))
     after = game.copy()

@@ -380,7 +380,7 @@ class PanelDriver:
         from bot.core.panel import DO
 
         work = game.copy()
-        todo = list(actions)
+        todo = list(tidy(game, actions))
         if suggest:
             await self.tap(self.button("hint"))
             assert self.panel is not None
@@ -464,12 +464,27 @@ class PanelDriver:
             await self.tap(self.button("endok"))
 
 
+def tidy(game: Any, actions: list[str]) -> list[str]:
+    """*actions* as a player would tap them: the stack named first and the score steps
+    together at the end (before a closing ``draw`` or ``end``), if the engine says
+    that leads to the same position; else as given."""
+    body, tail = list(actions), []
+    while body and body[-1] in ("end", "draw"):
+        tail.insert(0, body.pop())
+    order = {"stack": 0, "score": 2}
+    tidied = sorted(body, key=lambda a: order.get(a.split()[0], 1)) + tail
+    return tidied if _same_position(game, actions, tidied) else actions
+
+
 def _same_end(work: Any, a: list[str], b: list[str]) -> bool:
-    """Whether actions *a* and *b* lead *work* to the same position (a knight's path
-    the panel lists by other squares than the player's)."""
-    if a[0].split()[0] != "move" or b[0].split()[0] != "move":
-        return False
-    one, two = work.copy(), work.copy()
+    """Whether a knight's path *a* the panel lists by other squares than the player's
+    *b* ends in the same position."""
+    return a[0].split()[0] == b[0].split()[0] == "move" and _same_position(work, a, b)
+
+
+def _same_position(game: Any, a: list[str], b: list[str]) -> bool:
+    """Whether actions *a* and *b*, both legal, lead *game* to the same position."""
+    one, two = game.copy(), game.copy()
     try:
         one.play("; ".join(a))
         two.play("; ".join(b))
