@@ -64,7 +64,9 @@ def decide(game: Game, style: str) -> list[str]:
         moves = [a for a in game.legal() if a.startswith("move ")]
         if moves:
             return [moves[0], "end"]
-    return choose_actions(game.copy(), seconds=0.05, level="heuristic")
+    # Its full node budget, well within the time given even on a loaded machine: the
+    # same decisions in every run (and the same as the panel's 💡 suggestion).
+    return choose_actions(game.copy(), seconds=1.0, level="heuristic")
 
 
 async def play_game(

@@ -371,12 +371,19 @@ def _parent(group: str, groups: dict[str, list[str]]) -> str | None:
 
 
 def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
-    """Which group the panel shows after *action*: the moved knight, or the same kind,
-    or what a card set up; only if it fits one select (a bigger one would take the rows
-    that offer the other groups at once), or the cards to keep after a draw."""
+    """Which group the panel shows after *action*: the cards to keep after a draw, or
+    what a card set up (the knight it moved, the builds) if that fits one select.
+
+    After a move, a build, a score or a new knight no group is opened: the free rows
+    already offer those groups at once (``_quick``), and an open group would take
+    their rows."""
     key = _follow(action, groups)
     if key is None or (len(groups[key]) > MAX_OPTIONS and key != "keep"):
         return None
+    if key.split()[0] in ("build", "score", "knight") or (
+        key.startswith("move ") and action.startswith("move ")
+    ):
+        return None  # the free rows offer these at once, beside the other groups
     return key
 
 
@@ -484,13 +491,20 @@ def build_panel(
         group = None
     if group is None and len(groups) == 1 and len(next(iter(groups.values()))) > 1:
         group = parent = next(iter(groups))  # nothing else to choose: show the choices at once
+    inline = _inline(groups, parent)
     what: list[Option] = []
     for key, actions in groups.items():
-        if len(actions) == 1:
-            a = actions[0]
-            what.append(
-                Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
-            )
+        if len(actions) == 1 or key in inline:
+            what.extend(_options(game, actions, lang))
+            if key == "score" and len(what) < MAX_OPTIONS:
+                what.extend(
+                    Option(
+                        _fit(t(lang, "{action}, then end your turn", action=o.label)),
+                        _fit(o.value + "; end"),
+                        o.description,
+                    )
+                    for o in _options(game, _last_actions(game, actions[-1:]), lang)
+                )
         else:
             what.append(
                 Option(
@@ -500,6 +514,8 @@ def build_panel(
                     default=key == parent,
                 )
             )
+    if len(what) > MAX_OPTIONS:  # no room for the score that also ends the turn
+        what = [o for o in what if not o.value.endswith("; end")]
     selects: list[Select] = []
     if what:
         if group is None:
@@ -515,7 +531,16 @@ def build_panel(
     else:
         if group is not None and parent is not None:
             selects.extend(_where(game, group, parent, groups[parent], lang))
-        selects.extend(_quick(game, groups, parent, MAX_WHERE + 1 - len(selects), lang))
+        last = _last_actions(game, groups.get("keep", []))
+        if last and len(selects) <= MAX_WHERE:
+            text = t(lang, "…and end your turn: choose")
+            ending = tuple(
+                Option(o.label, _fit(o.value + "; end"), o.description)
+                for o in _options(game, last[:MAX_OPTIONS], lang)
+            )
+            selects.append(Select("", _fit(text, PLACEHOLDER_LIMIT), ending))
+        rest = {k: v for k, v in groups.items() if k not in inline}
+        selects.extend(_quick(game, rest, parent, MAX_WHERE + 1 - len(selects), lang))
     quick = group is None and len(selects) > 1 and offer is None
     if game.stage == "play" and game.ap == 0 and can_end:  # one instruction, not two
         if any(a.startswith("play ") for a in legal):
@@ -539,6 +564,45 @@ def build_panel(
         can_hint=bool(legal),
         can_end=can_end,
     )
+
+
+def _last_actions(game: Game, candidates: Sequence[str]) -> list[str]:
+    """Those of *candidates* after which nothing is left to do but End turn (all AP
+    spent, no card to play). The panel offers them with the turn's end too, in words
+    (the longest score in the what select, the kept card in a select of its own), so
+    the last action and End turn take one choice."""
+    if game.stage not in ("play", "draw-keep"):
+        return []
+    out = []
+    for a in candidates:
+        work = game.copy()
+        work.play(a)
+        rest = work.legal()
+        if (
+            work.ap == 0
+            and "end" in rest
+            and all(x == "end" or x.startswith("stack ") for x in rest)
+        ):
+            out.append(a)
+    return out
+
+
+_INLINE = ("score", "knight", "stack", "play")  # small groups listed in the what select
+
+
+def _inline(groups: dict[str, list[str]], shown: str | None) -> set[str]:
+    """The groups whose actions the what select lists themselves, instead of the group:
+    small ones (scores, new knights, the stacks, cards with few targets), in this
+    order, as long as the what select keeps within 25 options."""
+    size = len(groups)
+    out: set[str] = set()
+    for kind in _INLINE:
+        for key, actions in groups.items():
+            n = len(actions)
+            if key.split()[0] == kind and key != shown and n > 1 and size + n - 1 <= MAX_OPTIONS:
+                out.add(key)
+                size += n - 1
+    return out
 
 
 def _quick(

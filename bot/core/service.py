@@ -43,7 +43,10 @@ COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
-SUGGEST_WAIT = 2.0  # seconds the panel's 💡 waits for the suggested turn (worker pool)
+# The panel's 💡: a whole turn by the quick player, asked for by a tap (not at every
+# keystroke), so it may think to its full budget (1500 nodes, ~0.1 s), in the worker pool.
+SUGGEST_SECONDS = 0.2
+SUGGEST_WAIT = 2.0  # seconds the panel waits for it
 # Running games whose Game object (~23 KB with its turn's undo history), hint and
 # turn's actions stay in memory: enough for every game of a busy process (a game
 # missing here is rebuilt from the database at its next command: a read and a replay).
@@ -992,9 +995,9 @@ class GameService:
         seen = _as_seen_by_mover(game, row.last_seq)
         try:
             if self._workers is not None:
-                work = self._workers.run(self._suggest_actions, seen, HINT_SECONDS)
+                work = self._workers.run(self._suggest_actions, seen, SUGGEST_SECONDS)
             else:
-                work = asyncio.to_thread(self._suggest_actions, seen, HINT_SECONDS)
+                work = asyncio.to_thread(self._suggest_actions, seen, SUGGEST_SECONDS)
             actions = tuple(await asyncio.wait_for(work, SUGGEST_WAIT))
         except TimeoutError:
             actions = ()

@@ -98,12 +98,20 @@ def test_every_legal_action_is_on_the_panel(seed: int, steps: int, variant: str)
     singles = {
         a
         for a in offered
-        if not a.startswith("score ") and not (a.startswith("move ") and len(a.split()) > 3)
+        if not a.startswith("score ")
+        and not (a.startswith("move ") and len(a.split()) > 3)
+        and not a.endswith("; end")
     }
     assert singles == expected
     for a in offered - singles:
         work = game.copy()
         work.play(a)
+        if a.endswith("; end"):  # the last action and End turn in one choice, only
+            before = game.copy()  # when nothing but End turn is left after it
+            before.play(a.removesuffix("; end"))
+            assert before.ap == 0
+            assert all(x == "end" or x.startswith("stack ") for x in before.legal())
+            continue
         if a.startswith("move "):
             start, end = a.split()[1], a.split()[-1]
             assert f"move {start} {end}" not in legal
@@ -120,12 +128,15 @@ def test_more_than_25_builds_are_split_by_rank() -> None:
     panel = build_panel(game, header="h", group="build")
     where = [s for s in panel.selects[1:] if s.placeholder.startswith("Build")]
     assert len(where) == 2 and all("ranks" in s.placeholder for s in where)
-    # the free row offers the knight's nearest squares and the score at once
+    # the free row offers the knight's nearest squares at once
     (other,) = [s for s in panel.selects[1:] if s not in where]
-    assert other.placeholder == "Move a knight, or another action: choose"
-    assert {o.value.split()[0] for o in other.options} == {
-        DO + k for k in ("move", "score", "knight")
-    }
+    assert other.placeholder == "Move a knight: the nearest squares"
+    assert {o.value.split()[0] for o in other.options} == {DO + "move"}
+    # the scores and the new knights are listed in the what select itself, and the
+    # longest score also with the end of the turn
+    what = [o.value for o in panel.selects[0].options]
+    assert DO + "score 5" in what and DO + "score 5; end" in what
+    assert any(v.startswith(DO + "knight ") for v in what) and len(what) <= MAX_OPTIONS
     assert sorted(o.value[len(DO) :] for s in where for o in s.options) == sorted(builds)
     assert where[0].options[0].label.startswith("Build on ") and "castle of" in (
         where[0].options[0].label
@@ -313,3 +324,26 @@ def test_at_0_ap_with_a_card_to_play_one_instruction() -> None:
     assert "0 AP left: play a card, or press End turn." in text
     assert "press End turn." not in text.replace("play a card, or press End turn.", "")
     assert "Choose" not in text
+
+
+def test_the_last_action_can_end_the_turn_in_the_same_choice() -> None:
+    """A card kept with no AP left: the keep choices again, under "…and end your turn",
+    each the kept card and `end`; with AP left, not."""
+    game = Game.new(players=2, names=["red", "blue"], variant="personal", seed=5)
+    while game.stage != "play":
+        game.play(game.legal()[0])
+    spent = game.copy()
+    spent.play("score 4; draw")
+    assert spent.stage == "draw-keep" and spent.ap == 0
+    panel = build_panel(spent, header="h")
+    check_limits(panel)
+    keeps = [a for a in spent.legal() if a.startswith("keep ")]
+    (ending,) = [s for s in panel.selects if s.placeholder == "…and end your turn: choose"]
+    assert [o.value for o in ending.options] == [f"{DO}{a}; end" for a in keeps]
+    for o in ending.options:
+        after = spent.copy()
+        after.play(o.value[len(DO) :])
+        assert after.to_move == "blue"
+    early = game.copy()
+    early.play("draw")
+    assert not any("end your turn" in s.placeholder for s in build_panel(early, header="h").selects)
