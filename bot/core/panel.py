@@ -324,19 +324,21 @@ def move_paths(game: Game, steps: list[str]) -> list[str]:
         work = game.copy()
         work.play(a)
         frontier.append((a.split()[1:], work))
+    room = MAX_OPTIONS * MAX_WHERE
     while frontier:
         found: list[tuple[list[str], Game]] = []
         for path, work in frontier:
-            here = path[-1]
+            prefix = f"move {path[-1]} "
             for step in work.legal():
-                words = step.split()
-                if words[0] != "move" or words[1] != here or words[2] in seen:
+                if not step.startswith(prefix) or (there := step[len(prefix) :]) in seen:
                     continue
-                seen.add(words[2])
+                seen.add(there)
                 after = work.copy()
                 after.play(step)
-                found.append(([*path, words[2]], after))
-        if not found or len(out) + len(found) > MAX_OPTIONS * MAX_WHERE:
+                found.append(([*path, there], after))
+            if len(out) + len(found) > room:  # this distance no longer fits: stop here
+                break
+        if not found or len(out) + len(found) > room:
             break
         out.extend("move " + " ".join(path) for path, _ in found)
         frontier = found
