@@ -1,20 +1,28 @@
 """Taps per turn through the play panel, for scripted tapping players.
 
-Starts ``tests.fakediscord.FakeDiscord`` and the real ``python -m bot``, then
-plays whole 2-player games (common deck unless --variant) between two scripted players who use
-nothing but taps: Play on the turn message, then the panel's selects and
-buttons (``tests/bot/e2e/_harness.PanelDriver``, which takes the shortest way
-to each action and counts one tap per button press or select choice). Each
-decision is what the engine's quick computer player (``heuristic``) would do.
+Starts ``tests.fakediscord.FakeDiscord`` and, for each game, the real ``python -m
+bot`` dealing from seed SEED+n (so every run, variant and kind of player plays the
+same games), then plays whole 2-player games of each variant between two scripted
+players who use nothing but taps: Play on the turn message, then the panel's
+selects and buttons (``tests/bot/e2e/_harness.PanelDriver.play``, one tap per
+button press or select choice, taking each time the option that covers most of
+what is left: a knight's path, several blocks, ``score N``, an action with End
+turn). Each decision is the engine's quick computer player's (``heuristic``, at its
+full node budget so that runs repeat), tapped as a player would: the stack named
+first and the score steps last when the engine says that ends the same. Players
+tap every action themselves ("hand"), or first ask 💡 and take the suggested turn
+when it is exactly their decision ("suggest").
 
-Printed: taps per decision (setup, turns; median, mean, max), turns of one
-action and End, turns that use all 5 AP, taps per action, the time from a tap
-to the updated panel (the bot's UPDATE_MESSAGE with the new picture), and the
-messages each player received (panels are edited in place, so they count once).
+Printed per variant and kind of player: taps per decision (setup, turns, full
+turns; median, 90th percentile, mean, max), whether full turns meet issue 35's aim
+(median <= 6, p90 <= 9; the exit status is 2 if not), then the time from Play to
+the panel and from a tap to the updated panel (the bot's UPDATE_MESSAGE), how many
+taps uploaded a picture, the what-choices still needed (by kind of action), the
+messages each player received and the machine's load.
 
-    .venv/bin/python bench/taps_bench.py                     # 1 whole game
-    .venv/bin/python bench/taps_bench.py --games 2 --transcript /tmp/taps.txt
-    .venv/bin/python bench/taps_bench.py --style one-move    # `move A B; end` turns
+    .venv/bin/python bench/taps_bench.py                      # 3 games a variant, both kinds
+    .venv/bin/python bench/taps_bench.py --games 6 --players hand --transcript /tmp/taps.txt
+    .venv/bin/python bench/taps_bench.py --variant personal --style one-move
 """
 
 from __future__ import annotations
