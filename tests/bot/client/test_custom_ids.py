@@ -15,6 +15,7 @@ import pytest
 from bot.client import views
 from bot.client.app import COMPONENTS
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
+from bot.client.review_views import BoardButton, ReviewButton
 from bot.client.views import TurnButton, first_delivery
 
 
@@ -56,6 +57,12 @@ def test_panel_ids_carry_the_version_and_old_ones_still_match() -> None:
         "torres:-1:1:undo",
         "torres:ok:end:\u0661:1:yes",
         "torres:ok:end:1:\uff11:no",  # a fullwidth digit one
+        "torres:review:\u0661:red:1:next",
+        "torres:review:1:red:\u0661:prev",
+        "torres:review:1:Red:1:next",
+        "torres:board:1:\u0661:next",
+        "torres:board:-1:2:prev",
+        "torres:board:1:2:up",
     ],
 )
 def test_no_component_reads_digits_of_other_scripts_or_signs(custom_id: str) -> None:
@@ -70,10 +77,20 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "tp:1:2:3:endok",
         "torres:1:2:play",
         "torres:ok:resign:1:0:yes",
+        "torres:review:1:red:2:next",
+        "torres:board:1:0:first",
+        "torres:board:1:7:last",
     ):
         readers = [cls for cls in COMPONENTS if match(cls, custom_id)]
         assert len(readers) == 1, (custom_id, readers)
-    assert {PanelSelect, PanelButton, TurnButton, ConfirmButton} == set(COMPONENTS)
+    assert {
+        PanelSelect,
+        PanelButton,
+        TurnButton,
+        ConfirmButton,
+        ReviewButton,
+        BoardButton,
+    } == set(COMPONENTS)
 
 
 def test_an_interaction_is_taken_once_and_memory_is_bounded(
