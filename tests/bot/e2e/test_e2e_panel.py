@@ -104,6 +104,18 @@ async def tap_decision(
     return driver, nxt
 
 
+async def past_setup(t: Table, seed: int) -> tuple[int, Game, FakeMessage, random.Random]:
+    """A game opened and its setup tapped through (choices from random.Random(*seed*)):
+    the game id, the players' mirror, the first turn message, the random source."""
+    game_id = await open_game(t)
+    game = Game.new(players=2, names=list(SEATS), seed=SEED)
+    post = await next_turn_message(t, 0)
+    rng = random.Random(seed)
+    while game.stage != "play":
+        _, post = await tap_decision(t, game, post, plan(game, rng, 0))
+    return game_id, game, post, rng
+
+
 async def test_turns_by_taps_alone(runner: BotRunner) -> None:
     """Setup and turns through the panel only: taps counted, every rule of the panel checked."""
     t = Table(runner)
@@ -208,12 +220,7 @@ async def test_an_open_panel_survives_a_restart_and_a_stale_one_says_so(
     """The panel's custom ids carry game and turn: after a restart it plays on; once the
     turn is over, another open panel of that turn answers that it is over, disabled."""
     t = Table(runner)
-    game_id = await open_game(t)
-    game = Game.new(players=2, names=list(SEATS), seed=SEED)
-    post = await next_turn_message(t, 0)
-    rng = random.Random(9)
-    while game.stage != "play":
-        _, post = await tap_decision(t, game, post, plan(game, rng, 0))
+    game_id, game, post, rng = await past_setup(t, 9)
 
     who = mover(game)
     a = PanelDriver(t.fake, who)
@@ -250,12 +257,7 @@ async def test_confirmations_ask_first_and_change_nothing_until_confirmed(
 ) -> None:
     """End turn with AP left, /torres resign and /torres cancel ask privately first."""
     t = Table(runner)
-    game_id = await open_game(t)
-    game = Game.new(players=2, names=list(SEATS), seed=SEED)
-    post = await next_turn_message(t, 0)
-    rng = random.Random(4)
-    while game.stage != "play":
-        _, post = await tap_decision(t, game, post, plan(game, rng, 0))
+    game_id, game, post, rng = await past_setup(t, 4)
     who = mover(game)
     turn = check_turn_message(post, game, game_id)
 
@@ -307,12 +309,7 @@ async def test_the_text_path(runner: BotRunner) -> None:
     """Autocomplete always offers `end`, matches squares anywhere, explains an empty list;
     common spellings are accepted; refusals name the failing action."""
     t = Table(runner)
-    await open_game(t)
-    game = Game.new(players=2, names=list(SEATS), seed=SEED)
-    post = await next_turn_message(t, 0)
-    rng = random.Random(2)
-    while game.stage != "play":
-        _, post = await tap_decision(t, game, post, plan(game, rng, 0))
+    _, game, post, rng = await past_setup(t, 2)
     who = mover(game)
     other = next(u for u in SEATS.values() if u != who)
 
@@ -376,12 +373,7 @@ async def test_several_blocks_and_a_path_in_one_choice_each(runner: BotRunner) -
     max_values checked by the fake), a knight's path is one option at its cost, and
     choosing a group keeps the picture already on the panel (no upload)."""
     t = Table(runner)
-    await open_game(t)
-    game = Game.new(players=2, names=list(SEATS), seed=SEED)
-    post = await next_turn_message(t, 0)
-    rng = random.Random(5)
-    while game.stage != "play":
-        _, post = await tap_decision(t, game, post, plan(game, rng, 0))
+    _, game, post, rng = await past_setup(t, 5)
     driver = PanelDriver(t.fake, mover(game))
     panel = await driver.open(post)
     builds = [a for a in game.legal() if a.startswith("build ")]
