@@ -43,6 +43,10 @@ COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
+# The panel's 💡: a whole turn by the quick player, asked for by a tap (not at every
+# keystroke), so it may think to its full budget (1500 nodes, ~0.1 s), in the worker pool.
+SUGGEST_SECONDS = 0.2
+SUGGEST_WAIT = 2.0  # seconds the panel waits for it
 # Running games whose Game object (~23 KB with its turn's undo history), hint and
 # turn's actions stay in memory: enough for every game of a busy process (a game
 # missing here is rebuilt from the database at its next command: a read and a replay).
@@ -242,6 +246,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: Lru[int, tuple[int, Game]] = Lru(CACHED_GAMES)
         self._hints: Lru[int, tuple[tuple[int, str], str | None]] = Lru(CACHED_GAMES)
+        self._suggested: Lru[int, tuple[int, tuple[str, ...]]] = Lru(CACHED_GAMES)
         # The current turn's actions (undone ones left out) as of a log position,
         # kept up to date by this process's own writes: the panel and the turn
         # message need them at every step, and reading the log costs a round trip.
@@ -1014,6 +1019,33 @@ class GameService:
         self._hints[row.id] = (key, hint)
         return hint
 
+    async def _suggested_turn(self, row: GameRow, game: Game) -> tuple[str, ...]:
+        """The rest of the mover's decision as the quick computer player would play it
+        (the panel's 💡), computed in the worker pool when there is one, once per state.
+
+        Like the hint, it is computed on a game whose hidden cards are made up."""
+        cached = self._suggested.get(row.id)
+        if cached is not None and cached[0] == row.last_seq:
+            return tuple(cached[1])
+        seen = _as_seen_by_mover(game, row.last_seq)
+        try:
+            if self._workers is not None:
+                work = self._workers.run(self._suggest_actions, seen, SUGGEST_SECONDS)
+            else:
+                work = asyncio.to_thread(self._suggest_actions, seen, SUGGEST_SECONDS)
+            actions = tuple(await asyncio.wait_for(work, SUGGEST_WAIT))
+        except TimeoutError:
+            actions = ()
+        except Exception:
+            log.exception("the suggested turn for game %s failed", row.id)
+            actions = ()
+        try:  # what is offered must be legal as a whole here, hidden cards and all
+            game.copy().play("; ".join(actions))
+        except Exception:
+            actions = ()
+        self._suggested[row.id] = (row.last_seq, actions)
+        return actions
+
     # -- leaving and ending ----------------------------------------------------------
 
     async def resign(self, *, channel_id: int, user: User) -> Outcome:
@@ -1697,9 +1729,11 @@ class GameService:
         op: str,
         value: str = "",
         version: int | None = None,
+        values: Sequence[str] = (),
     ) -> PanelState:
         """A choice on an open panel: *op* is ``what``, ``do``, ``undo``, ``hint``, ``end``,
-        ``endok`` or ``back``; *value* the chosen option's value.
+        ``endok`` or ``back``; *value* the chosen option's value (*values*: all of them,
+        from a select that takes several: blocks built in one choice).
 
         *version* is the ``PanelState.version`` of the panel pressed (None: not bound,
         for callers that draw no panel). A choice that changes the game acts only if the
@@ -1724,6 +1758,11 @@ class GameService:
             group = value[len(panels.WHAT) :]
         elif op in ("what", "do") and value.startswith(panels.DO):
             action = value[len(panels.DO) :]
+            if len(values) > 1:
+                several = await self._several(row, game, values, lang, seats, stale)
+                if isinstance(several, PanelState):
+                    return several
+                action = several
         elif op not in ("hint", "undo", "end", "endok", "back"):
             return await self._panel_state(row, game, None, "", lang, seats)
         if action is None and op in ("what", "do", "back"):  # only the panel changes
@@ -1732,16 +1771,11 @@ class GameService:
         if stale:
             return await self._out_of_date(game_id, turn, lang)
         if op == "hint":
-            action = await self._hint(row, "", game)
-            if action is None:
-                return await self._panel_state(
-                    row,
-                    game,
-                    None,
-                    t(lang, "No suggestion right now: choose yourself."),
-                    lang,
-                    seats,
-                )
+            suggestion = await self._suggested_turn(row, game)
+            note = "" if suggestion else t(lang, "No suggestion right now: choose yourself.")
+            return await self._panel_state(
+                row, game, None, note, lang, seats, suggestion=suggestion
+            )
         elif op == "undo":
             try:
                 took, _ = await self._undo(game_id, turn, user, None, version=version)
@@ -1795,6 +1829,35 @@ class GameService:
         return await self._panel_state(
             row, after, nxt, t(lang, "Done: {words}", words=words), lang, seats
         )
+
+    async def _several(
+        self,
+        row: GameRow,
+        game: Game,
+        values: Sequence[str],
+        lang: str,
+        seats: Sequence[SeatRow],
+        stale: bool,
+    ) -> str | PanelState:
+        """Several squares of the build select as one action text, or the panel saying
+        why not (nothing done): only blocks, and a set the engine takes in some order."""
+        squares = []
+        for v in values:
+            words = v[len(panels.DO) :].split() if v.startswith(panels.DO) else []
+            if len(words) != 2 or words[0] != "build":
+                return await self._panel_state(row, game, None, "", lang, seats)
+            squares.append(words[1])
+        if stale:  # acted on by a later check; the order does not matter for it
+            return "; ".join(f"build {sq}" for sq in squares)
+        text = panels.build_order(game, squares)
+        if text is not None:
+            return text
+        note = "⚠ " + t(
+            lang,
+            "Blocks on {squares} can't all be built now; nothing was built. Choose fewer squares.",
+            squares=", ".join(squares),
+        )
+        return await self._panel_state(row, game, "build", note, lang, seats)
 
     async def panel_refresh(self, *, game_id: int, turn: int, user: User) -> PanelState:
         """A panel that does not say which state it shows (its custom ids predate
@@ -1983,6 +2046,8 @@ class GameService:
         note: str,
         lang: str = "en",
         seats: Sequence[SeatRow] | None = None,
+        *,
+        suggestion: Sequence[str] = (),
     ) -> PanelState:
         done = await self._turn_actions(row)
         if seats is None:
@@ -1994,6 +2059,7 @@ class GameService:
             note=note,
             stack_text=texts.shorten("; ".join(done), 300) if done else "",
             lang=lang,
+            suggestion=suggestion,
         )
         assert row.position is not None
         highlight = frozenset(
