@@ -172,6 +172,8 @@ def review_page(
             change=f"{round(r.after) - round(r.before):+d}",
         ),
     ]
+    if r.suggested[-1:] == ("draw",):  # cut at a personal draw (engine.ai.review._cut)
+        suggested_words = t(lang, "{words}, then keep the best", words=suggested_words)
     if r.swing:
         lines.append(
             t(

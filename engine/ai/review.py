@@ -14,6 +14,9 @@ view hides is sampled (``_hidden``) with a random generator seeded from the revi
 seed and the decision's number, and the worth is the mean over ``samples`` such
 worlds; the expert plans on the first of them. So the same views and seed give the
 same review, whatever the hidden cards really were, and whichever process runs it.
+Where the expert's decision draws from a personal deck, the suggestion stops at the
+draw (the cards it reveals in the sampled world are made up), and its worth is the
+expert's continuation after the draw in every sampled world, averaged.
 
 Work is counted in evaluated positions (``nodes`` per expert decision) with no
 deadline: a busy machine makes a review slower, never different.
@@ -58,10 +61,15 @@ class DecisionReview:
     played: tuple[str, ...]
     before: float  # the position's worth for the player before the decision
     after: float  # ... after it
-    suggested: tuple[str, ...]  # the expert's own decision (empty if it found none)
-    suggested_after: float  # the worth the expert's decision leads to
+    # The expert's own decision (empty if it found none), up to a personal deck's
+    # first draw: what it reveals is not known, so only the draw is advice (``_cut``).
+    suggested: tuple[str, ...]
+    # The worth the expert's decision leads to: the mean over the sampled worlds, the
+    # expert continuing after a personal draw in each with the cards drawn there.
+    suggested_after: float
     position: dict[str, Any]  # after the decision played, as the player saw it
-    suggested_position: dict[str, Any] | None  # after the expert's, in a sampled world
+    # After the expert's (before its personal draw), in a sampled world.
+    suggested_position: dict[str, Any] | None
     world: dict[str, Any]  # the sampled world the expert planned in (its hidden cards made up)
 
     @property
@@ -90,28 +98,35 @@ def review_game(
 
     :raises ValueError: *player* is not in the game, or the record does not replay.
     """
+    return [
+        review_decision(
+            before, after, played, player, number=n, seed=seed, nodes=nodes, samples=samples
+        )
+        for n, before, after, played in player_views(record, player)
+    ]
+
+
+View = tuple[int, dict[str, Any], dict[str, Any], tuple[str, ...]]
+"""A decision's number, the player's views before and after it, and its actions."""
+
+
+def player_views(record: Record, player: str) -> list[View]:
+    """*player*'s views before and after each of their decisions: all a review reads.
+
+    Hidden information stays hidden here, once for every caller (``review_game``, the
+    bot's workers): ``position(viewer=player)`` shows their own hand and draws only.
+
+    :raises ValueError: *player* is not in the game, or the record does not replay.
+    """
     if player not in record.players:
         raise ValueError(f"{player!r} does not play in this game.")
     game = record.new_game()
-    out: list[DecisionReview] = []
+    out: list[View] = []
     for n, decision in enumerate(record.decisions, start=1):
-        mine = decision.player == player
-        before = game.position(viewer=player) if mine else None
+        before = game.position(viewer=player) if decision.player == player else None
         game.play("; ".join(decision.actions))
         if before is not None:
-            after = game.position(viewer=player)
-            out.append(
-                review_decision(
-                    before,
-                    after,
-                    decision.actions,
-                    player,
-                    number=n,
-                    seed=seed,
-                    nodes=nodes,
-                    samples=samples,
-                )
-            )
+            out.append((n, before, game.position(viewer=player), tuple(decision.actions)))
     return out
 
 
@@ -140,16 +155,24 @@ def review_decision(
     suggested_after = worth_after
     suggested_position = None
     if planned is not None:
+        cut = _cut(suggested)
         values = [_worth(planned, player)]
         for w in worlds[1:]:
             trial = w.copy()
             try:
-                trial.play("; ".join(suggested))
-            except ValueError:  # a card drawn in that world is not the one planned with
+                trial.play("; ".join(cut))
+            except ValueError:  # never expected: the views agree on what was planned with
                 continue
+            if len(cut) < len(suggested):  # what the draw reveals differs: ask again
+                trial = _expert(trial, player, rng, nodes)[1]
+                if trial is None:
+                    continue
             values.append(_worth(trial, player))
         suggested_after = _mean(values)
-        suggested_position = planned.position(viewer=player)
+        shown = worlds[0].copy()
+        shown.play("; ".join(cut[:-1] if len(cut) < len(suggested) else cut))
+        suggested_position = shown.position(viewer=player)
+        suggested = cut
     return DecisionReview(
         number=number,
         stage=str(before.get("stage")),
@@ -193,6 +216,21 @@ def _expert(world: Any, me: str, rng: random.Random, nodes: int) -> tuple[list[s
             if decision_over(stage, events):
                 return actions, game
     return [], None
+
+
+def _cut(actions: list[str]) -> list[str]:
+    """*actions* up to a personal deck's first ``draw`` (the cards a ``keep`` after it
+    names were made up by the sample the expert planned in: only the draw is advice).
+
+    >>> _cut(["move a1 a2", "draw", "keep lift top", "end"])
+    ['move a1 a2', 'draw']
+    >>> _cut(["draw", "end"])
+    ['draw', 'end']
+    """
+    for i, action in enumerate(actions):
+        if action == "draw" and any(a.startswith("keep ") for a in actions[i + 1 :]):
+            return actions[: i + 1]
+    return actions
 
 
 def _world(view: dict[str, Any], me: str, rng: random.Random) -> Any:

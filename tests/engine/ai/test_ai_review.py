@@ -79,6 +79,32 @@ def test_a_review_is_the_same_for_the_same_seed_and_differs_for_another():
         assert r.loss >= MUCH and r.suggested != r.played
 
 
+def test_a_personal_draw_ends_the_suggestion_and_its_worth_follows_every_sampled_draw(
+    monkeypatch,
+):
+    """The cards a personal draw reveals in the expert's sampled world are made up: the
+    suggestion stops at the draw, and the expert continues after it in every world."""
+    rec = _record(3, 11, "personal")
+    continued = []
+    real = review_module._expert
+
+    def spy(world, me, rng, nodes):
+        continued.append(world.stage)
+        return real(world, me, rng, nodes)
+
+    monkeypatch.setattr(review_module, "_expert", spy)
+    reviews = review_game(rec, "red", **_FAST)
+    drawn = [r for r in reviews if "draw" in r.suggested]
+    assert drawn
+    for r in reviews:
+        assert not any(a.startswith("keep ") for a in r.suggested), r.suggested
+    for r in drawn:
+        assert r.suggested[-1] == "draw", r.suggested
+        assert (r.suggested_position or {}).get("stage") == "play"
+    # One continuation after the draw in each further sampled world.
+    assert continued.count("draw-keep") == len(drawn) * (_FAST["samples"] - 1)
+
+
 @pytest.mark.parametrize("variant", ["common", "personal", "master"])
 def test_a_review_reads_only_the_players_views(monkeypatch, variant):
     """What review_game hands on per decision hides every other hand and every deck;
@@ -96,7 +122,7 @@ def test_a_review_reads_only_the_players_views(monkeypatch, variant):
     assert seen and len(seen) == len(reviews)
     for r in reviews:
         if r.stage == "play" and r.suggested:
-            assert r.suggested[-1] == "end", r.suggested
+            assert r.suggested[-1] in ("end", "draw"), r.suggested
     for before, after, player in seen:
         for view in (before, after):
             for who, hand in view["hands"].items():
