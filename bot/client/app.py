@@ -238,7 +238,7 @@ class TorresBot(discord.Client):
         self.home = HomeService(
             store, ai_level=service.config.ai_level, clock_scale=config.clock_scale
         )
-        self.reviews = Reviews(store, self.home, workers)  # /torres review, the final chart
+        self.reviews = Reviews(store, workers)  # /torres review, the final chart
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
         self.tree.add_command(group)

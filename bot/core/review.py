@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.core.errors import NoGame, NotAllowed
-from bot.core.home import HomeService
 from bot.core.panel import describe_all
 from bot.core.service import Lru, picture_labels
 from bot.core.workers import WorkerPool
@@ -31,7 +30,7 @@ from bot.texts import review as words
 from bot.texts.i18n import DEFAULT, t
 from engine import Game, changed_squares
 from engine.ai.review import NODES, SAMPLES, DecisionReview, review_decision, swings
-from engine.record import Record, replay
+from engine.record import Record, record_from_log, replay
 
 log = logging.getLogger(__name__)
 
@@ -118,14 +117,12 @@ class Reviews:
     def __init__(
         self,
         store: GameStore,
-        home: HomeService,
         workers: WorkerPool | None = None,
         *,
         nodes: int = NODES,
         samples: int = SAMPLES,
     ) -> None:
         self._store = store
-        self._home = home
         self._workers = workers
         self.nodes = nodes
         self.samples = samples
@@ -150,7 +147,7 @@ class Reviews:
         return await self._summary(row, seats, lang)
 
     async def _summary(self, row: GameRow, seats: Sequence[SeatRow], lang: str) -> Summary:
-        record = await self._home._record(row, seats)
+        record = await self._record(row, seats)
         png, best = await self._run(
             chart_job, record, words.chart_title(row.id, lang), picture_labels(seats, lang), lang
         )
@@ -167,7 +164,7 @@ class Reviews:
     async def _finished(
         self, channel_id: int, guild_id: int | None, game_id: int | None, lang: str
     ) -> tuple[GameRow, list[SeatRow]]:
-        row = await self._home._pick(lang, channel_id, guild_id, game_id)
+        row = await self._pick(channel_id, guild_id, game_id, lang)
         if row.status == "cancelled":
             raise NotAllowed(
                 t(
@@ -187,6 +184,43 @@ class Reviews:
                 )
             )
         return row, list(await self._store.seats(row.id))
+
+    async def _pick(
+        self, channel_id: int, guild_id: int | None, game_id: int | None, lang: str
+    ) -> GameRow:
+        """Game *game_id* of this server; without a number, this channel's last finished
+        one (a game running in the channel meanwhile has nothing to review yet)."""
+        if game_id is None:
+            past = await self._store.past_games(channel_id=channel_id, limit=1)
+            if not past:
+                raise NoGame(
+                    t(
+                        lang,
+                        "No Torres game has ended in this channel yet. Name one with "
+                        "`/torres review game:N` (`/torres history` lists them).",
+                    )
+                )
+            return past[0]
+        row = await self._store.game(game_id)
+        if row is None or row.guild_id != guild_id:
+            raise NoGame(
+                t(
+                    lang,
+                    "There is no game #{game} on this server (`/torres history` lists them).",
+                    game=game_id,
+                )
+            )
+        return row
+
+    async def _record(self, row: GameRow, seats: Sequence[SeatRow]) -> Record:
+        """The game's record from its stored log (the engine replays it)."""
+        log = [
+            (a.kind, a.action)
+            for a in await self._store.actions(row.id)
+            if a.kind in ("play", "undo")
+        ]
+        players = [s.name for s in seats if s.name is not None]
+        return record_from_log(variant=row.variant, seed=row.seed, players=players, log=log)
 
     # -- the turn review ------------------------------------------------------------
 
@@ -226,7 +260,7 @@ class Reviews:
             text = words.review_front(row.id, mine, reviews, swings(reviews), lang)
             return ReviewPage(row.id, mine.name, 0, pages, text)
         r = reviews[page - 1]
-        record = await self._home._record(row, seats)
+        record = await self._record(row, seats)
         before = replay(record, r.number - 1)
         world = Game.from_position(r.world)
         text = words.review_page(
@@ -277,7 +311,7 @@ class Reviews:
     async def _review(
         self, row: GameRow, seats: Sequence[SeatRow], player: str
     ) -> list[DecisionReview]:
-        record = await self._home._record(row, seats)
+        record = await self._record(row, seats)
         views = await self._run(decisions_job, record, player)
         out = []
         for number, before, after, played in views:
