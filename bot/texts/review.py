@@ -77,7 +77,8 @@ def _lost(r: DecisionReview) -> str:
 
 
 def _where(r: DecisionReview, lang: str) -> str:
-    if r.stage in ("castles", "place"):
+    setup_king = r.stage == "king" and (r.phase, r.round) == (1, 1) and not r.world.get("king")
+    if r.stage in ("castles", "place") or setup_king:
         return t(lang, "setup")
     if r.stage == "king":
         return t(lang, "king's move after phase {phase}", phase=r.phase)

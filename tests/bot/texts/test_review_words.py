@@ -35,3 +35,10 @@ def test_a_suggestion_cut_at_a_personal_draw_says_to_keep_the_best() -> None:
     assert "`move a1 b1; draw` (W, then keep the best)" in _page(r)
     assert "(W, dann die beste Karte behalten)" in _page(r, "de")
     assert "(W, dan de beste kaart houden)" in _page(r, "nl")
+
+
+def test_the_kings_placement_in_setup_is_setup_and_its_move_after_scoring_is_not() -> None:
+    setup = replace(_BASE, stage="king", phase=1, round=1, world={"king": None})
+    assert "decision 9** (setup)" in _page(setup)
+    moved = replace(_BASE, stage="king", phase=1, round=4, world={"king": "d4"})
+    assert "decision 9** (king's move after phase 1)" in _page(moved)
