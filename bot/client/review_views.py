@@ -74,7 +74,9 @@ def add_review_commands(group: app_commands.Group) -> None:
             summary = await client.reviews.chart(
                 channel_id=channel_id, guild_id=interaction.guild_id, game_id=number, lang=lang
             )
-            file = discord.File(io.BytesIO(summary.png), filename=summary.filename)
+            file = discord.File(
+                io.BytesIO(summary.png), filename=summary.filename, description=summary.alt
+            )
             await interaction.followup.send(shorten(summary.text), file=file, ephemeral=True)
             return
         page = await client.reviews.page(
@@ -239,6 +241,6 @@ async def final_summary(
     except Exception:  # the game is over all the same; only the chart is missing
         log.exception("could not draw the score chart of game %s", game_id)
         return [], t(lang, "(The score chart could not be drawn.)")
-    file = discord.File(io.BytesIO(summary.png), filename=summary.filename)
+    file = discord.File(io.BytesIO(summary.png), filename=summary.filename, description=summary.alt)
     castles = summary.castles if used + 1 + len(summary.castles) <= MESSAGE_LIMIT else ""
     return [file], castles

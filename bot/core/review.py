@@ -56,6 +56,7 @@ class Summary:
     png: bytes
     castles: str  # per player, the castles that scored most
     text: str  # /torres review game:N's answer
+    alt: str  # the chart's description (alt text): final scores, phase scorings, king's castle
     filename: str = _CHART
 
 
@@ -73,14 +74,16 @@ class ReviewPage:
 
 def chart_job(
     record: Record, title: str, labels: dict[str, str], language: str
-) -> tuple[bytes, dict[str, Any]]:
-    """In a worker: the chart's PNG and each player's best castles."""
+) -> tuple[bytes, dict[str, Any], dict[str, int], list[tuple[int, int, int]]]:
+    """In a worker: the chart's PNG, each player's best castles, the final scores and
+    the phase scorings as ``(phase, decision, king's castle size then)``."""
     from engine.summary import score_track
     from renderer.chart import score_chart
 
     track = score_track(record)
     png = score_chart(track, title=title, labels=labels, language=language)
-    return png, {p: track.best(p) for p in track.players}
+    scorings = [(phase, n, track.king_castle[n]) for phase, n in track.scorings]
+    return png, {p: track.best(p) for p in track.players}, track.scores[-1], scorings
 
 
 def decisions_job(record: Record, player: str) -> list[tuple[int, dict, dict, tuple[str, ...]]]:
@@ -148,11 +151,12 @@ class Reviews:
 
     async def _summary(self, row: GameRow, seats: Sequence[SeatRow], lang: str) -> Summary:
         record = await self._record(row, seats)
-        png, best = await self._run(
+        png, best, final, scorings = await self._run(
             chart_job, record, words.chart_title(row.id, lang), picture_labels(seats, lang), lang
         )
         castles = words.best_castles(best, seats, lang)
-        return Summary(png, castles, words.summary_text(row.id, seats, castles, lang))
+        alt = words.chart_alt(row.id, seats, final, scorings, lang)
+        return Summary(png, castles, words.summary_text(row.id, seats, castles, lang), alt)
 
     async def chart(
         self, *, channel_id: int, guild_id: int | None, game_id: int | None, lang: str = DEFAULT

@@ -21,6 +21,38 @@ def chart_title(game_id: int, lang: str = DEFAULT) -> str:
     return t(lang, "Game #{game}: points after every decision", game=game_id)
 
 
+ALT_LIMIT = 1024  # Discord's longest attachment description
+
+
+def chart_alt(
+    game_id: int, seats: Sequence[SeatRow], final: Mapping[str, int],
+    scorings: Sequence[tuple[int, int, int]], lang: str = DEFAULT,
+) -> str:  # fmt: skip
+    """The chart's alt text: the final scores, and when each phase was scored with the
+    king's castle's size then (*scorings*: phase, decision, size)."""
+    scores = ", ".join(
+        f"{seat_name(s, lang)} {final.get(s.name, 0)}" for s in seats if s.name is not None
+    )
+    parts = [
+        t(lang, "Score chart of game #{game}. Final scores: {scores}.", game=game_id, scores=scores)
+    ]
+    for phase, decision, size in scorings:
+        parts.append(
+            tn(
+                lang,
+                "Phase {phase} scored after decision {decision}; the king's castle covered "
+                "{n} square.",
+                "Phase {phase} scored after decision {decision}; the king's castle covered "
+                "{n} squares.",
+                size,
+                phase=phase,
+                decision=decision,
+            )
+        )
+    text = " ".join(parts)
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
+
+
 def best_castles(
     best: Mapping[str, Sequence[CastleScore]], seats: Sequence[SeatRow], lang: str = DEFAULT
 ) -> str:

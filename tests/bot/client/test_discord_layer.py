@@ -332,7 +332,7 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
 
     async def fake_summary(game_id: int, language: str = "en") -> Summary:
         assert game_id == 7 and language == "en"
-        return Summary(b"PNG", "**Castles that scored most**", "")
+        return Summary(b"PNG", "**Castles that scored most**", "", "Score chart of game #7.")
 
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
     monkeypatch.setattr(bot.renderer, "animate", fake_animate)
@@ -342,8 +342,20 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     ((text, kwargs),) = channel.sent
     # The game's last post: the animation, the score chart and the castles that scored most.
     assert [f.filename for f in kwargs["files"]] == ["replay.gif", "chart.png"]
+    assert kwargs["files"][1].description == "Score chart of game #7."
     assert "Game #7" in text and text.endswith("\n**Castles that scored most**")
     assert not kwargs["allowed_mentions"].users
+    # The animation drawn, the chart not: the animation alone, and a note for the chart.
+    monkeypatch.undo()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+    monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
+    monkeypatch.setattr(bot.renderer, "animate", fake_animate)
+    channel.sent.clear()
+    assert await bot.send_post(post) == POSTED
+    ((text, kwargs),) = channel.sent
+    assert [f.filename for f in kwargs["files"]] == ["replay.gif"]
+    assert "(The score chart could not be drawn.)" in text  # game 7 is in no store here
+    assert "could not be drawn" not in text.replace("(The score chart could not be drawn.)", "")
     monkeypatch.undo()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
