@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from bot.db.rows import SeatRow
 from bot.texts.i18n import DEFAULT, t, tn
 from bot.texts.posts import seat_name
-from engine.ai.review import MUCH, DecisionReview
+from engine.ai.review import MUCH, DecisionReview, shown
 from engine.summary import CastleScore
 
 BEST_CASTLES = 3
@@ -100,12 +100,12 @@ def summary_text(game_id: int, seats: Sequence[SeatRow], best: str, lang: str = 
 
 
 def _worth(value: float) -> str:
-    return f"{value:.0f}"
+    return str(shown(value))
 
 
 def _lost(r: DecisionReview) -> str:
     """The loss as the two rounded worths shown beside it differ (never "71, 35 more")."""
-    return str(round(r.suggested_after) - round(r.after))
+    return str(r.loss)
 
 
 def _where(r: DecisionReview, lang: str) -> str:
@@ -202,7 +202,7 @@ def review_page(
             "Worth before: {before}; after: {after} ({change}).",
             before=_worth(r.before),
             after=_worth(r.after),
-            change=f"{round(r.after) - round(r.before):+d}",
+            change=f"{shown(r.after) - shown(r.before):+d}",
         ),
     ]
     if r.suggested[-1:] == ("draw",):  # cut at a personal draw (engine.ai.review._cut)
@@ -220,17 +220,33 @@ def review_page(
             )
         )
     elif r.suggested and r.suggested != r.played:
-        lines.append(
-            t(
-                lang,
-                "The expert's choice, `{actions}`, is worth {best}: about as much.",
-                actions="; ".join(r.suggested),
-                best=_worth(r.suggested_after),
-            )
-        )
+        lines.append(_close(r, lang))
     else:
         lines.append(t(lang, "The expert would have decided the same."))
     return "\n".join(lines)
+
+
+def _close(r: DecisionReview, lang: str) -> str:
+    """The expert's other choice that was no swing, by the worths shown (never "about
+    as much" for 4 more, or for less)."""
+    diff = shown(r.suggested_after) - shown(r.after)
+    actions, best = "; ".join(r.suggested), _worth(r.suggested_after)
+    if diff > 0:
+        return t(
+            lang,
+            "The expert's choice, `{actions}`, is worth {best}: {diff} more.",
+            actions=actions, best=best, diff=diff,
+        )  # fmt: skip
+    if diff < 0:
+        return t(
+            lang,
+            "The expert's choice, `{actions}`, is worth {best}: {diff} less.",
+            actions=actions, best=best, diff=-diff,
+        )  # fmt: skip
+    return t(
+        lang, "The expert's choice, `{actions}`, is worth {best}: as much.", actions=actions,
+        best=best,
+    )  # fmt: skip
 
 
 def played_note(lang: str = DEFAULT) -> str:

@@ -38,7 +38,16 @@ from engine.ai._plan import Budget
 from engine.events import decision_over
 from engine.record import Record
 
-__all__ = ["MUCH", "NODES", "DecisionReview", "review_decision", "review_game", "swings"]
+__all__ = [
+    "MUCH",
+    "NODES",
+    "DecisionReview",
+    "player_views",
+    "review_decision",
+    "review_game",
+    "shown",
+    "swings",
+]
 
 NODES = NODES_PER_SECOND
 """Evaluated positions per expert decision: the ``expert`` level's work in a decision
@@ -73,9 +82,10 @@ class DecisionReview:
     world: dict[str, Any]  # the sampled world the expert planned in (its hidden cards made up)
 
     @property
-    def loss(self) -> float:
-        """How much worth the decision gave away against the expert's (0 if none)."""
-        return max(0.0, self.suggested_after - self.after)
+    def loss(self) -> int:
+        """How much worth the decision gave away against the expert's (0 if none), as
+        the two worths shown differ (``shown``): a swing is what the reader sees."""
+        return max(0, shown(self.suggested_after) - shown(self.after))
 
     @property
     def swing(self) -> bool:
@@ -187,6 +197,15 @@ def review_decision(
         suggested_position=suggested_position,
         world=worlds[0].position(),
     )
+
+
+def shown(worth: float) -> int:
+    """A worth as a review shows it: rounded half up (never banker's rounding).
+
+    >>> shown(2.5), shown(3.5), shown(-0.5)
+    (3, 4, 0)
+    """
+    return math.floor(worth + 0.5)
 
 
 def swings(reviews: list[DecisionReview], n: int = 3) -> list[DecisionReview]:

@@ -42,3 +42,18 @@ def test_the_kings_placement_in_setup_is_setup_and_its_move_after_scoring_is_not
     assert "decision 9** (setup)" in _page(setup)
     moved = replace(_BASE, stage="king", phase=1, round=4, world={"king": "d4"})
     assert "decision 9** (king's move after phase 1)" in _page(moved)
+
+
+def test_the_expert_choice_is_worded_by_the_shown_worths_and_swings_round_half_up() -> None:
+    # 12.5 is shown as 13 (half up), 16.4 as 16: 3 more, no swing.
+    r = replace(_BASE, after=12.5, suggested_after=16.4)
+    assert "is worth 16: 3 more." in _page(r) and not r.swing
+    assert "is worth 10: 2 less." in _page(replace(_BASE, suggested_after=10.4))
+    assert "is worth 12: as much." in _page(replace(_BASE, suggested_after=12.4))
+    # 12.5 → 13 and 17.5 → 18 differ by 5 as shown: a swing (banker's rounding: 12, 18).
+    r = replace(_BASE, after=12.5, suggested_after=17.5)
+    assert r.loss == 5 and r.swing and "worth 18, 5 more" in _page(r)
+    # 12.4 and 17.3 differ by 4.9 unrounded but by 5 as shown (12, 17): a swing too.
+    assert replace(_BASE, after=12.4, suggested_after=17.3).swing
+    # 12.5 and 17.4 differ by 4.9 and by 4 as shown (13, 17): none.
+    assert not replace(_BASE, after=12.5, suggested_after=17.4).swing
