@@ -29,7 +29,15 @@ from bot.db.rows import GameRow, SeatRow
 from bot.texts import review as words
 from bot.texts.i18n import DEFAULT, t
 from engine import Game, changed_squares
-from engine.ai.review import NODES, SAMPLES, DecisionReview, review_decision, swings
+from engine.ai.review import (
+    NODES,
+    SAMPLES,
+    DecisionReview,
+    View,
+    player_views,
+    review_decision,
+    swings,
+)
 from engine.record import Record, record_from_log, replay
 
 log = logging.getLogger(__name__)
@@ -86,16 +94,9 @@ def chart_job(
     return png, {p: track.best(p) for p in track.players}, track.scores[-1], scorings
 
 
-def decisions_job(record: Record, player: str) -> list[tuple[int, dict, dict, tuple[str, ...]]]:
+def decisions_job(record: Record, player: str) -> list[View]:
     """In a worker: *player*'s views before and after each of their decisions."""
-    game = record.new_game()
-    out = []
-    for n, d in enumerate(record.decisions, start=1):
-        before = game.position(viewer=player) if d.player == player else None
-        game.play("; ".join(d.actions))
-        if before is not None:
-            out.append((n, before, game.position(viewer=player), d.actions))
-    return out
+    return player_views(record, player)
 
 
 def decision_job(

@@ -11,7 +11,7 @@ import pytest
 import engine.ai.review as review_module
 from engine import Game, decision_over
 from engine.ai._hidden import HIDDEN, sample_position
-from engine.ai.review import MUCH, review_decision, review_game, swings
+from engine.ai.review import MUCH, player_views, review_decision, review_game, swings
 from engine.record import Decision, Record
 from engine.summary import score_track
 
@@ -155,3 +155,49 @@ def test_the_same_view_under_other_hidden_deals_gets_the_same_review(seed):
             review_decision(before, world.position(viewer=me), actions, me, number=9, **_FAST)
         )
     assert results[0] == results[1]
+
+
+class _Dealt(Record):
+    """A record whose game starts from a given position (another deal of the cards)."""
+
+    __slots__ = ("start",)
+
+    def new_game(self) -> Game:
+        return Game.from_position(self.start)
+
+
+@pytest.mark.parametrize("variant", ["common", "personal"])
+def test_player_views_are_the_same_under_other_hidden_deals(variant):
+    """player_views, all a review reads (the bot's workers too), is blind to the other
+    hands and the deck order: the same under another deal the player cannot tell apart."""
+    rng = random.Random(21)
+    rec = _record(3, 21, variant)
+    me = "blue"
+    start = rec.new_game()
+    other = _Dealt(variant=variant, seed=0, players=rec.players)
+    other.start = sample_position(start.position(viewer=me), me, random.Random(5))
+    assert other.new_game().position() != start.position()
+    # Decisions both deals allow: no card played or drawn (those tell the deals apart).
+    game, twin = start, other.new_game()
+    for _ in range(12):
+        world = game.copy()
+        actions: list[str] = []
+        while True:
+            stage = world.stage
+            legal = [a for a in world.legal() if a != "draw" and not a.startswith("play ")]
+            moves = [a for a in legal if a != "end"]
+            action = (
+                "end" if "end" in legal and (not moves or len(actions) >= 4) else rng.choice(legal)
+            )
+            actions.append(action)
+            if decision_over(stage, world.play(action)):
+                break
+        other.decisions.append(Decision(game.to_move, tuple(actions)))
+        game.play("; ".join(actions))
+        twin.play("; ".join(actions))
+    dealt = Record(variant=variant, seed=rec.seed, players=rec.players)
+    dealt.decisions = list(other.decisions)
+    views = player_views(dealt, me)
+    assert views and views == player_views(other, me)
+    with pytest.raises(ValueError, match="does not play"):
+        player_views(dealt, "purple")
