@@ -53,16 +53,22 @@ def test_the_track_holds_the_engines_scores_after_every_decision(players, seed, 
     track = score_track(rec)
     game = rec.new_game()
     assert track.scores[0] == game.scores
+    castle_points: dict[int, dict[str, int]] = {}  # the engine's, per phase and player
     for n, d in enumerate(rec.decisions, start=1):
-        game.play("; ".join(d.actions))
+        for e in game.play("; ".join(d.actions)):
+            if e.get("type") == "phase_scored":
+                castle_points[e["phase"]] = {p: v["castles"] for p, v in e["points"].items()}
         assert track.scores[n] == game.scores, n
     assert [p for p, _ in track.scorings] == [1, 2, 3]
     assert track.scorings[-1][1] == len(rec.decisions)
-    # The castles named as scoring most add up to no more than the castle points scored.
+    # Every castle that scored, phase by phase, adds up to the engine's castle points.
     for player in rec.players:
-        best = track.best(player, 100)
-        assert best == sorted(best, key=lambda c: -c.points)
-        assert all(c.points == c.area * c.level > 0 for c in best)
+        found = track.best(player, 1000)
+        assert found == sorted(found, key=lambda c: -c.points)
+        assert all(c.points == c.area * c.level > 0 for c in found)
+        for phase in (1, 2, 3):
+            mine = sum(c.points for c in found if c.phase == phase)
+            assert mine == castle_points[phase][player], (player, phase)
 
 
 def test_a_review_is_the_same_for_the_same_seed_and_differs_for_another():
