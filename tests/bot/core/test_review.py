@@ -74,7 +74,7 @@ def test_the_chart_and_the_castles_are_the_engines(store: Store) -> None:
         )
         assert summary.castles.startswith("**Burgen, die am meisten brachten**")
         best = track.best(track.players[0])[0]
-        assert f"{best.square} {best.points} ({best.area} × Stufe {best.level}" in summary.castles
+        assert f"{best.square} {best.points} ({best.area} × Ebene {best.level}" in summary.castles
         again = await reviews.chart(channel_id=CHANNEL, guild_id=GUILD, game_id=None, lang="en")
         assert again.png != summary.png  # in English now
         assert "`/torres review game:" in again.text

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.db.rows import SeatRow
-from bot.texts.review import review_page
+from bot.texts.review import best_castles, review_page
 from engine.ai.review import DecisionReview
 
 SEAT = SeatRow(1, 0, 100, "Ann", "red", False, False, 0.0)
@@ -57,3 +57,13 @@ def test_the_expert_choice_is_worded_by_the_shown_worths_and_swings_round_half_u
     assert replace(_BASE, after=12.4, suggested_after=17.3).swing
     # 12.5 and 17.4 differ by 4.9 and by 4 as shown (13, 17): none.
     assert not replace(_BASE, after=12.5, suggested_after=17.4).swing
+
+
+def test_the_castles_are_named_as_in_the_rest_of_the_catalogs() -> None:
+    """Board levels are "Ebene" in German, castles "burcht" in Dutch (the rules' words)."""
+    from engine.summary import CastleScore
+
+    best = {"red": [CastleScore(2, "c3", 4, 2)]}
+    assert "(4 × Ebene 2, Phase 2)" in best_castles(best, [SEAT], "de")
+    assert best_castles(best, [SEAT], "nl").startswith("**Burchten die het meest opbrachten**")
+    assert "geen burcht bracht punten op" in best_castles({}, [SEAT], "nl")
