@@ -85,6 +85,7 @@ def add_review_commands(group: app_commands.Group) -> None:
             game_id=number,
             user_id=player.id,
             lang=lang,
+            asker=interaction.user.id,
         )
         await respond_private(interaction, **sent(await review_message(client, page, lang)))
 
@@ -171,6 +172,7 @@ class ReviewButton(
             seat=self.seat,
             page=self.page,
             lang=lang,
+            asker=interaction.user.id,
         )
         return await review_message(bot, page, lang)
 

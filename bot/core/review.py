@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from bot.core.errors import NoGame, NotAllowed
 from bot.core.panel import describe_all
-from bot.core.service import Lru, picture_labels
+from bot.core.service import Lru, picture_labels, public_action
 from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore
 from bot.db.rows import GameRow, SeatRow
@@ -239,8 +239,13 @@ class Reviews:
         seat: str | None = None,
         page: int = 0,
         lang: str = DEFAULT,
+        asker: int | None = None,
     ) -> ReviewPage:
-        """A page of the review of a player's decisions (the player by user or seat)."""
+        """A page of the review of a player's decisions (the player by user or seat).
+
+        *asker*: who reads it; unless it is the reviewed player, the cards they kept
+        from a personal draw stay unsaid, as in the game's public posts.
+        """
         row, seats = await self._finished(channel_id, guild_id, game_id, lang)
         mine = next(
             (
@@ -258,11 +263,12 @@ class Reviews:
                     game=row.id,
                 )
             )
+        own = asker is not None and mine.user_id == asker
         reviews = await self.reviews(row, seats, mine.name)
         pages = len(reviews) + 1
         page = max(0, min(page, pages - 1))
         if page == 0:
-            text = words.review_front(row.id, mine, reviews, swings(reviews), lang)
+            text = words.review_front(row.id, mine, reviews, swings(reviews), lang, own=own)
             return ReviewPage(row.id, mine.name, 0, pages, text)
         r = reviews[page - 1]
         record = await self._record(row, seats)
@@ -273,9 +279,10 @@ class Reviews:
             r,
             page,
             pages - 1,
-            describe_all(list(r.played), before, lang=lang),
+            describe_all(list(r.played), before, lang=lang, public=not own),
             describe_all(list(r.suggested), world, lang=lang) if r.suggested else "",
             lang,
+            played=r.played if own else [public_action(a) for a in r.played],
         )
         labels = picture_labels(seats, lang)
         start = before.position()

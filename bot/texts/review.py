@@ -119,9 +119,10 @@ def _where(r: DecisionReview, lang: str) -> str:
 
 def review_front(
     game_id: int, seat: SeatRow, reviews: Sequence[DecisionReview], top: Sequence[DecisionReview],
-    lang: str = DEFAULT,
+    lang: str = DEFAULT, *, own: bool = True,
 ) -> str:  # fmt: skip
-    """The first page: whose review, and the largest swings."""
+    """The first page: whose review, and the largest swings (*own*: the reviewed
+    player reads it)."""
     lines = [
         t(
             lang,
@@ -158,15 +159,25 @@ def review_front(
                 much=_worth(MUCH),
             )
         )
-    lines.append(
-        tn(
-            lang,
-            "▶ goes through your {n} decision, one at a time.",
-            "▶ goes through the {n} decisions, one at a time.",
-            len(reviews),
-            n=len(reviews),
+    if own:
+        lines.append(
+            tn(
+                lang,
+                "▶ shows your {n} decision.",
+                "▶ goes through your {n} decisions, one at a time.",
+                len(reviews),
+            )
         )
-    )
+    else:
+        lines.append(
+            tn(
+                lang,
+                "▶ shows the {n} decision of {player}.",
+                "▶ goes through the {n} decisions of {player}, one at a time.",
+                len(reviews),
+                player=seat_name(seat, lang),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -178,9 +189,12 @@ def review_page(
     played_words: str,
     suggested_words: str,
     lang: str = DEFAULT,
+    *,
+    played: Sequence[str] | None = None,
 ) -> str:
     """One decision's page: what was played and its worth, and the expert's choice
-    where it was worth much more."""
+    where it was worth much more (*played*: the actions as the reader may see them,
+    by default ``r.played``)."""
     lines = [
         t(
             lang,
@@ -194,7 +208,7 @@ def review_page(
         t(
             lang,
             "Played: `{actions}` ({words})",
-            actions="; ".join(r.played),
+            actions="; ".join(r.played if played is None else played),
             words=played_words,
         ),
         t(

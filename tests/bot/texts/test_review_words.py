@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.db.rows import SeatRow
-from bot.texts.review import best_castles, review_page
+from bot.texts.review import best_castles, review_front, review_page
 from engine.ai.review import DecisionReview
 
 SEAT = SeatRow(1, 0, 100, "Ann", "red", False, False, 0.0)
@@ -67,3 +67,20 @@ def test_the_castles_are_named_as_in_the_rest_of_the_catalogs() -> None:
     assert "(4 × Ebene 2, Phase 2)" in best_castles(best, [SEAT], "de")
     assert best_castles(best, [SEAT], "nl").startswith("**Burchten die het meest opbrachten**")
     assert "geen burcht bracht punten op" in best_castles({}, [SEAT], "nl")
+
+
+def test_the_front_page_says_whose_decisions_and_counts_them_right() -> None:
+    one, two = [_BASE], [_BASE, replace(_BASE, number=11)]
+    assert "▶ shows your 1 decision." in review_front(4, SEAT, one, [], "en")
+    assert "▶ goes through your 2 decisions, one at a time." in review_front(4, SEAT, two, [])
+    other = review_front(4, SEAT, two, [], "en", own=False)
+    assert "▶ goes through the 2 decisions of " in other and "your" not in other
+    assert "▶ zeigt die 1 Entscheidung von " in review_front(4, SEAT, one, [], "de", own=False)
+    assert "▶ loopt je 2 beslissingen één voor één door." in review_front(4, SEAT, two, [], "nl")
+
+
+def test_a_kept_card_is_named_to_its_player_only() -> None:
+    r = replace(_BASE, played=("draw", "keep lift top", "end"))
+    assert "Played: `draw; keep lift top; end`" in _page(r)
+    shown = review_page(4, r, 1, 5, "P", "W", "en", played=["draw", "keep ? top", "end"])
+    assert "Played: `draw; keep ? top; end`" in shown and "lift" not in shown
