@@ -31,7 +31,7 @@ from bot.client.cog import (
 )
 from bot.client.views import OncePerInteraction
 from bot.core.batch import MESSAGE_LIMIT
-from bot.texts.i18n import t
+from bot.texts.i18n import N_, t
 from bot.texts.posts import shorten
 
 if TYPE_CHECKING:
@@ -233,6 +233,9 @@ async def board_message(bot: TorresBot, view: BoardView, lang: str) -> dict[str,
     return out
 
 
+NO_CHART = N_("(The score chart could not be drawn.)")
+
+
 async def final_summary(
     bot: TorresBot, game_id: int, lang: str, used: int
 ) -> tuple[list[discord.File], str]:
@@ -242,7 +245,7 @@ async def final_summary(
         summary = await bot.reviews.summary(game_id, lang)
     except Exception:  # the game is over all the same; only the chart is missing
         log.exception("could not draw the score chart of game %s", game_id)
-        return [], t(lang, "(The score chart could not be drawn.)")
+        return [], t(lang, NO_CHART)
     file = discord.File(io.BytesIO(summary.png), filename=summary.filename, description=summary.alt)
     castles = summary.castles if used + 1 + len(summary.castles) <= MESSAGE_LIMIT else ""
     return [file], castles

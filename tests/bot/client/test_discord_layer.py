@@ -19,6 +19,7 @@ from bot.__main__ import _loop_factory
 from bot.client import cog
 from bot.client.app import TorresBot
 from bot.client.views import TEMPLATE, TurnButton, turn_view
+from bot.core.batch import MESSAGE_LIMIT
 from bot.core.config import BotConfig, ConfigError
 from bot.core.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
 from bot.core.review import Summary
@@ -371,6 +372,18 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     assert "could not draw the replay of game 7" in caplog.text
     assert "(The score chart could not be drawn.)" in text  # game 7 is in no store here
     assert "could not draw the score chart of game 7" in caplog.text
+    # A last post sent late, as long as the room kept for one note allowed: with both
+    # the animation's and the chart's notes it still fits in one message.
+    room = len("*(Posted late after a restart.)*") + len(
+        "(The board picture could not be drawn; `/torres board` may show it.)"
+    )
+    long = Post(1, 7, "x" * (MESSAGE_LIMIT - room - 2), animation=True)
+    channel.sent.clear()
+    assert await bot.send_post(long, late=True) == POSTED
+    assert all(len(text) <= MESSAGE_LIMIT for text, _ in channel.sent), [
+        len(text) for text, _ in channel.sent
+    ]
+    assert channel.sent[-1][0].endswith("(The score chart could not be drawn.)")
 
 
 @pytest.mark.parametrize(
