@@ -542,8 +542,10 @@ async def finished_games(target: str, fake: FakeDiscord, count: int) -> list[tup
 async def review_loop(
     fake: FakeDiscord, games: list[tuple[int, str]], took: list[float], stop: asyncio.Event
 ) -> None:
-    """``/torres review game:N player:@x`` for each game in turn until *stop*; each is a
-    fresh review (the bot keeps reviews in memory, so each pair is asked once)."""
+    """``/torres review game:N player:@x`` for each game in turn, once each, stopping
+    early at *stop*: a second ask would be answered from the bot's memory of reviews
+    and measure nothing, so the reviews run while the games do only if there are enough
+    of them (``--reviews``)."""
     channel = fake.channels["reviews"]
     for game_id, player in games:
         if stop.is_set():

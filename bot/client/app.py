@@ -31,7 +31,7 @@ from bot.client.cog import (
 from bot.client.home_cog import add_home_commands
 from bot.client.lobby import LobbyButton, LobbyCards
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
-from bot.client.review_views import BoardButton, ReviewButton, final_summary
+from bot.client.review_views import NO_CHART, BoardButton, ReviewButton, final_summary
 from bot.client.translator import CommandTranslator
 from bot.client.views import TurnButton, first_delivery, turn_view
 from bot.core.batch import MESSAGE_LIMIT, merge_posts, split_message
@@ -248,7 +248,7 @@ class TorresBot(discord.Client):
         self.home = HomeService(
             store, ai_level=service.config.ai_level, clock_scale=config.clock_scale
         )
-        self.reviews = Reviews(store, self.home, workers)  # /torres review, the final chart
+        self.reviews = Reviews(store, workers)  # /torres review, the final chart
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
         self.tree.add_command(group)
@@ -502,7 +502,9 @@ class TorresBot(discord.Client):
         # its picture failed (room is kept for those notes): a repeat after a crash cuts
         # the same pieces, and each piece's own nonce makes Discord return the pieces it
         # already has instead of posting them (or a line of them) twice.
-        room = len(late_note) + max(len(no_replay), len(no_picture)) + 2
+        # A last post may carry two notes: the animation's and the chart's.
+        notes = len(no_replay) + 1 + len(t(lang, NO_CHART)) if post.animation else len(no_picture)
+        room = len(late_note) + notes + 2
         pieces = split_message(post.text, MESSAGE_LIMIT - room)
         if late:
             pieces[0] = late_note + "\n" + pieces[0]

@@ -955,8 +955,13 @@ def done_words(
     return " ".join(p for p in parts if p)
 
 
-def describe_all(actions: Sequence[str], game: Game, *, lang: str = DEFAULT) -> str:
-    """Several actions in words, joined; scores and moves of one knight merged."""
+def describe_all(
+    actions: Sequence[str], game: Game, *, lang: str = DEFAULT, public: bool = False
+) -> str:
+    """Several actions in words, joined; scores and moves of one knight merged.
+
+    *public*: as the other players may read them (which card a ``keep`` keeps unsaid).
+    """
     out: list[str] = []
     work = game.copy()
     i = 0
@@ -979,7 +984,10 @@ def describe_all(actions: Sequence[str], game: Game, *, lang: str = DEFAULT) -> 
         ):
             words.append(actions[i + n].split()[2])
             n += 1
-        out.append(describe(" ".join(words), work, lang=lang))
+        if public and a.startswith("keep "):
+            out.append(t(lang, "Keep one of the drawn cards"))
+        else:
+            out.append(describe(" ".join(words), work, lang=lang))
         try:
             work.play("; ".join(actions[i : i + n]))
         except Exception:  # words only: an illegal action is reported elsewhere

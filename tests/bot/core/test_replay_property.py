@@ -16,9 +16,11 @@ from bot.core import panel as panels
 from bot.core.actions import split_actions
 from bot.core.errors import ServiceError
 from bot.core.home import HomeService
+from bot.core.review import Reviews
 from bot.core.service import GameService, ServiceConfig, User
 from bot.db.rows import GameRow
 from bot.db.sqlite import Store
+from bot.texts.posts import seat_name
 from engine import Game, decision_over
 from engine.record import format_record, parse_record, replay
 from engine.summary import score_track
@@ -377,6 +379,13 @@ async def _check_result(table: _Table) -> None:
     assert track.scores == [p["scores"] for p in table.positions]
     assert [phase for phase, _ in track.scorings] == [1, 2, 3]
     assert track.scorings[-1][1] == len(table.positions) - 1
+    # The chart's alt text: the engine's final scores, each scoring and the king's castle.
+    alt = (await Reviews(table.store).summary(table.game_id)).alt
+    for seat in await table.store.seats(table.game_id):
+        assert f"{seat_name(seat)} {scores[seat.name]}" in alt, alt
+    for phase, n in track.scorings:
+        size = track.king_castle[n]
+        assert f"Phase {phase} scored after decision {n}; the king's castle covered {size} " in alt
     result_line = record.headers["Result"]
     for score in scores.values():
         assert re.search(rf"\b{score}\b", result_line), result_line

@@ -297,6 +297,31 @@ async def play_setup(t: Table, game: Any, seats: dict[str, str]) -> FakeMessage:
     return post
 
 
+async def play_the_computer(t: Table, runner: BotRunner) -> FakeMessage:
+    """alice opens a game against one computer and ends each turn at once (the first
+    legal choice in setup) until it is over; returns the "**Game over!**" post, the
+    moment it comes (the animation and the chart follow in a post of their own)."""
+    import json
+
+    from engine import Game
+
+    await t.slash("alice", "new", players=2, bots=1)
+    await t.slash("alice", "start")
+    seen = 0
+    while True:
+        post = await t.fake.wait_for_message(
+            lambda m: bool(m.attachments), channel=t.channel, public=True, after=seen,
+            timeout=TIMEOUT, what="the next turn message",
+        )  # fmt: skip
+        seen = post.seq
+        if "**Game over!**" in post.text:
+            return post
+        if t.user("alice").id in post.pinged_ids:
+            [position] = runner.db_row("SELECT position FROM games WHERE id = ?", 1)
+            legal = Game.from_position(json.loads(position)).legal()
+            await t.slash("alice", "play", actions="end" if "end" in legal else legal[0])
+
+
 class PanelDriver:
     """A player tapping through the private play panel, counting taps.
 

@@ -25,7 +25,16 @@ from pathlib import Path
 import pytest
 
 from engine import Game
-from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_gif, open_game, play_setup
+from tests.bot.e2e._harness import (
+    SEED,
+    TIMEOUT,
+    BotRunner,
+    Table,
+    check_gif,
+    open_game,
+    play_setup,
+    play_the_computer,
+)
 from tests.fakediscord import BotProcess, FakeDiscord, FakeMessage, WriteLock
 
 SEATS = {"red": "alice", "blue": "bob"}
@@ -235,25 +244,8 @@ async def test_a_turn_message_left_unposted_by_a_crash_is_posted_late_before_the
 async def test_the_replay_survives_a_kill_right_after_game_over(runner: BotRunner) -> None:
     """alice plays the computer to the end; the bot dies as it posts replay.gif: it comes after the restart."""
     t = Table(runner)
-    _, reply = await t.slash("alice", "new", players=2, bots=1)
-    await t.slash("alice", "start")
-    over = None
-    seen = 0
-    while over is None:
-        post = await t.fake.wait_for_message(
-            lambda m: bool(m.attachments), channel=t.channel, public=True, after=seen,
-            timeout=TIMEOUT, what="the next turn message",
-        )  # fmt: skip
-        seen = post.seq
-        if "**Game over!**" in post.text:
-            over = post
-            t.fake.hold_channel_posts()  # the replay, drawn after this message, is held
-            break
-        if t.user("alice").id in post.pinged_ids:
-            game = mirror(runner, 1)
-            legal = game.legal()
-            action = "end" if "end" in legal else legal[0]
-            await t.slash("alice", "play", actions=action)
+    over = await play_the_computer(t, runner)
+    t.fake.hold_channel_posts()  # the replay, drawn after this message, is held
     await t.fake.wait_until(lambda: t.fake.held_posts >= 1, TIMEOUT, "the replay to be posted")
     await runner.kill()
     t.fake.release_channel_posts(drop=True)

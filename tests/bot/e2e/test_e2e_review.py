@@ -13,7 +13,7 @@ import re
 import pytest
 
 from engine import Game
-from tests.bot.e2e._harness import TIMEOUT, BotRunner, Table, check_png
+from tests.bot.e2e._harness import TIMEOUT, BotRunner, Table, check_png, play_the_computer
 from tests.fakediscord import FakeMessage
 
 REVIEW_TIMEOUT = 120.0  # a whole game's review by the expert, one decision at a time
@@ -44,23 +44,11 @@ async def press(t: Table, reply: FakeMessage, step: str) -> FakeMessage:
 
 async def play_to_the_end(t: Table, runner: BotRunner) -> FakeMessage:
     """alice against the computer; returns the game's last post."""
-    await t.slash("alice", "new", players=2, bots=1)
-    await t.slash("alice", "start")
-    seen = 0
-    while True:
-        post = await t.fake.wait_for_message(
-            lambda m: bool(m.attachments), channel=t.channel, public=True, after=seen,
-            timeout=TIMEOUT, what="the next turn message",
-        )  # fmt: skip
-        seen = post.seq
-        if "**Game over!**" in post.text:
-            return await t.fake.wait_for_message(
-                lambda m: any(a.filename == "replay.gif" for a in m.attachments),
-                channel=t.channel, public=True, after=seen, timeout=TIMEOUT, what="the last post",
-            )  # fmt: skip
-        if t.user("alice").id in post.pinged_ids:
-            legal = mirror(runner, 1).legal()
-            await t.slash("alice", "play", actions="end" if "end" in legal else legal[0])
+    over = await play_the_computer(t, runner)
+    return await t.fake.wait_for_message(
+        lambda m: any(a.filename == "replay.gif" for a in m.attachments),
+        channel=t.channel, public=True, after=over.seq, timeout=TIMEOUT, what="the last post",
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
