@@ -40,6 +40,7 @@ from bot.core.service import GameService, Outcome, Post
 from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore
 from bot.texts.i18n import DEFAULT, language, t
+from bot.texts.markup import ALT_TEXT_LIMIT, channel_link, cut_end, mention
 from engine import changed_squares
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def _alt_or_none(view: BoardView) -> str | None:
     except Exception:
         log.exception("could not describe the board picture")
         return None
-    return text if len(text) <= 1024 else text[:1023] + "…"
+    return cut_end(text, ALT_TEXT_LIMIT)
 
 
 def _png_and_alt(
@@ -632,7 +633,7 @@ class TorresBot(discord.Client):
             lang,
             "Your turn in Torres game #{game} in {channel}: {link}",
             game=post.game_id,
-            channel=f"<#{post.channel_id}>",
+            channel=channel_link(post.channel_id),
             link=message.jump_url,
         )
         try:
@@ -652,7 +653,7 @@ class TorresBot(discord.Client):
                     lang,
                     "{player}, it's your turn in game #{game} "
                     "(I could not send you a direct message).",
-                    player=f"<@{user_id}>",
+                    player=mention(user_id),
                     game=post.game_id,
                 ),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),

@@ -28,7 +28,7 @@ from bot.core.home import CLOCK_NAMES
 from bot.core.service import ID_MAX, GameService, Outcome, User
 from bot.db.rows import committed_here
 from bot.texts.i18n import LANGUAGES, N_, game_language, language, t
-from bot.texts.posts import shorten
+from bot.texts.markup import CHOICES, shorten
 from bot.texts.rules import TOPICS, topic_text
 
 if TYPE_CHECKING:
@@ -407,7 +407,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         except Exception:  # autocomplete must answer; an empty list is the safe answer
             log.exception("autocomplete for %r failed", current)
             return []
-        return [app_commands.Choice(name=label, value=value) for label, value in pairs[:25]]
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs[:CHOICES]]
 
     @app_commands.command(description="Take back your last action of this turn")
     async def undo(self, interaction: discord.Interaction) -> None:

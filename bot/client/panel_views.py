@@ -36,7 +36,7 @@ from bot.core.errors import ServiceError
 from bot.core.panel import BUTTON_LIMIT, PanelModel, Select
 from bot.core.service import Outcome, PanelState
 from bot.texts.i18n import DEFAULT, N_, t
-from bot.texts.posts import shorten
+from bot.texts.markup import BUTTON_LABEL_LIMIT, cut_end, shorten
 
 if TYPE_CHECKING:
     from bot.client.app import TorresBot
@@ -63,8 +63,7 @@ KEEP_PLAYING = N_("Keep playing")
 
 def button_label(text: str, lang: str) -> str:
     """A button's label in *lang*, within Discord's 80 characters."""
-    label = t(lang, text)
-    return label if len(label) <= BUTTON_LIMIT else label[: BUTTON_LIMIT - 1] + "…"
+    return cut_end(t(lang, text), BUTTON_LABEL_LIMIT)
 
 
 def panel_id(game_id: int, turn: int, version: int | None, op: str) -> str:

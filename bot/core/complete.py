@@ -16,11 +16,12 @@ import re
 from bot.core.actions import normalize
 from bot.core.panel import describe
 from bot.texts.i18n import DEFAULT, t
+from bot.texts.markup import CHOICE_LIMIT, CHOICES, cut_end
 from engine import Game
 
 _SQUARE = re.compile(r"[a-h][1-8]")
-LIMIT = 25
-MAX = 100  # characters in a choice's label and value
+LIMIT = CHOICES
+MAX = CHOICE_LIMIT
 KINDS = (
     "move",
     "build",
@@ -125,4 +126,4 @@ def _label(words: str, value: str) -> str:
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= MAX else text[: MAX - 1] + "…"
+    return cut_end(text, MAX)

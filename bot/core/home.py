@@ -44,6 +44,7 @@ from bot.db.contract import GameStore
 from bot.db.rows import GameRow, ResultRow, ResultSeat, SeatRow, UserSettings
 from bot.texts import posts as texts
 from bot.texts.i18n import DEFAULT, N_, t, tn
+from bot.texts.markup import channel_link, mention, shown_name, timestamp
 from engine import changed_squares
 from engine.record import Record, RecordError, format_record, record_from_log, replay
 
@@ -190,7 +191,7 @@ class HomeService:
         out = ""
         seconds = await self._store.turn_clock(row.id)
         if seconds is not None:
-            out += f", ⏰ <t:{int(since + seconds)}:R>"
+            out += f", ⏰ {timestamp(since + seconds)}"
         # bot.client.app keeps the latest turn message as "channel:message" (to retire its buttons).
         latest = await self._store.get_meta(f"turn_message:{row.id}")
         if latest and row.guild_id is not None:
@@ -430,7 +431,7 @@ class HomeService:
         """A player's games, wins, average score and rating on this server.
 
         *name* is the player's display name, shown as typed (never as markup)."""
-        name = texts.shown_name(name)
+        name = shown_name(name)
         players = await self._players(guild_id)
         p = players.get(("user", user_id))
         if p is None or not p.games:
@@ -562,7 +563,7 @@ class HomeService:
                 t(
                     lang,
                     "• away until {time} (`/torres away days:0` ends it).",
-                    time=f"<t:{int(away)}:f>",
+                    time=timestamp(away, "f"),
                 )
             )
         return "\n".join(lines)
@@ -655,7 +656,7 @@ class HomeService:
                 lang,
                 "⏰ {player}'s time for this turn ({time}) ran out in game #{game}: "
                 "the computer plays it for them.",
-                player=f"<@{mover.user_id}>",
+                player=mention(mover.user_id),
                 time=_duration(lang, seconds),
                 game=row.id,
             )
@@ -664,7 +665,7 @@ class HomeService:
                     lang,
                     "That is twice in a row, so the computer takes over their seat; "
                     "{player} can come back with `/torres join` in this channel.",
-                    player=f"<@{mover.user_id}>",
+                    player=mention(mover.user_id),
                 )
             outcome = await service.play_for(row.id, turn=row.turn_no, note=note)
             if outcome is None:
@@ -697,7 +698,7 @@ class HomeService:
         text = t(
             row.language,
             "{player} is back in game #{game} and plays {seat} again.",
-            player=texts.shown_name(user.display),
+            player=shown_name(user.display),
             game=row.id,
             seat=texts.colour(seat.name, row.language),
         )
@@ -738,7 +739,7 @@ class HomeService:
                 text = t(
                     row.language,
                     "{player} is back: their clock and reminders in game #{game} run again.",
-                    player=texts.shown_name(user.display),
+                    player=shown_name(user.display),
                     game=row.id,
                 )
             else:
@@ -746,8 +747,8 @@ class HomeService:
                     row.language,
                     "{player} is away until {time}: their clock and reminders in game #{game} "
                     "are paused until then.",
-                    player=texts.shown_name(user.display),
-                    time=f"<t:{int(until)}:f>",
+                    player=shown_name(user.display),
+                    time=timestamp(until, "f"),
                     game=row.id,
                 )
             posts.append(Post(row.channel_id, row.id, text, language=row.language))
@@ -761,7 +762,7 @@ class HomeService:
                 "You're away until {time}: your clocks and reminders are paused in "
                 "{n} running games. `/torres away days:0` ends it sooner.",
                 len(posts),
-                time=f"<t:{int(until)}:f>",
+                time=timestamp(until, "f"),
             )
         return Outcome(reply=reply, posts=posts)
 
@@ -849,8 +850,8 @@ def _game_line(
     mover: SeatRow | None,
     user_id: int,
 ) -> str:
-    channel = f"<#{row.channel_id}>"
-    began = f"<t:{int(since)}:R>"
+    channel = channel_link(row.channel_id)
+    began = timestamp(since)
     if row.status == "open":
         return t(
             lang,
@@ -890,7 +891,7 @@ def _game_line(
         "• {game} in {channel}: {player}'s turn, since {since}",
         game=where,
         channel=channel,
-        player=texts.shown_name(mover.display),
+        player=shown_name(mover.display),
         since=began,
     )
 
@@ -900,8 +901,8 @@ def _history_line(lang: str, row: GameRow, seats: Sequence[SeatRow]) -> str:
         lang,
         "• #{game} in {channel}, {date}: {result}",
         game=row.id,
-        channel=f"<#{row.channel_id}>",
-        date=f"<t:{int(row.updated_at)}:d>",
+        channel=channel_link(row.channel_id),
+        date=timestamp(row.updated_at, "d"),
         result=_result_text(lang, row, seats),
     )
 
@@ -986,9 +987,9 @@ def _plain(lang: str, seat: SeatRow | None, name: str, stand_ins: Collection[str
     if seat.user_id is None:
         who = t(lang, "Computer")
     elif name in stand_ins:
-        who = t(lang, "Computer (for {player})", player=texts.shown_name(seat.display))
+        who = t(lang, "Computer (for {player})", player=shown_name(seat.display))
     else:
-        who = texts.shown_name(seat.display)
+        who = shown_name(seat.display)
     return f"{who} ({texts.colour(name, lang)})"
 
 
@@ -996,7 +997,7 @@ def _people(lang: str, by_name: dict[str, SeatRow], names: Collection[str]) -> s
     """The players of the seats *names*, with their colours, as a list in *lang*."""
     return format_list(
         [
-            f"{texts.shown_name(s.display)} ({texts.colour(n, lang)})"
+            f"{shown_name(s.display)} ({texts.colour(n, lang)})"
             for n, s in by_name.items()
             if n in names
         ],
@@ -1073,7 +1074,7 @@ def turn_notice(lang: str, *, game_id: int, channel_id: int, jump_url: str) -> s
         lang,
         "Your turn in Torres game #{game} in {channel}: {link}",
         game=game_id,
-        channel=f"<#{channel_id}>",
+        channel=channel_link(channel_id),
         link=jump_url,
     )
 
@@ -1083,7 +1084,7 @@ def turn_ping(lang: str, *, user_id: int, game_id: int) -> str:
     return t(
         lang,
         "{player}, it's your turn in game #{game} (I could not send you a direct message).",
-        player=f"<@{user_id}>",
+        player=mention(user_id),
         game=game_id,
     )
 
@@ -1139,7 +1140,7 @@ def _stat_name(lang: str, key: PlayerKey) -> str:
     kind, who = key
     if kind == "ai":
         return t(lang, "Computer ({level})", level=who)
-    return f"<@{who}>"
+    return mention(who)
 
 
 def _ranked(players: dict[PlayerKey, PlayerStats]) -> list[PlayerStats]:

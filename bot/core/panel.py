@@ -19,14 +19,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.texts.i18n import DEFAULT, N_, t, tn
+from bot.texts.markup import (
+    BUTTON_LABEL_LIMIT,
+    OPTION_LIMIT,
+    PLACEHOLDER_LIMIT,
+    SELECT_OPTIONS,
+    cut_end,
+)
 from engine import Game
 from renderer.i18n import card_name as _card_name
 
-MAX_OPTIONS = 25  # Discord: options in one select menu
+MAX_OPTIONS = SELECT_OPTIONS
 MAX_WHERE = 3  # where selects: 5 rows minus the what select and the button row
-LIMIT = 100  # Discord: characters in an option's label, value and description
-PLACEHOLDER_LIMIT = 150  # Discord: characters in a select's placeholder
-BUTTON_LIMIT = 80  # Discord: characters in a button's label
+LIMIT = OPTION_LIMIT
+BUTTON_LIMIT = BUTTON_LABEL_LIMIT
 
 # A choice on a panel the game has moved on from (a second tap, another panel of the turn).
 OUT_OF_DATE = N_(
@@ -388,7 +394,7 @@ def _ranks(actions: Iterable[str], lang: str = DEFAULT) -> str:
 
 
 def _fit(text: str, limit: int = LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut_end(text, limit)
 
 
 # -- the panel --------------------------------------------------------------------

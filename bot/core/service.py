@@ -31,6 +31,16 @@ from bot.db.contract import GameStore
 from bot.db.rows import ChannelBusy, GameRow, SeatRow
 from bot.texts import posts as texts
 from bot.texts.i18n import DEFAULT, N_, language, t
+from bot.texts.markup import (
+    CHOICE_LIMIT,
+    CHOICES,
+    cut_end,
+    cut_start,
+    mention,
+    shorten,
+    shown_name,
+    timestamp,
+)
 from bot.texts.refusals import refusal
 from engine import Game, IllegalAction, NotationError, changed_squares, new_seed
 from engine import decision_over as decision_done
@@ -333,7 +343,7 @@ class GameService:
                     lang,
                     "game #{game}, opened by {author}",
                     game=row.id,
-                    author=f"<@{row.author_id}>",
+                    author=mention(row.author_id),
                 )
             else:
                 which = t(lang, "another game")
@@ -374,7 +384,7 @@ class GameService:
         text = t(
             public,
             "{player} joined game #{game} ({joined}/{players} players).",
-            player=texts.shown_name(user.display),
+            player=shown_name(user.display),
             game=row.id,
             joined=joined,
             players=human_seats,
@@ -383,7 +393,7 @@ class GameService:
             text += " " + t(
                 public,
                 "{author} can start it with `/torres start`.",
-                author=f"<@{row.author_id}>",
+                author=mention(row.author_id),
             )
         return Outcome(
             reply=t(lang, "You joined game #{game} (seat {seat}).", game=row.id, seat=joined),
@@ -411,7 +421,7 @@ class GameService:
         text = t(
             row.language,
             "{player} left game #{game}.",
-            player=texts.shown_name(user.display),
+            player=shown_name(user.display),
             game=row.id,
         )
         return Outcome(
@@ -432,7 +442,7 @@ class GameService:
                     t(
                         lang,
                         "Only the game's author, {author}, can start it.",
-                        author=f"<@{row.author_id}>",
+                        author=mention(row.author_id),
                     )
                 )
             humans = await self._store.seats(row.id)
@@ -644,7 +654,7 @@ class GameService:
                 outcome.reply = t(
                     lang,
                     "Done: `{actions}` — {words}",
-                    actions=texts.shorten(joined, 1500),
+                    actions=shorten(joined, 1500),
                     words=panels.done_words(joined, start, game, lang=lang),
                 )
             return outcome
@@ -722,7 +732,7 @@ class GameService:
                 reply=t(
                     lang,
                     "Done: `{actions}` — {words}",
-                    actions=texts.shorten(normalize(text), 1500),
+                    actions=shorten(normalize(text), 1500),
                     words=panels.done_words(text, before, work, lang=lang),
                 )
             )
@@ -1006,7 +1016,7 @@ class GameService:
                     public,
                     "{player} ({colour}) resigned from game #{game}; "
                     "the computer plays their seat from now on.",
-                    player=texts.shown_name(user.display),
+                    player=shown_name(user.display),
                     colour=texts.colour(seat.name, public),
                     game=row.id,
                 )
@@ -1044,10 +1054,10 @@ class GameService:
                 t(
                     public,
                     "{player} ({colour}) resigned, so game #{game} ends here {mentions}",
-                    player=texts.shown_name(user.display),
+                    player=shown_name(user.display),
                     colour=texts.colour(seat.name, public),
                     game=row.id,
-                    mentions=" ".join(f"<@{m}>" for m in mentions),
+                    mentions=" ".join(mention(m) for m in mentions),
                 )
                 + "\n"
                 + texts.score_table(game, seats, public)
@@ -1083,7 +1093,7 @@ class GameService:
                         t(
                             lang,
                             "Only the game's author, {author}, can cancel it.",
-                            author=f"<@{row.author_id}>",
+                            author=mention(row.author_id),
                         )
                     )
                 if idle < row.idle_cancel_after:
@@ -1092,9 +1102,9 @@ class GameService:
                         t(
                             lang,
                             "Only the author can cancel an active game; as a channel manager you "
-                            "can cancel it once it has been idle for {duration} (<t:{time}:R>).",
+                            "can cancel it once it has been idle for {duration} ({time}).",
                             duration=texts.duration(row.idle_cancel_after, lang),
-                            time=when,
+                            time=timestamp(when),
                         )
                     )
             scores = dict((row.position or {}).get("scores") or {})
@@ -1104,7 +1114,7 @@ class GameService:
                 public,
                 "Game #{game} was cancelled by {player}.",
                 game=row.id,
-                player=texts.shown_name(user.display),
+                player=shown_name(user.display),
             )
             if scores:
                 text += " " + t(
@@ -1375,7 +1385,7 @@ class GameService:
                     lang,
                     "Game #{game} hasn't started yet; {author} starts it with `/torres start`.",
                     game=row.id,
-                    author=f"<@{row.author_id}>",
+                    author=mention(row.author_id),
                 )
             )
         return row
@@ -1725,7 +1735,7 @@ class GameService:
                 lang,
                 "**{reply}** You played `{actions}`; the turn message is in the channel.",
                 reply=outcome.reply or t(lang, "Done."),
-                actions=texts.shorten(played, 1500),
+                actions=shorten(played, 1500),
             )
             return PanelState(panels.closed_model(text), outcome=outcome)
         after = await self._load(row)
@@ -1792,8 +1802,8 @@ class GameService:
                 raise NotAllowed(
                     t(
                         lang,
-                        "Only the game's author, <@{author}>, can cancel it.",
-                        author=row.author_id,
+                        "Only the game's author, {author}, can cancel it.",
+                        author=mention(row.author_id),
                     )
                 )
             if self._clock() - row.last_activity < row.idle_cancel_after:
@@ -1802,9 +1812,9 @@ class GameService:
                     t(
                         lang,
                         "Only the author can cancel an active game; as a channel manager you "
-                        "can cancel it once it has been idle for {duration} (<t:{when}:R>).",
+                        "can cancel it once it has been idle for {duration} ({when}).",
                         duration=texts.duration(row.idle_cancel_after, lang),
-                        when=when,
+                        when=timestamp(when),
                     )
                 )
         return Confirmable(
@@ -1918,7 +1928,7 @@ class GameService:
             header=self._panel_header(row, game, lang),
             group=group,
             note=note,
-            stack_text=texts.shorten("; ".join(done), 300) if done else "",
+            stack_text=shorten("; ".join(done), 300) if done else "",
             lang=lang,
         )
         assert row.position is not None
@@ -1979,9 +1989,9 @@ def _after_draw_refusal(
         lang,
         "Done: `{actions}` (a draw can't be taken back) — {words} "
         "Then `{refused}` was not played: {reason}",
-        actions=texts.shorten(done, 300),
+        actions=shorten(done, 300),
         words=words,
-        refused=texts.shorten(refused, 300),
+        refused=shorten(refused, 300),
         reason=why,
     )
 
@@ -2044,14 +2054,14 @@ def _apply(
         try:
             caused = work.play(action)
         except (IllegalAction, NotationError) as exc:
-            reason = texts.shorten(refusal(lang, exc), 600)
+            reason = shorten(refusal(lang, exc), 600)
             raise IllegalMove(
                 _refused(lang, i + 1, len(actions), action, reason, unchanged)
             ) from None
         events.extend(caused or [])
         done = decision_done(stage, caused or [])
         if done and i + 1 < len(actions):
-            following = texts.shorten(actions[i + 1], 100)
+            following = shorten(actions[i + 1], CHOICE_LIMIT)
             if unchanged:
                 why = t(
                     lang,
@@ -2093,7 +2103,7 @@ def _suggest_past_draw(game: Game, done_text: str, lang: str = DEFAULT) -> list[
         from bot.core.complete import why
 
         return why(exc.message, done_text)
-    if len(done_text) > 100:
+    if len(done_text) > CHOICE_LIMIT:
         return []
     if actions[-1] == "draw":
         label = t(
@@ -2107,7 +2117,7 @@ def _suggest_past_draw(game: Game, done_text: str, lang: str = DEFAULT) -> list[
             "🃏 {actions} — what follows the draw is checked against the card(s) you draw",
             actions=done_text,
         )
-    return [(label if len(label) <= 100 else _label(done_text), done_text)]
+    return [(label if len(label) <= CHOICE_LIMIT else _label(done_text), done_text)]
 
 
 def _check_score_clause(
@@ -2151,7 +2161,7 @@ _KIND_ORDER = (
 )
 
 
-def rank_actions(legal: Sequence[str], limit: int = 25) -> list[str]:
+def rank_actions(legal: Sequence[str], limit: int = CHOICES) -> list[str]:
     """Pick at most *limit* actions, every kind represented, most useful kinds first.
 
     Kinds take turns contributing one action each (so that, say, forty builds
@@ -2229,7 +2239,7 @@ def stand_in_note(seats: Sequence[SeatRow], stand_ins: Sequence[str], lang: str 
     if not stand_ins:
         return ""
     players = ", ".join(
-        f"{texts.shown_name(s.display)} ({texts.colour(s.name, lang)})"
+        f"{shown_name(s.display)} ({texts.colour(s.name, lang)})"
         for s in seats
         if s.name in stand_ins
     )
@@ -2263,7 +2273,7 @@ def _picture_label(seat: SeatRow, lang: str = DEFAULT) -> str:
 def _who(seat: SeatRow, lang: str = DEFAULT) -> str:
     if seat.is_ai or seat.user_id is None:
         return t(lang, "the computer")
-    return f"<@{seat.user_id}>"
+    return mention(seat.user_id)
 
 
 def _ap_line(game: Game, lang: str = DEFAULT) -> str:
@@ -2272,11 +2282,11 @@ def _ap_line(game: Game, lang: str = DEFAULT) -> str:
 
 def _label(value: str) -> str:
     """Choice labels show the end of a long value, which is the part that differs."""
-    return value if len(value) <= 100 else "…" + value[-99:]
+    return cut_start(value, CHOICE_LIMIT)
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= 100 else text[:99] + "…"
+    return cut_end(text, CHOICE_LIMIT)
 
 
 class _OutOfDate(Exception):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.texts.i18n import DEFAULT, N_, t, tn
+from bot.texts.markup import code, mention, shown_name, timestamp
+from bot.texts.markup import shorten as shorten  # callers written before markup.py
 from renderer.i18n import card_help, card_name, colour_name, master_card_help, master_card_name
 
 if TYPE_CHECKING:
@@ -26,37 +27,6 @@ _VARIANTS = {
     "personal": N_("personal decks"),
     "master": N_("master version"),
 }
-
-
-def shorten(text: str, limit: int = 2000) -> str:
-    """*text* cut in the middle to at most *limit* characters.
-
-    Discord refuses messages over 2000 characters, and error messages may echo
-    whatever a player typed.
-    """
-    if len(text) <= limit:
-        return text
-    half = (limit - 3) // 2
-    return text[:half] + " … " + text[-(limit - 3 - half) :]
-
-
-# Discord's markdown lets a backslash escape any ASCII punctuation; these are
-# the characters that start markdown, links, mentions, headings, lists or quotes.
-_MARKUP = re.compile(r"([\\*_~`|<>\[\]()#@:!./-])")
-NAME_MAX = 64
-
-
-def shown_name(display: str) -> str:
-    """A display name as literal text in a message, whatever its owner put in it.
-
-    Names are chosen by their owners: ``**x**``, ``[text](https://…)``,
-    ``<@id>``, ``@everyone`` or ``# Big`` must show as typed, never format,
-    link or ping. Every markup character is escaped, ``@`` is also broken with
-    a zero-width space (as :func:`discord.utils.escape_mentions` does), and
-    line breaks become spaces.
-    """
-    flat = " ".join(display.split())[:NAME_MAX] or "?"
-    return _MARKUP.sub(r"\\\1", flat).replace("@", "@\u200b")
 
 
 def colour_dot(name: str | None) -> str:
@@ -108,7 +78,7 @@ def lobby_opened(
     humans: int,
     lang: str = DEFAULT,
 ) -> str:
-    author = f"<@{author_id}>"
+    author = mention(author_id)
     kind = variant_name(variant, lang)
     if bots:
         head = tn(
@@ -314,7 +284,7 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
     label = next_label(lang)
     if seat.is_ai or seat.user_id is None:
         return label + " " + t(lang, "{player} is thinking…", player=seat_name(seat, lang))
-    who = f"<@{seat.user_id}> ({colour(seat.name, lang)})"
+    who = f"{mention(seat.user_id)} ({colour(seat.name, lang)})"
     stage = game.stage
     if stage == "castles":
         what = t(
@@ -355,7 +325,7 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
         )
     line = f"{label} {what}"
     if deadline is not None:
-        line += " " + t(lang, "Reminder <t:{time}:R>.", time=deadline)
+        line += " " + t(lang, "Reminder {time}.", time=timestamp(deadline))
     return line
 
 
@@ -370,7 +340,7 @@ def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     else:
         head = t(lang, "**Game over!**") + " "
     others = [
-        f"<@{s.user_id}>"
+        mention(s.user_id)
         for s in seats
         if s.user_id is not None and not s.is_ai and s.name not in winners
     ]
@@ -386,7 +356,7 @@ def _winner(seat: SeatRow | None, name: str, lang: str) -> str:
     if seat.is_ai:
         who = t(lang, "Computer (for {player})", player=shown_name(seat.display))
         return f"{who} ({colour(name, lang)})"
-    return f"<@{seat.user_id}> ({colour(name, lang)})"
+    return f"{mention(seat.user_id)} ({colour(name, lang)})"
 
 
 def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
@@ -417,7 +387,7 @@ def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
             t(
                 lang,
                 "Drawn, keep one with `keep CARD top` or `keep CARD bottom`: {cards}",
-                cards=", ".join(f"{card_name(lang, c)} (`{c}`)" for c in revealed),
+                cards=", ".join(f"{card_name(lang, c)} ({code(c)})" for c in revealed),
             )
         )
     master = master_card_line(view.get("master_card"), lang)
@@ -443,21 +413,21 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
     lang = row.language
     text = t(
         lang,
-        "<@{user}>, it's your move in Torres game #{game} ({player}), waiting since <t:{since}:R>.",
-        user=seat.user_id,
+        "{user}, it's your move in Torres game #{game} ({player}), waiting since {since}.",
+        user=mention(seat.user_id),
         game=row.id,
         player=colour(seat.name, lang),
-        since=int(row.last_activity),
+        since=timestamp(row.last_activity),
     )
     if sent < row.reminder_limit:
         nxt = int(row.last_activity + row.reminder_interval * (sent + 1))
-        text += " " + t(lang, "Next reminder <t:{time}:R>.", time=nxt)
+        text += " " + t(lang, "Next reminder {time}.", time=timestamp(nxt))
     else:
         cancel_at = int(row.last_activity + row.idle_cancel_after)
         text += " " + t(
             lang,
-            "This is the last reminder. From <t:{time}:R> the author or a channel manager "
+            "This is the last reminder. From {time} the author or a channel manager "
             "may end the game with `/torres cancel`.",
-            time=cancel_at,
+            time=timestamp(cancel_at),
         )
     return text
