@@ -19,18 +19,19 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.client.cog import (
-    TorresGroup,
+from bot.client.cog import TorresGroup
+from bot.client.home_cog import add_home_commands
+from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
+from bot.client.replies import (
     answer_in_time,
+    first_delivery,
     lang_of,
     partial_defer,
     report_error,
     send_private,
 )
-from bot.client.home_cog import add_home_commands
-from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.client.translator import CommandTranslator
-from bot.client.views import TurnButton, first_delivery, turn_view
+from bot.client.views import TurnButton, turn_view
 from bot.core.batch import MESSAGE_LIMIT, merge_posts, split_message
 from bot.core.config import BotConfig
 from bot.core.errors import Busy, Unavailable

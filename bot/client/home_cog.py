@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.client.cog import game_number, lang_of, send_private, user_of, whole
+from bot.client.replies import game_number, lang_of, send_private, user_of, whole
 from bot.core.home import AWAY_DAYS
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         assert number is not None  # a required option
         await bot.deliver(interaction, await home.away(user=user, days=number))
 
-    # Errors go to the tree's handler (bot.client.cog.report_error), like the other commands'.
+    # Errors go to the tree's handler (bot.client.replies.report_error), like the other commands'.
     for command in (games, history, export, stats, leaderboard, settings, away):
         group.add_command(command)
 

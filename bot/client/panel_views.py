@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.client.cog import (
+from bot.client.replies import (
     APOLOGY,
+    OncePerInteraction,
     answer_in_time,
     edit_in_place,
     lang_of,
@@ -31,7 +32,6 @@ from bot.client.cog import (
     send_private,
     user_of,
 )
-from bot.client.views import OncePerInteraction
 from bot.core.errors import ServiceError
 from bot.core.panel import BUTTON_LIMIT, PanelModel, Select
 from bot.core.service import Outcome, PanelState

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -431,3 +431,54 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
             time=timestamp(cancel_at),
         )
     return text
+
+
+def stand_ins_count(seats: Iterable[SeatRow], stand_ins: Collection[str]) -> bool:
+    """Whether a finished game counts in stats and ratings (docs/bot.md, "Ratings").
+
+    It does when some person really played a seat (one not among *stand_ins*, the seats
+    the computer played for their players, ``GameService._stand_ins``): each stand-in
+    seat then counts as a loss for its player. When the computer played every person's
+    seat, nobody played the game and it counts for nobody.
+    """
+    return any(s.user_id is not None and s.name not in stand_ins for s in seats)
+
+
+def stand_in_note(seats: Sequence[SeatRow], stand_ins: Sequence[str], lang: str = DEFAULT) -> str:
+    """The game-over line saying for whom the computer played, and what counts (or "")."""
+    if not stand_ins:
+        return ""
+    players = ", ".join(
+        f"{shown_name(s.display)} ({colour(s.name, lang)})" for s in seats if s.name in stand_ins
+    )
+    if stand_ins_count(seats, stand_ins):
+        return t(
+            lang,
+            "🤖 The computer played most of the turns of {players}: that counts as a loss "
+            "for them in stats and ratings.",
+            players=players,
+        )
+    return t(
+        lang,
+        "🤖 The computer played most of the turns of {players}: this game counts in nobody's "
+        "stats or rating.",
+        players=players,
+    )
+
+
+def picture_labels(seats: Iterable[SeatRow], lang: str = DEFAULT) -> dict[str, str]:
+    """What the board picture calls each seat: the player's display name, or
+    "Computer (green)" for a computer seat (the picture draws text: nothing to escape)."""
+    return {s.name: picture_label(s, lang) for s in seats if s.name}
+
+
+def picture_label(seat: SeatRow, lang: str = DEFAULT) -> str:
+    if seat.is_ai or seat.user_id is None:
+        return t(lang, "Computer ({colour})", colour=colour(seat.name, lang))
+    return seat.display
+
+
+def who(seat: SeatRow, lang: str = DEFAULT) -> str:
+    if seat.is_ai or seat.user_id is None:
+        return t(lang, "the computer")
+    return mention(seat.user_id)
