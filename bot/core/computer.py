@@ -45,9 +45,8 @@ class Computer(Turns):
         except Exception:
             log.exception("the AI failed in game %s; playing a random legal decision", game_id)
             actions = _random_decision(game, random.Random(row.last_seq))
-        async with self._lock(game_id):
-            fresh = await self._fresh(game_id)
-            if fresh.last_seq != row.last_seq or fresh.status != "running":
+        async with self.unmoved(row) as same:
+            if not same:
                 return Outcome(reply="")
             text = "\n".join(actions)
             try:
@@ -107,9 +106,8 @@ class Computer(Turns):
             actions += chosen
             if done:
                 break
-        async with self._lock(game_id):
-            fresh = await self._fresh(game_id)
-            if fresh.last_seq != row.last_seq or fresh.status != "running":
+        async with self.unmoved(row) as same:
+            if not same:
                 return None
             text = "\n".join(actions)
             work, events, done = _apply(game, text)

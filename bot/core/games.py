@@ -11,6 +11,7 @@ import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.core.actions import split_actions
@@ -33,7 +34,7 @@ from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore
 from bot.db.rows import GameRow, SeatRow
 from bot.texts import posts as texts
-from bot.texts.i18n import DEFAULT, t
+from bot.texts.i18n import DEFAULT, N_, t
 from bot.texts.markup import (
     mention,
 )
@@ -41,6 +42,19 @@ from engine import Game
 from engine.events import TURN_STAGES
 
 log = logging.getLogger(__name__)
+
+
+NOT_RUNNING = N_("This game is not running any more.")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The game a mover acts on, as read and checked under its lock (:meth:`GameCore.turn`)."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game
+    seat: SeatRow
 
 
 class GameCore:
@@ -218,6 +232,58 @@ class GameCore:
             lock = self._locks[game_id] = asyncio.Lock()
         async with lock, self._store.game_lock(game_id):
             yield
+
+    @asynccontextmanager
+    async def turn(
+        self,
+        game_id: int,
+        user: User,
+        *,
+        stopped: str = NOT_RUNNING,
+        turn: int | None = None,
+        channel_id: int | None = None,
+        version: int | None = None,
+        created_at: float | None = None,
+    ) -> AsyncIterator[Turn]:
+        """The mover's request, under the game's lock, once every check has passed.
+
+        Everything is checked under the lock: a cancel, a resignation or the end of the
+        turn may have landed while this request waited. Refusals speak *user*'s
+        language; *stopped* (a msgid) says the game no longer runs. *turn*: a button's
+        turn (StaleButton if it ended); *channel_id*: the game was taken from the channel
+        cache (``_MovedOn`` if it left); *version*: a panel's (``_OutOfDate`` if the game
+        moved on); *created_at*: the command's sending time (refused if the turn began
+        after it).
+        """
+        lang = user.lang
+        async with self._lock(game_id):
+            row, seats = await self._fresh_seated(game_id, lang=lang)
+            _still_in(row, channel_id)
+            if turn is not None:
+                self._check_turn(row, turn, lang=lang)
+            if row.status != "running":
+                raise NoGame(t(lang, stopped))
+            await self._check_version(row, version)
+            game = await self._load(row)
+            seat = self._mover(row, game, seats, user)
+            await self._check_sent_in_turn(row, seats, created_at, lang=lang)
+            yield Turn(row, seats, game, seat)
+
+    @asynccontextmanager
+    async def channel_game(self, channel_id: int, lang: str) -> AsyncIterator[GameRow]:
+        """The channel's game, read again under its lock: the lobby's and the ways out's
+        requests check its status there (it may have changed while they waited)."""
+        row = await self._active(channel_id, lang=lang)
+        async with self._lock(row.id):
+            yield await self._fresh(row.id, lang=lang)
+
+    @asynccontextmanager
+    async def unmoved(self, row: GameRow) -> AsyncIterator[bool]:
+        """The game's lock, and whether the game is still running at *row*'s log position
+        (the computer thought outside the lock: its decision counts only then)."""
+        async with self._lock(row.id):
+            fresh = await self._fresh(row.id)
+            yield fresh.last_seq == row.last_seq and fresh.status == "running"
 
     # The checks below refuse in *lang*, the language of the user who asked.
 

@@ -122,9 +122,7 @@ class Seating(GameCore):
     async def join(self, *, channel_id: int, user: User) -> Outcome:
         """Take a seat in the channel's open game."""
         lang = user.lang
-        row = await self._active(channel_id, lang=lang)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id, lang=lang)
+        async with self.channel_game(channel_id, lang) as row:
             if row.status != "open":
                 raise NotAllowed(t(lang, "This game has already started; wait for the next one."))
             seats = await self._store.seats(row.id)
@@ -160,9 +158,7 @@ class Seating(GameCore):
     async def leave(self, *, channel_id: int, user: User) -> Outcome:
         """Give up a seat in the channel's open game."""
         lang = user.lang
-        row = await self._active(channel_id, lang=lang)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id, lang=lang)
+        async with self.channel_game(channel_id, lang) as row:
             if row.status != "open":
                 raise NotAllowed(
                     t(lang, "The game has started; to stop playing use `/torres resign`.")
@@ -189,9 +185,7 @@ class Seating(GameCore):
     async def start(self, *, channel_id: int, user: User) -> Outcome:
         """Start the open game: seats in join order, then the computer players."""
         lang = user.lang
-        row = await self._active(channel_id, lang=lang)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id, lang=lang)
+        async with self.channel_game(channel_id, lang) as row:
             if row.status != "open":
                 raise NotAllowed(t(lang, "This game has already started."))
             if user.id != row.author_id:
@@ -351,9 +345,7 @@ class Seating(GameCore):
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
         """End the channel's game: its author may; a channel manager may once it is idle."""
         lang = user.lang
-        row = await self._active(channel_id, lang=lang)
-        async with self._lock(row.id):
-            row = await self._fresh(row.id, lang=lang)
+        async with self.channel_game(channel_id, lang) as row:
             now = self._clock()
             idle = now - row.last_activity
             if user.id != row.author_id:

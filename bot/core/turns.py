@@ -10,8 +10,8 @@ from typing import Any
 from bot.core import panel as panels
 from bot.core.actions import normalize, split_actions
 from bot.core.apply import TYPE_AN_ACTION, _apply
-from bot.core.errors import IllegalMove, NoGame, NotAllowed
-from bot.core.games import GameCore, _still_in
+from bot.core.errors import IllegalMove, NotAllowed
+from bot.core.games import GameCore
 from bot.core.values import Outcome, Post, User
 from bot.db.rows import GameRow, SeatRow
 from bot.texts import posts as texts
@@ -88,20 +88,17 @@ class Turns(GameCore):
         lang = user.lang
         if turn is not None:
             self._check_ids(game_id, turn, lang=lang)
-        async with self._lock(game_id):
-            # Everything is checked under the lock: a cancel, a resignation or the
-            # end of the turn may have landed while this request waited.
-            row, seats = await self._fresh_seated(game_id, lang=lang)
-            _still_in(row, channel_id)
-            if turn is not None:
-                self._check_turn(row, turn, lang=lang)
-            if row.status != "running":
-                raise NoGame(t(lang, "This game is not running any more; nothing was changed."))
-            await self._check_version(row, version)
-            game = await self._load(row)
-            seat = self._mover(row, game, seats, user)
-            await self._check_sent_in_turn(row, seats, created_at, lang=lang)
-            work = game.copy()
+        async with self.turn(
+            game_id,
+            user,
+            stopped=STOPPED_UNCHANGED,
+            turn=turn,
+            channel_id=channel_id,
+            version=version,
+            created_at=created_at,
+        ) as now:
+            row, seat = now.row, now.seat
+            work = now.game.copy()
             done_before = await self._turn_actions(row)
             undone = (done_before or [""])[-1]
             if not work.undo():
@@ -136,17 +133,10 @@ class Turns(GameCore):
         (``PanelState.version``); raises ``_OutOfDate`` (nothing done) if the game has
         moved on from it: a second tap, or another panel of the same turn, acted first."""
         lang = user.lang
-        async with self._lock(game_id):
-            row, seats = await self._fresh_seated(game_id, lang=lang)
-            _still_in(row, channel_id)
-            if turn is not None:
-                self._check_turn(row, turn, lang=lang)
-            if row.status != "running":
-                raise NoGame(t(lang, "This game is not running any more."))
-            await self._check_version(row, version)
-            game = await self._load(row)
-            seat = self._mover(row, game, seats, user)
-            await self._check_sent_in_turn(row, seats, created_at, lang=lang)
+        async with self.turn(
+            game_id, user, turn=turn, channel_id=channel_id, version=version, created_at=created_at
+        ) as now:
+            row, seats, game, seat = now.row, now.seats, now.game, now.seat
             parts = draw_parts(text)
             if not parts:
                 raise IllegalMove(t(lang, TYPE_AN_ACTION))
@@ -364,6 +354,7 @@ def _after_draw_refusal(
     )
 
 
+STOPPED_UNCHANGED = N_("This game is not running any more; nothing was changed.")
 NOTHING_TO_UNDO = N_(
     "Nothing to take back: this turn has no actions yet, or the last one "
     "was a card draw (a draw can't be undone)."
