@@ -71,12 +71,15 @@ class Computer(Turns):
                 out.append(row.id)
         return out
 
-    async def play_for(self, game_id: int, *, turn: int, note: str) -> Outcome | None:
+    async def play_for(
+        self, game_id: int, *, turn: int, note: str, take_seat: bool = False
+    ) -> Outcome | None:
         """The computer plays the current decision of a human seat (their time ran out).
 
         *turn* is the turn the clock ran out on: if the game moved on meanwhile nothing
         is played (None). The turn message names the computer as playing for the seat
-        and starts with *note* (why).
+        and starts with *note* (why). *take_seat*: the computer keeps the seat from now
+        on (its player's time ran out twice in a row), under the same lock.
         """
         row = await self._store.game(game_id)
         if row is None or row.status != "running" or row.turn_no != turn:
@@ -112,6 +115,12 @@ class Computer(Turns):
             text = "\n".join(actions)
             work, events, done = _apply(game, text)
             stand_in = replace(seat, is_ai=True)  # "Computer (for …)" in the turn message
-            return await self._commit(
+            outcome = await self._commit(
                 row, seats, stand_in, None, text, game, work, events, done, note=note
             )
+            if take_seat and seat.name is not None:
+                # In the same hold of the lock: a /torres join that gives the seat back
+                # comes after this, never between the play and the takeover.
+                await self._store.set_seat_ai(game_id, seat.name, True)
+                outcome.ai_game = game_id
+            return outcome

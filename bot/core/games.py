@@ -4,19 +4,18 @@ Game, the log writes, and :meth:`GameCore.turn`, the one preamble of a move."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.core.actions import split_actions
 from bot.core.apply import _apply
 from bot.core.errors import IllegalMove, NoGame, NotAllowed, NotSeated, NotYourTurn, StaleButton
+from bot.core.locks import game_lock, game_locks
 from bot.core.players import _engine_ai
 from bot.core.values import (
     BUTTONS_ALL,
@@ -78,9 +77,7 @@ class GameCore:
         # Tests give their own player; else each game's level (chosen at /torres new,
         # or the configured one) picks the engine's.
         self._custom_choose = choose_actions
-        # A lock lives while someone holds or awaits it; then it goes, so that
-        # finished games leave no lock behind (a new one is made when needed).
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks = game_locks(store)  # shared with the home's services over this store
         self._cache: Lru[int, tuple[int, Game]] = Lru(CACHED_GAMES)
         self._hints: Lru[int, tuple[tuple[int, str], str | None]] = Lru(CACHED_GAMES)
         # The current turn's actions (undone ones left out) as of a log position,
@@ -224,14 +221,9 @@ class GameCore:
         """Games held in memory (for tests of the bounds)."""
         return len(self._cache) + len(self._hints) + len(self._turn_log)
 
-    @asynccontextmanager
-    async def _lock(self, game_id: int) -> AsyncIterator[None]:
-        """This process's lock on the game, then the database's (other processes wait)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        async with lock, self._store.game_lock(game_id):
-            yield
+    def _lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """This process's lock on the game, then the database's (bot.core.locks)."""
+        return game_lock(self._store, game_id)
 
     @asynccontextmanager
     async def turn(

@@ -29,6 +29,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from bot.core.errors import NoGame, NotAllowed
+from bot.core.locks import game_lock
 from bot.core.service import (
     BoardView,
     GameService,
@@ -623,9 +624,10 @@ class HomeService:
         The line speaks the game's language, as the lobby message does.
         """
         seconds = hours * 3600 * self._clock_scale
-        # Three reminders inside the time, at a quarter, half and three quarters of it.
-        await self._store.set_turn_clock(game_id, seconds, seconds / 4)
-        row = await self._store.game(game_id)
+        async with game_lock(self._store, game_id):  # like every other change of the game
+            # Three reminders inside the time, at a quarter, half and three quarters of it.
+            await self._store.set_turn_clock(game_id, seconds, seconds / 4)
+            row = await self._store.game(game_id)
         lang = row.language if row is not None else DEFAULT
         name = CLOCK_NAMES.get(hours)
         shown = t(lang, name) if name else tn(lang, "{n} hour", "{n} hours", hours)
@@ -667,13 +669,9 @@ class HomeService:
                     "{player} can come back with `/torres join` in this channel.",
                     player=mention(mover.user_id),
                 )
-            outcome = await service.play_for(row.id, turn=row.turn_no, note=note)
-            if outcome is None:
-                continue
-            if twice:
-                await self._store.set_seat_ai(row.id, mover.name, True)
-                outcome.ai_game = row.id
-            out.append(outcome)
+            outcome = await service.play_for(row.id, turn=row.turn_no, note=note, take_seat=twice)
+            if outcome is not None:
+                out.append(outcome)
         return out
 
     async def _timed_out_before(self, row: GameRow, name: str) -> bool:
@@ -687,14 +685,17 @@ class HomeService:
 
     async def rejoin(self, *, channel_id: int, user: User) -> Outcome | None:
         """Take back one's seat from the computer (after timeouts); None if that isn't the case."""
-        row = await self._store.active_game(channel_id)
-        if row is None or row.status != "running":
+        found = await self._store.active_game(channel_id)
+        if found is None:
             return None
-        seats = await self._store.seats(row.id)
-        seat = next((s for s in seats if s.user_id == user.id), None)
-        if seat is None or seat.name is None or not seat.is_ai or seat.resigned:
-            return None
-        await self._store.set_seat_ai(row.id, seat.name, False)
+        async with game_lock(self._store, found.id):  # a seat changes under the game's lock
+            row, seats = await self._store.game_and_seats(found.id)
+            if row is None or row.status != "running":
+                return None
+            seat = next((s for s in seats if s.user_id == user.id), None)
+            if seat is None or seat.name is None or not seat.is_ai or seat.resigned:
+                return None
+            await self._store.set_seat_ai(row.id, seat.name, False)
         text = t(
             row.language,
             "{player} is back in game #{game} and plays {seat} again.",
