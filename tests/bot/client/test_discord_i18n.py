@@ -15,7 +15,8 @@ from discord import app_commands
 
 import renderer
 import renderer.replay
-from bot.client.app import TorresBot, _delivery_note
+from bot.client.app import TorresBot
+from bot.client.delivery import _delivery_note
 from bot.client.replies import APOLOGY, report_error
 from bot.client.views import TurnButton, turn_view
 from bot.core import complete as completion
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[3]
 # The Discord layer's files; their texts are in bot/locales/*/LC_MESSAGES/discord.po.
 FILES = [
     "bot/client/app.py",
+    "bot/client/delivery.py",
     "bot/client/cog.py",
     "bot/client/replies.py",
     "bot/client/views.py",

@@ -416,7 +416,7 @@ def test_a_picture_whose_description_fails_goes_without_it(monkeypatch, caplog):
     """The alt text is a courtesy: if describing the board fails, the picture is still
     drawn (from the same reading of the position) and goes out with no description."""
     import renderer
-    from bot.client.app import _png_and_alt
+    from bot.client.pictures import _png_and_alt
     from engine import Game
 
     position = Game.new(players=2, seed=3).position()
