@@ -83,8 +83,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         language="The language of the game's public messages (default: the server's or yours)",
         level="How strongly the computer players play (default: the bot's setting)",
     )
+    @app_commands.choices(  # apart: one decorator takes choices of one type (mypy)
+        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()]
+    )
     @app_commands.choices(
-        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()],
         language=[app_commands.Choice(name=n, value=v) for v, n in LANGUAGE_NAMES.items()],
         level=[app_commands.Choice(name=n, value=v) for v, n in LEVEL_NAMES.items()],
     )

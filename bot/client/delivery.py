@@ -8,7 +8,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -90,6 +90,10 @@ class Delivery(discord.Client):
     renderer: Renderer
     poster: Poster
     _turn_messages: OrderedDict[int, discord.Message]
+    _nonce_salt: str
+    # The client's own (bot.client.app): the computer's turn, the results' bookkeeping.
+    kick_ai: Callable[[int], None]
+    _record_results: Callable[[], Awaitable[None]]
 
     # -- sending ----------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ channel speaks that game's language (bot.core.home).
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -99,7 +99,16 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
         await bot.deliver(interaction, await home.away(user=user, days=number))
 
     # Errors go to the tree's handler (bot.client.replies.report_error), like the other commands'.
-    for command in (games, history, export, stats, leaderboard, settings, away):
+    commands: tuple[app_commands.Command[Any, ..., Any], ...] = (
+        games,
+        history,
+        export,
+        stats,
+        leaderboard,
+        settings,
+        away,
+    )
+    for command in commands:
         group.add_command(command)
 
 

@@ -16,7 +16,7 @@ matches other scripts' digits that ``int`` reads).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -78,7 +78,7 @@ def _version(match: Any) -> int | None:
 
 
 class PanelSelect(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
     """A select of the panel: ``what`` (a group) or ``doN`` (an action)."""
 
@@ -119,15 +119,16 @@ class PanelSelect(
     ) -> PanelSelect:
         return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
+        values = data.get("values") or []
         value = str(values[0]) if values else ""
         op = "what" if self.op == "what" else "do"
         await press_panel(interaction, self.game_id, self.turn, op, value, self.version)
 
 
 class PanelButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
 ):
     """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
 
@@ -164,7 +165,7 @@ class PanelButton(
     ) -> PanelButton:
         return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_panel(interaction, self.game_id, self.turn, self.op, "", self.version)
 
 
@@ -300,7 +301,7 @@ async def press_panel(
 
 
 class ConfirmButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE
 ):
     """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
 
@@ -335,7 +336,7 @@ class ConfirmButton(
     ) -> ConfirmButton:
         return cls(match["what"], int(match["game"]), int(match["turn"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await confirmed(interaction, self.what, self.game_id, self.turn, self.answer == "yes")
 
 

@@ -68,7 +68,9 @@ def _png_and_alt(
 def _animate_gif(positions: list[dict[str, Any]], language: str = DEFAULT) -> bytes:
     from renderer.replay import animate
 
-    highlights = [[]] + [changed_squares(a, b) for a, b in itertools.pairwise(positions)]
+    highlights: list[list[str]] = [[]] + [
+        changed_squares(a, b) for a, b in itertools.pairwise(positions)
+    ]
     return animate(positions, highlights, language=language)
 
 

@@ -146,7 +146,8 @@ async def respond_private(
     """A private message answering *interaction*: the response itself when quick, or
     the follow-up that resolves its deferral (``answer_in_time``)."""
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **message)
+        # None (a file or view alone) goes as no content; discord.py's stubs want a str.
+        await interaction.followup.send(content, ephemeral=True, **message)  # type: ignore[arg-type]
     else:
         await interaction.response.send_message(content, ephemeral=True, **message)
 

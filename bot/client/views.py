@@ -57,7 +57,9 @@ def label(action: str, lang: str = DEFAULT) -> str:
     return labels[action]
 
 
-class TurnButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class TurnButton(
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
+):
     """One button of a turn message; its custom_id is ``torres:GAME:TURN:ACTION``."""
 
     def __init__(self, game_id: int, turn: int, action: str, lang: str = DEFAULT) -> None:
@@ -78,7 +80,7 @@ class TurnButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], 
     ) -> TurnButton:
         return cls(int(match["game"]), int(match["turn"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await handle_button(interaction, self.game_id, self.turn, self.action)
 
 

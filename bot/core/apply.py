@@ -3,6 +3,7 @@ refused as a whole (with the engine's reason, in the player's words) or not at a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.core.actions import split_with_clauses
@@ -46,7 +47,7 @@ def _refused(lang: str, number: int, count: int, action: str, reason: str, uncha
 
 def _apply(
     game: Game, text: str, *, unchanged: bool = True, lang: str = DEFAULT
-) -> tuple[Game, list[dict[str, Any]], bool]:
+) -> tuple[Game, list[Mapping[str, Any]], bool]:
     """Apply *text* to a copy of *game*, one action at a time, all or nothing.
 
     *unchanged*: a refusal says "Nothing was changed" (False once part of the
@@ -62,7 +63,7 @@ def _apply(
     if not actions:
         raise IllegalMove(t(lang, TYPE_AN_ACTION))
     work = game.copy()
-    events: list[dict[str, Any]] = []
+    events: list[Mapping[str, Any]] = []
     done = False
     for i, action in enumerate(actions):
         stage = work.stage

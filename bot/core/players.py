@@ -17,13 +17,14 @@ def _as_seen_by_mover(game: Game, salt: int) -> Game:
     The sample depends only on that player's view and *salt* (something public),
     so whatever is computed from it cannot tell two deck orders apart.
     """
-    from engine.ai import sample_game
+    from engine.ai._hidden import sample_game
 
     me = game.to_move
     if me is None:
         return game.copy()
     view = game.position(viewer=me)
-    return sample_game(game, me, random.Random(salt), view)
+    seen: Game = sample_game(game, me, random.Random(salt), view)
+    return seen
 
 
 def _random_decision(game: Game, rng: random.Random) -> list[str]:

@@ -3,7 +3,7 @@ commit that writes the log row, the snapshot and the turn message together."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -182,7 +182,7 @@ class Turns(GameCore):
         text: str,
         before: Game,
         work: Game,
-        events: list[dict[str, Any]],
+        events: Sequence[Mapping[str, Any]],
         done: bool,
         *,
         note: str = "",
@@ -263,7 +263,7 @@ class Turns(GameCore):
         seat: SeatRow,
         before: Game,
         after: Game,
-        events: list[dict[str, Any]],
+        events: Sequence[Mapping[str, Any]],
         played: Sequence[str],
         *,
         stand_ins: Sequence[str] = (),

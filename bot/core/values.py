@@ -209,9 +209,10 @@ class Lru(OrderedDict[_K, _V]):
         super().__init__()
         self.maxsize = maxsize
 
-    def get(self, key: _K, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: _K, default: None = None) -> _V | None:  # type: ignore[override]
+        """The value of *key* (now the most recently used), or None."""
         if key not in self:
-            return default
+            return None
         self.move_to_end(key)
         return self[key]
 

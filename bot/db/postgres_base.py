@@ -254,7 +254,7 @@ class _Leases:
             self._lost()  # a holder that is not asked still lets go when its lease ends
 
     def _on_wanted(self, conn: Any, pid: int, channel: str, payload: str) -> None:
-        if conn is not self._conn or pid == conn.get_server_pid():
+        if conn is not self._conn or conn is None or pid == conn.get_server_pid():
             return  # our own asking, or an old connection
         try:
             game_id = int(payload)

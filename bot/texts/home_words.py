@@ -4,7 +4,7 @@ names, dates, numbers and durations in the reader's language, and the turn notic
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -252,7 +252,7 @@ def _percent(lang: str, share: float) -> str:
 
 def _duration(lang: str, seconds: float) -> str:
     """A time per turn in words (``1 hour``, ``3 Tage``, ``7 dagen``), rounded to its unit."""
-    return format_timedelta(seconds, threshold=1, locale=lang)
+    return format_timedelta(timedelta(seconds=seconds), threshold=1, locale=lang)
 
 
 def turn_notice(lang: str, *, game_id: int, channel_id: int, jump_url: str) -> str:

@@ -414,7 +414,7 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
     text = t(
         lang,
         "{user}, it's your move in Torres game #{game} ({player}), waiting since {since}.",
-        user=mention(seat.user_id),
+        user=mention(seat.user_id or 0),
         game=row.id,
         player=colour(seat.name, lang),
         since=timestamp(row.last_activity),
