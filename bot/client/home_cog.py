@@ -9,6 +9,7 @@ channel speaks that game's language (bot.core.home).
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,28 +23,36 @@ if TYPE_CHECKING:
     from bot.core.home import HomeService
 
 
+async def _thinking(interaction: discord.Interaction, text: Awaitable[str]) -> None:
+    """Show "thinking" at once (the home's reads may take a while), then answer privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await send_private(interaction, await text)
+
+
 def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeService) -> None:
     """Attach the commands below to *group* (the ``/torres`` group)."""
 
     @app_commands.command(description="Your unfinished games, those waiting for you first")
     async def games(interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.my_games(
-            user_id=interaction.user.id,
-            guild_id=interaction.guild_id,
-            lang=lang_of(interaction),
+        await _thinking(
+            interaction,
+            home.my_games(
+                user_id=interaction.user.id,
+                guild_id=interaction.guild_id,
+                lang=lang_of(interaction),
+            ),
         )
-        await send_private(interaction, text)
 
     @app_commands.command(description="Finished games of this channel (or of this server)")
     async def history(interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.history(
-            channel_id=_channel(interaction),
-            guild_id=interaction.guild_id,
-            lang=lang_of(interaction),
+        await _thinking(
+            interaction,
+            home.history(
+                channel_id=_channel(interaction),
+                guild_id=interaction.guild_id,
+                lang=lang_of(interaction),
+            ),
         )
-        await send_private(interaction, text)
 
     @app_commands.command(description="Download a finished game's record (a text file)")
     @app_commands.describe(game="The game's number (default: this channel's last finished game)")
@@ -64,28 +73,30 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     @app_commands.command(description="Games, wins, average score and rating on this server")
     @app_commands.describe(player="Whose numbers (default: yours)")
     async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         who = player or interaction.user
-        text = await home.stats(
-            guild_id=interaction.guild_id,
-            user_id=who.id,
-            name=who.display_name,
-            lang=lang_of(interaction),
+        await _thinking(
+            interaction,
+            home.stats(
+                guild_id=interaction.guild_id,
+                user_id=who.id,
+                name=who.display_name,
+                lang=lang_of(interaction),
+            ),
         )
-        await send_private(interaction, text)
 
     @app_commands.command(description="This server's top 10 players, computer levels included")
     async def leaderboard(interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.leaderboard(guild_id=interaction.guild_id, lang=lang_of(interaction))
-        await send_private(interaction, text)
+        await _thinking(
+            interaction, home.leaderboard(guild_id=interaction.guild_id, lang=lang_of(interaction))
+        )
 
     @app_commands.command(description="Your settings (only you see them), e.g. turn notices by DM")
     @app_commands.describe(dm="Tell me it's my turn by direct message instead of a channel ping")
     async def settings(interaction: discord.Interaction, dm: bool | None = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await home.settings(user_id=interaction.user.id, dm=dm, lang=lang_of(interaction))
-        await send_private(interaction, text)
+        await _thinking(
+            interaction,
+            home.settings(user_id=interaction.user.id, dm=dm, lang=lang_of(interaction)),
+        )
 
     @app_commands.command(description="Pause your clocks and reminders in all your games")
     @app_commands.describe(days="For how many days (1-14; 0 ends an away period now)")

@@ -77,6 +77,11 @@ def _version(match: Any) -> int | None:
     return None if match["version"] is None else int(match["version"])
 
 
+def _bound(match: Any) -> tuple[int, int, str]:
+    """The game, turn and op a panel component's custom id names."""
+    return int(match["game"]), int(match["turn"]), match["op"]
+
+
 class PanelSelect(
     OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
@@ -108,16 +113,13 @@ class PanelSelect(
                 row=row,
             )
         )
-        self.game_id = game_id
-        self.turn = turn
-        self.op = op
-        self.version = version
+        self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PanelSelect:
-        return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
+        return cls(*_bound(match), version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
@@ -154,16 +156,13 @@ class PanelButton(
                 row=row,
             )
         )
-        self.game_id = game_id
-        self.turn = turn
-        self.op = op
-        self.version = version
+        self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PanelButton:
-        return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
+        return cls(*_bound(match), version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_panel(interaction, self.game_id, self.turn, self.op, "", self.version)

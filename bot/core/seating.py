@@ -284,17 +284,7 @@ class Seating(GameCore):
                     game=row.id,
                 )
                 post = Post(row.channel_id, row.id, text, language=public)
-                await self._record(
-                    row,
-                    seat,
-                    user.id,
-                    "resign",
-                    "resign",
-                    game,
-                    turn_ended=False,
-                    seat_to_ai=seat.name,
-                    outbox=[post],
-                )
+                await self._resigned(row, seat, user.id, game, post, seat_to_ai=seat.name)
                 seats = await self._store.seats(row.id)
                 return Outcome(
                     reply=t(lang, "You resigned; the computer takes over your seat."),
@@ -328,19 +318,35 @@ class Seating(GameCore):
             note = texts.stand_in_note(seats, stand_ins, public)
             text += f"\n{note}" if note else ""
             post = Post(row.channel_id, row.id, text, mentions=mentions, language=public)
-            await self._record(
-                row,
-                seat,
-                user.id,
-                "resign",
-                "resign",
-                game,
-                turn_ended=False,
-                result=result,
-                outbox=[post],
-            )
+            await self._resigned(row, seat, user.id, game, post, result=result)
             self._forget(row.id)
         return Outcome(reply=t(lang, "You resigned; the game is over."), posts=[post])
+
+    async def _resigned(
+        self,
+        row: GameRow,
+        seat: SeatRow,
+        user_id: int,
+        game: Game,
+        post: Post,
+        *,
+        seat_to_ai: str | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """The resignation in the log with its post: the seat goes to the computer, or the
+        game ends with *result*."""
+        await self._record(
+            row,
+            seat,
+            user_id,
+            "resign",
+            "resign",
+            game,
+            turn_ended=False,
+            result=result,
+            seat_to_ai=seat_to_ai,
+            outbox=[post],
+        )
 
     async def cancel(self, *, channel_id: int, user: User, can_manage_channel: bool) -> Outcome:
         """End the channel's game: its author may; a channel manager may once it is idle."""

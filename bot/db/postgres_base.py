@@ -19,11 +19,11 @@ from bot.db.errors import Busy
 from bot.db.rows import (
     DiskFull,
     GameRow,
-    StoreError,
     committed_by,
     describe,
     game_row,
     migrations,
+    versions_to_apply,
 )
 
 _MIGRATIONS = migrations("postgres")
@@ -342,12 +342,7 @@ class PgBase:
                 current = 0
             else:
                 current = int(value)
-            if current > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the database has schema version {current}, newer than this bot's "
-                    f"{SCHEMA_VERSION}; upgrade the bot"
-                )
-            for version in range(current, SCHEMA_VERSION):
+            for version in versions_to_apply(current, SCHEMA_VERSION):
                 for statement in _MIGRATIONS[version]:
                     await conn.execute(statement)
                 await conn.execute("UPDATE schema_version SET version = $1", version + 1)

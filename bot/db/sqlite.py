@@ -20,7 +20,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -342,6 +342,12 @@ class Store(SqliteHomeQueries):
                 return None
             return _queue_now(conn, game_id, outbox, now)
 
+        return await self._write_queued(work, queued)
+
+    async def _write_queued(
+        self, work: Callable[[sqlite3.Connection], list[int] | None], queued: list[int] | None
+    ) -> bool:
+        """Run *work* (None: it changed nothing); the outbox rows it queued join *queued*."""
         ids = await self._write(work)
         if ids is None:
             return False
@@ -442,12 +448,7 @@ class Store(SqliteHomeQueries):
                 return None
             return _queue_now(conn, game_id, outbox, time.time())
 
-        ids = await self._write(work)
-        if ids is None:
-            return False
-        if queued is not None:
-            queued.extend(ids)
-        return True
+        return await self._write_queued(work, queued)
 
     # -- several processes (see bot.db.postgres) --------------------------------------
 

@@ -29,6 +29,7 @@ from bot.db.rows import (
     committed_by,
     game_row,
     migrations,
+    versions_to_apply,
 )
 
 T = TypeVar("T")
@@ -268,12 +269,7 @@ class SqliteBase:
                 current = 0
             else:
                 current = int(row[0])
-            if current > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the database has schema version {current}, newer than this bot's "
-                    f"{SCHEMA_VERSION}; upgrade the bot"
-                )
-            for version in range(current, SCHEMA_VERSION):
+            for version in versions_to_apply(current, SCHEMA_VERSION):
                 for statement in _MIGRATIONS[version]:
                     await conn.execute(statement)
                 await conn.execute("UPDATE schema_version SET version = ?", (version + 1,))
