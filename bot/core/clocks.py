@@ -3,6 +3,7 @@ the seat after two in a row), a player takes their seat back, an away period pau
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from bot.core.errors import NotAllowed
@@ -54,17 +55,15 @@ class Clocks(HomeCore):
 
     async def due_clocks(self, service: GameService) -> list[Outcome]:
         """Let the computer play the turns whose time ran out (see :meth:`set_clock`)."""
-        now = self._clock()
         out = []
         for row, seconds, since in await self._store.clocked_games():
             seats = await self._store.seats(row.id)
             mover = _waiting_on(row, seats)
             if mover is None or mover.is_ai or mover.user_id is None or mover.name is None:
                 continue
-            settings = await self._store.user_settings(mover.user_id)
-            away = settings.away_until or 0.0
-            if away > now or now < max(since, away) + seconds:
-                continue  # away: the clock waits; back: the turn's time starts again
+            ran_out = functools.partial(self._ran_out, mover.user_id, since, seconds)
+            if not await ran_out():
+                continue
             twice = await self._timed_out_before(row, mover.name)
             # A public post: the game's language.
             lang = row.language
@@ -83,10 +82,21 @@ class Clocks(HomeCore):
                     "{player} can come back with `/torres join` in this channel.",
                     player=mention(mover.user_id),
                 )
-            outcome = await service.play_for(row.id, turn=row.turn_no, note=note, take_seat=twice)
+            # Asked again under the game's lock: an away period begun meanwhile stops the clock.
+            outcome = await service.play_for(
+                row.id, turn=row.turn_no, note=note, take_seat=twice, still_due=ran_out
+            )
             if outcome is not None:
                 out.append(outcome)
         return out
+
+    async def _ran_out(self, user_id: int, since: float, seconds: float) -> bool:
+        """Whether the time of the turn its player began waiting at *since* ran out: an away
+        period stops the clock, and once back the turn's time starts again."""
+        settings = await self._store.user_settings(user_id)
+        away = settings.away_until or 0.0
+        now = self._clock()
+        return not (away > now or now < max(since, away) + seconds)
 
     async def _timed_out_before(self, row: GameRow, name: str) -> bool:
         """Whether the computer played this seat's previous decision (its time ran out)."""

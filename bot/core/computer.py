@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.core.apply import _apply
@@ -72,14 +73,22 @@ class Computer(Turns):
         return out
 
     async def play_for(
-        self, game_id: int, *, turn: int, note: str, take_seat: bool = False
+        self,
+        game_id: int,
+        *,
+        turn: int,
+        note: str,
+        take_seat: bool = False,
+        still_due: Callable[[], Awaitable[bool]] | None = None,
     ) -> Outcome | None:
         """The computer plays the current decision of a human seat (their time ran out).
 
         *turn* is the turn the clock ran out on: if the game moved on meanwhile nothing
         is played (None). The turn message names the computer as playing for the seat
         and starts with *note* (why). *take_seat*: the computer keeps the seat from now
-        on (its player's time ran out twice in a row), under the same lock.
+        on (its player's time ran out twice in a row), under the same lock. *still_due*:
+        asked under the lock, before anything is written (the clock may have stopped
+        meanwhile: its player went away); nothing is played (None) unless it says so.
         """
         row = await self._store.game(game_id)
         if row is None or row.status != "running" or row.turn_no != turn:
@@ -110,7 +119,7 @@ class Computer(Turns):
             if done:
                 break
         async with self.unmoved(row) as same:
-            if not same:
+            if not same or (still_due is not None and not await still_due()):
                 return None
             text = "\n".join(actions)
             work, events, done = _apply(game, text)
