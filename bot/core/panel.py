@@ -24,6 +24,7 @@ from bot.texts.markup import (
     BUTTON_LABEL_LIMIT,
     OPTION_LIMIT,
     PLACEHOLDER_LIMIT,
+    ROWS,
     SELECT_OPTIONS,
 )
 from bot.texts.panel_words import (
@@ -44,7 +45,7 @@ from engine import Game
 from renderer.i18n import card_name as _card_name
 
 MAX_OPTIONS = SELECT_OPTIONS
-MAX_WHERE = 3  # where selects: 5 rows minus the what select and the button row
+MAX_WHERE = ROWS - 2  # where selects: the rows but the what select and the button row
 LIMIT = OPTION_LIMIT
 BUTTON_LIMIT = BUTTON_LABEL_LIMIT
 
