@@ -21,13 +21,14 @@ from typing import Any
 
 from babel.messages.extract import extract_python
 
-Result = tuple[int, str | None, Any, list[str]]
+Result = tuple[int, Any, Any, Any]  # (line, keyword, message, comments), as Babel takes them
 
 
 def commands(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[Result]:
     """The command tree's texts, with the context ``command`` (through the keyword ``tp``)."""
     from bot.client.translator import CONTEXT, LIMIT, command_group, command_messages
 
+    args: tuple[str | None, ...]
     if "tp" in keywords:
         keyword, args = "tp", (None, CONTEXT)
     elif "pgettext" in keywords:

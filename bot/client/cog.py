@@ -11,42 +11,38 @@ public posts and their buttons speak the game's (chosen at ``/torres new``).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from babel import Locale
 from discord import app_commands
 
-from bot.client.views import label
-from bot.core.errors import NoGame, NotAllowed, ServiceError
+from bot.client.panel_views import ask
+from bot.client.replies import (
+    answer_in_time,
+    answer_private,
+    game_number,
+    lang_of,
+    partial_defer,
+    respond_private,
+    sent_at,
+    user_of,
+    whole,
+)
+from bot.core.errors import NoGame, NotAllowed
 from bot.core.home import CLOCK_NAMES
-from bot.core.service import ID_MAX, GameService, Outcome, User
-from bot.db.rows import committed_here
-from bot.texts.i18n import LANGUAGES, N_, game_language, language, t
-from bot.texts.posts import shorten
+from bot.core.service import GameService, Outcome
+from bot.texts.i18n import LANGUAGES, game_language, t
+from bot.texts.markup import CHOICES
 from bot.texts.rules import TOPICS, topic_text
 
 if TYPE_CHECKING:
     from bot.client.app import TorresBot
 
 log = logging.getLogger(__name__)
-
-# English msgids; shown as t(lang, APOLOGY) in the user's language.
-APOLOGY = N_(
-    "Sorry, something went wrong on my side; nothing was changed. "
-    "The error has been logged for the bot's operator."
-)
-# When the request had already committed its change, "nothing was changed" would be false.
-APOLOGY_AFTER_COMMIT = N_(
-    "Sorry, something went wrong on my side after your command was carried out; "
-    "`/torres board` shows the game as it is now. "
-    "The error has been logged for the bot's operator."
-)
 
 
 def _own_name(code: str) -> str:
@@ -64,209 +60,6 @@ LEVEL_NAMES = {
     "search": "search: strong",
     "expert": "expert: strongest, slowest",
 }
-
-
-def user_of(interaction: discord.Interaction) -> User:
-    """Who interacted, with their Discord language (the service words private replies in it)."""
-    return User(interaction.user.id, interaction.user.display_name, locale=str(interaction.locale))
-
-
-def lang_of(interaction: discord.Interaction) -> str:
-    """The language of the user who interacted: private texts speak it."""
-    return language(getattr(interaction, "locale", None))
-
-
-def whole(value: float | None, lang: str) -> int | None:
-    """A whole-number option as it arrived: discord.py reads JSON with orjson, which
-    gives a number beyond 64 bits as a float (``1.8446744073709552e+19``); it is made an
-    ``int`` again, so that it is checked and shown as the number sent. A fraction
-    (only a forged request carries one) is refused."""
-    if value is None:
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        raise NotAllowed(
-            t(lang, "{number} is not a whole number; nothing was changed.", number=value)
-        )
-    return int(value)
-
-
-def game_number(value: float | None, lang: str) -> int | None:
-    """A ``game:`` option, refused with the game's number unless it can name a game.
-
-    Discord offers only numbers from 1, but a request can carry any (Discord's own
-    limit is 2^53); one beyond the database's integers must not reach it.
-    """
-    number = whole(value, lang)
-    if number is not None and not 0 < number <= ID_MAX:
-        raise NoGame(
-            t(
-                lang,
-                "There is no game #{game} on this server (`/torres history` lists them).",
-                game=number,
-            )
-        )
-    return number
-
-
-def _sent_at(interaction: discord.Interaction) -> float:
-    """When the player sent the command: the time in its snowflake id, by Discord's clock."""
-    return interaction.created_at.timestamp()
-
-
-T = TypeVar("T")
-
-# Discord forgets an interaction not answered within 3 s of its creation. A
-# button whose answer is the work's result (the panel, a confirmation) answers
-# with it when the work is quick, in one request; when it is not done this long
-# after the interaction reached us (or 2 s after Discord made it), the
-# interaction is acknowledged first and the answer follows as an edit.
-ANSWER_WITHIN = 1.0
-ANSWER_BY = 2.0
-
-
-async def answer_in_time(
-    interaction: discord.Interaction, work: Awaitable[T], acknowledge: Callable[[], Awaitable[Any]]
-) -> T:
-    """The result of *work*; *acknowledge* is awaited meanwhile if it takes too long."""
-    task = asyncio.ensure_future(work)
-    age = max(0.0, time.time() - interaction.created_at.timestamp())
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, min(ANSWER_WITHIN, ANSWER_BY - age)))
-    if not done:
-        try:
-            await acknowledge()
-        except discord.HTTPException:  # too late already: the work goes on, the answer fails
-            log.warning("could not acknowledge interaction %s in time", interaction.id)
-    return await task
-
-
-async def defer_private(interaction: discord.Interaction) -> None:
-    """Acknowledge privately (Discord shows "thinking…"); the answer follows."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
-
-
-async def answer_private(interaction: discord.Interaction, text: Awaitable[str]) -> None:
-    """Answer privately with *text* once it is ready, deferring first if it is slow."""
-    await send_private(
-        interaction, await answer_in_time(interaction, text, partial_defer(interaction))
-    )
-
-
-def partial_defer(interaction: discord.Interaction) -> Callable[[], Awaitable[None]]:
-    """:func:`defer_private` for this interaction, as :func:`answer_in_time` takes it."""
-    return lambda: defer_private(interaction)
-
-
-async def send_private(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately with *text*, whether or not the interaction was already deferred."""
-    await respond_private(interaction, shorten(text))
-
-
-async def respond_private(
-    interaction: discord.Interaction, content: str | None = None, **message: Any
-) -> None:
-    """A private message answering *interaction*: the response itself when quick, or
-    the follow-up that resolves its deferral (``answer_in_time``)."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **message)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, **message)
-
-
-async def edit_in_place(interaction: discord.Interaction, **message: Any) -> None:
-    """Answer a button or menu by editing its message: with the response itself when
-    quick, or after the deferred update (``answer_in_time``)."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**message)
-    else:
-        await interaction.response.edit_message(**message)
-
-
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Refusals: their message, privately. Anything else: logged, and a short apology.
-
-    Every text is in the user's language; no traceback ever reaches the user.
-    """
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if interaction.type is discord.InteractionType.autocomplete:
-        log.exception("autocomplete failed", exc_info=error)
-        return
-    lang = lang_of(interaction)
-    if isinstance(error, ServiceError):
-        # The service words its refusals in the user's language already; a
-        # message it could not word so (the store's Busy) is an English msgid.
-        # (An empty msgid would fetch the catalog's header: never look that up.)
-        text = t(lang, error.message) if error.message else t(lang, APOLOGY)
-    elif isinstance(error, app_commands.NoPrivateMessage):
-        text = t(lang, "Torres games live in server channels and threads, not in direct messages.")
-    elif isinstance(error, app_commands.CheckFailure):
-        text = t(lang, "You can't use this command here.")
-    else:
-        command = interaction.command.qualified_name if interaction.command else "a button"
-        log.error(
-            "unexpected error in %s (user %s, channel %s)",
-            command,
-            interaction.user.id,
-            interaction.channel_id,
-            exc_info=error,
-        )
-        text = t(lang, APOLOGY_AFTER_COMMIT) if committed_here() else t(lang, APOLOGY)
-    # The bot's own reply retries while Discord answers 429 or 5xx.
-    reply = getattr(interaction.client, "reply_private", None)
-    try:
-        if reply is not None and interaction.response.is_done():
-            await reply(interaction, text)
-        else:
-            await send_private(interaction, text)
-    except discord.HTTPException:
-        log.exception("could not tell user %s about an error", interaction.user.id)
-
-
-async def handle_button(
-    interaction: discord.Interaction[TorresBot], game_id: int, turn: int, action: str
-) -> None:
-    """A press of Play / End turn / Undo / My hand on a turn message.
-
-    Undo opens the panel, saying what its Undo takes back: this message is the same
-    all turn, so a press here can't be bound to the state its player saw (a double
-    tap, or phone and desktop, would take back two actions); the panel's Undo is.
-    """
-    bot = interaction.client
-    service = bot.service
-    if action in ("play", "undo"):
-        from bot.client.panel_views import open_panel
-
-        await open_panel(interaction, game_id, turn, undo=action == "undo")
-        return
-    try:
-        user = user_of(interaction)
-        if action == "end":
-            ap = await answer_in_time(
-                interaction,
-                service.end_needs_confirm(game_id=game_id, turn=turn, user=user),
-                partial_defer(interaction),
-            )
-            if ap:
-                from bot.client.panel_views import ask
-
-                lang = user.lang
-                question = t(
-                    lang,
-                    "You still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)",
-                    ap=ap,
-                )
-                await ask(interaction, question, "end", game_id, turn, label("end", lang))
-                return
-        if action == "hand":
-            await answer_private(interaction, service.hand(game_id=game_id, turn=turn, user=user))
-            return
-        outcome = service.end_turn(
-            game_id=game_id, turn=turn, user=user, created_at=_sent_at(interaction)
-        )
-        await bot.answer(interaction, outcome)
-    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
-        await report_error(interaction, exc)
 
 
 @app_commands.guild_only()
@@ -291,8 +84,10 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         level="How strongly the computer players play (default: the bot's setting)",
         thread="Play in a thread of its own (default); False: in this channel",
     )
+    @app_commands.choices(  # apart: one decorator takes choices of one type (mypy)
+        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()]
+    )
     @app_commands.choices(
-        clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()],
         language=[app_commands.Choice(name=n, value=v) for v, n in LANGUAGE_NAMES.items()],
         level=[app_commands.Choice(name=n, value=v) for v, n in LEVEL_NAMES.items()],
     )
@@ -392,7 +187,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 channel_id=_channel(interaction),
                 user=user_of(interaction),
                 text=actions,
-                created_at=_sent_at(interaction),
+                created_at=sent_at(interaction),
             ),
         )
 
@@ -410,7 +205,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         except Exception:  # autocomplete must answer; an empty list is the safe answer
             log.exception("autocomplete for %r failed", current)
             return []
-        return [app_commands.Choice(name=label, value=value) for label, value in pairs[:25]]
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs[:CHOICES]]
 
     @app_commands.command(description="Take back your last action of this turn")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -419,7 +214,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
             self.service.undo(
                 channel_id=_channel(interaction),
                 user=user_of(interaction),
-                created_at=_sent_at(interaction),
+                created_at=sent_at(interaction),
             ),
         )
 
@@ -499,7 +294,6 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
 
     async def _confirm(self, interaction: discord.Interaction, what: str) -> None:
         """Resign and cancel ask first (privately); nothing happens until confirmed."""
-        from bot.client.panel_views import ask
 
         c = await answer_in_time(
             interaction,

@@ -16,9 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.client.cog import answer_in_time, partial_defer, report_error, user_of
-from bot.client.views import OncePerInteraction
+from bot.client.replies import (
+    OncePerInteraction,
+    answer_in_time,
+    partial_defer,
+    report_error,
+    user_of,
+)
 from bot.core.service import Lru, Outcome, Post, User
+from bot.texts import lobby_words
+from bot.texts.markup import channel_link, shown_name
 from bot.texts import posts as texts
 from bot.texts.i18n import DEFAULT, language, t, tp
 
@@ -197,7 +204,7 @@ async def _open_in_thread(
         raise
     assert outcome.game_id is not None
     game_id = outcome.game_id
-    name = texts.thread_name(game_id, texts.shown_name(user.display), spoken)
+    name = lobby_words.thread_name(game_id, shown_name(user.display), spoken)
     await _forget(thread.edit(name=name))
     if clock is not None:
         line = await bot.home.set_clock(game_id, clock)
@@ -207,7 +214,7 @@ async def _open_in_thread(
         user.lang,
         "It plays in a thread of its own, {thread}; the card in the channel has the Join and "
         "Start buttons.",
-        thread=texts.channel_link(thread.id),
+        thread=channel_link(thread.id),
     )
     return outcome
 
@@ -282,7 +289,7 @@ class LobbyCards:
             replay = None
             if row.status == "over":
                 replay = await self.bot.store.get_meta(f"replay_message:{game_id}")
-            text = texts.shorten(texts.lobby_card(row, seats, lang, replay))
+            text = texts.shorten(lobby_words.lobby_card(row, seats, lang, replay))
             view = lobby_view(game_id, lang) if row.status == "open" else None
             card = self.bot.get_partial_messageable(row.lobby_channel_id).get_partial_message(
                 row.lobby_message_id

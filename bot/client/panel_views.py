@@ -16,12 +16,13 @@ matches other scripts' digits that ``int`` reads).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.client.cog import (
+from bot.client.replies import (
     APOLOGY,
+    OncePerInteraction,
     answer_in_time,
     edit_in_place,
     lang_of,
@@ -31,12 +32,11 @@ from bot.client.cog import (
     send_private,
     user_of,
 )
-from bot.client.views import OncePerInteraction
 from bot.core.errors import ServiceError
 from bot.core.panel import BUTTON_LIMIT, PanelModel, Select
 from bot.core.service import Outcome, PanelState
 from bot.texts.i18n import DEFAULT, N_, t
-from bot.texts.posts import shorten
+from bot.texts.markup import BUTTON_LABEL_LIMIT, cut_end, shorten
 
 if TYPE_CHECKING:
     from bot.client.app import TorresBot
@@ -63,8 +63,7 @@ KEEP_PLAYING = N_("Keep playing")
 
 def button_label(text: str, lang: str) -> str:
     """A button's label in *lang*, within Discord's 80 characters."""
-    label = t(lang, text)
-    return label if len(label) <= BUTTON_LIMIT else label[: BUTTON_LIMIT - 1] + "…"
+    return cut_end(t(lang, text), BUTTON_LABEL_LIMIT)
 
 
 def panel_id(game_id: int, turn: int, version: int | None, op: str) -> str:
@@ -78,8 +77,13 @@ def _version(match: Any) -> int | None:
     return None if match["version"] is None else int(match["version"])
 
 
+def _bound(match: Any) -> tuple[int, int, str]:
+    """The game, turn and op a panel component's custom id names."""
+    return int(match["game"]), int(match["turn"]), match["op"]
+
+
 class PanelSelect(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
     """A select of the panel: ``what`` (a group) or ``doN`` (an action)."""
 
@@ -110,19 +114,17 @@ class PanelSelect(
                 row=row,
             )
         )
-        self.game_id = game_id
-        self.turn = turn
-        self.op = op
-        self.version = version
+        self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PanelSelect:
-        return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
+        return cls(*_bound(match), version=_version(match))
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
-        values = [str(v) for v in (interaction.data or {}).get("values") or []]  # type: ignore[union-attr]
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
+        values = [str(v) for v in data.get("values") or []]
         value = values[0] if values else ""
         op = "what" if self.op == "what" else "do"
         await press_panel(
@@ -131,7 +133,7 @@ class PanelSelect(
 
 
 class PanelButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
 ):
     """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
 
@@ -157,18 +159,15 @@ class PanelButton(
                 row=row,
             )
         )
-        self.game_id = game_id
-        self.turn = turn
-        self.op = op
-        self.version = version
+        self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
     ) -> PanelButton:
-        return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
+        return cls(*_bound(match), version=_version(match))
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_panel(interaction, self.game_id, self.turn, self.op, "", self.version)
 
 
@@ -320,7 +319,7 @@ async def press_panel(
 
 
 class ConfirmButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE
 ):
     """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
 
@@ -355,7 +354,7 @@ class ConfirmButton(
     ) -> ConfirmButton:
         return cls(match["what"], int(match["game"]), int(match["turn"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await confirmed(interaction, self.what, self.game_id, self.turn, self.answer == "yes")
 
 

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.client.cog import (
+from bot.client.replies import (
+    OncePerInteraction,
     answer_in_time,
     edit_in_place,
     game_number,
@@ -29,13 +30,13 @@ from bot.client.cog import (
     report_error,
     respond_private,
 )
-from bot.client.views import OncePerInteraction
 from bot.core.batch import MESSAGE_LIMIT
 from bot.texts.i18n import N_, t
 from bot.texts.posts import shorten
 
 if TYPE_CHECKING:
     from bot.client.app import TorresBot
+    from bot.client.delivery import Delivery
     from bot.core.review import ReviewPage
     from bot.core.service import BoardView
 
@@ -130,7 +131,7 @@ class _StepButton(OncePerInteraction):
     async def message(self, bot: TorresBot, interaction: discord.Interaction, lang: str) -> Any:
         raise NotImplementedError
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             lang = lang_of(interaction)
             message = await answer_in_time(
@@ -144,7 +145,7 @@ class _StepButton(OncePerInteraction):
 
 
 class ReviewButton(
-    _StepButton, discord.ui.DynamicItem[discord.ui.Button], template=REVIEW_TEMPLATE
+    _StepButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=REVIEW_TEMPLATE
 ):
     """◀ or ▶ on a review: shows page *page* of *seat*'s review of game *game_id*."""
 
@@ -192,7 +193,7 @@ def board_steps(view: BoardView) -> discord.ui.View | None:
     return steps
 
 
-class BoardButton(_StepButton, discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
+class BoardButton(_StepButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_TEMPLATE):
     """A step of ``/torres board``: shows decision *decision* (``last``: the latest)."""
 
     def __init__(self, game_id: int, decision: int, to: str) -> None:
@@ -237,7 +238,7 @@ NO_CHART = N_("(The score chart could not be drawn.)")
 
 
 async def final_summary(
-    bot: TorresBot, game_id: int, lang: str, used: int
+    bot: Delivery, game_id: int, lang: str, used: int
 ) -> tuple[list[discord.File], str]:
     """The game's last post's chart and best castles (*used*: characters already in the
     message). The chart is drawn from the log, like the replay: the same on a resend."""

@@ -25,13 +25,14 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.texts.i18n import CATALOGS, DEFAULT, LANGUAGES, language
+from bot.texts.markup import COMMAND_TEXT_LIMIT
 
 log = logging.getLogger(__name__)
 
 CONTEXT = "command"
 """The message context (``msgctxt``) of every command text in the catalogs."""
 
-LIMIT = 100
+LIMIT = COMMAND_TEXT_LIMIT
 """Discord's limit for a description or a choice's name, translated or not."""
 
 _TRANSLATED = frozenset(

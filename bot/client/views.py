@@ -10,12 +10,21 @@ digits of other scripts, which ``int`` reads as numbers.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.texts.i18n import DEFAULT, tp
+from bot.client.panel_views import ask, open_panel
+from bot.client.replies import (
+    OncePerInteraction,
+    answer_in_time,
+    answer_private,
+    partial_defer,
+    report_error,
+    sent_at,
+    user_of,
+)
+from bot.texts.i18n import DEFAULT, t, tp
 
 if TYPE_CHECKING:
     from bot.client.app import TorresBot
@@ -23,34 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TEMPLATE = r"torres:(?P<game>[0-9]+):(?P<turn>[0-9]+):(?P<action>play|end|undo|hand)"
-
-SEEN_INTERACTIONS = 4096  # interaction ids remembered against a second delivery
-_seen: OrderedDict[int, None] = OrderedDict()
-
-
-def first_delivery(interaction: discord.Interaction[Any]) -> bool:
-    """False for an interaction this process has already taken: Discord may deliver one
-    twice (e.g. when the gateway replays events after a resume), and the second must
-    neither act again nor answer (the answer would be refused, the first's may be lost).
-
-    Autocomplete requests (one per keystroke) are not remembered: they change nothing,
-    and thousands of them would push the presses and commands out of the memory."""
-    if interaction.type is discord.InteractionType.autocomplete:
-        return True
-    if interaction.id in _seen:
-        log.info("interaction %s delivered again; ignored", interaction.id)
-        return False
-    _seen[interaction.id] = None
-    if len(_seen) > SEEN_INTERACTIONS:
-        _seen.popitem(last=False)
-    return True
-
-
-class OncePerInteraction:
-    """A mixin for the bot's components: a second delivery of a press does nothing."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return first_delivery(interaction)
 
 
 _STYLE = {
@@ -76,7 +57,9 @@ def label(action: str, lang: str = DEFAULT) -> str:
     return labels[action]
 
 
-class TurnButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class TurnButton(
+    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
+):
     """One button of a turn message; its custom_id is ``torres:GAME:TURN:ACTION``."""
 
     def __init__(self, game_id: int, turn: int, action: str, lang: str = DEFAULT) -> None:
@@ -97,9 +80,7 @@ class TurnButton(OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button], 
     ) -> TurnButton:
         return cls(int(match["game"]), int(match["turn"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
-        from bot.client.cog import handle_button
-
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await handle_button(interaction, self.game_id, self.turn, self.action)
 
 
@@ -111,3 +92,45 @@ def turn_view(
     for action in actions:
         view.add_item(TurnButton(game_id, turn, action, lang))
     return view
+
+
+async def handle_button(
+    interaction: discord.Interaction[TorresBot], game_id: int, turn: int, action: str
+) -> None:
+    """A press of Play / End turn / Undo / My hand on a turn message.
+
+    Undo opens the panel, saying what its Undo takes back: this message is the same
+    all turn, so a press here can't be bound to the state its player saw (a double
+    tap, or phone and desktop, would take back two actions); the panel's Undo is.
+    """
+    bot = interaction.client
+    service = bot.service
+    if action in ("play", "undo"):
+        await open_panel(interaction, game_id, turn, undo=action == "undo")
+        return
+    try:
+        user = user_of(interaction)
+        if action == "end":
+            ap = await answer_in_time(
+                interaction,
+                service.end_needs_confirm(game_id=game_id, turn=turn, user=user),
+                partial_defer(interaction),
+            )
+            if ap:
+                lang = user.lang
+                question = t(
+                    lang,
+                    "You still have **{ap} AP**. End your turn anyway? (Unused AP are lost.)",
+                    ap=ap,
+                )
+                await ask(interaction, question, "end", game_id, turn, label("end", lang))
+                return
+        if action == "hand":
+            await answer_private(interaction, service.hand(game_id=game_id, turn=turn, user=user))
+            return
+        outcome = service.end_turn(
+            game_id=game_id, turn=turn, user=user, created_at=sent_at(interaction)
+        )
+        await bot.answer(interaction, outcome)
+    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
+        await report_error(interaction, exc)

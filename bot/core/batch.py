@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.service import Post
+from bot.texts import markup
 from bot.texts.i18n import t
 from bot.texts.posts import next_label, scores_label
 
@@ -38,7 +39,7 @@ def merge_posts(posts: list[Post]) -> Post:
     )
 
 
-MESSAGE_LIMIT = 2000  # characters Discord takes in one message's content
+MESSAGE_LIMIT = markup.MESSAGE_LIMIT
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 from bot.core.actions import normalize
 from bot.core.panel import describe
 from bot.texts.i18n import DEFAULT, t
+from bot.texts.markup import CHOICE_LIMIT, CHOICES, cut_end
 from engine import Game
 
 _SQUARE = re.compile(r"[a-h][1-8]")
-LIMIT = 25
-MAX = 100  # characters in a choice's label and value
+LIMIT = CHOICES
+MAX = CHOICE_LIMIT
 KINDS = (
     "move",
     "build",
@@ -77,8 +79,6 @@ def complete(
 ) -> list[tuple[str, str]]:
     """Up to 25 ``(label, value)`` choices continuing *done_text* with one action;
     the labels in *lang* (the user's)."""
-    from bot.core.service import rank_actions
-
     prefix = f"{done_text}; " if done_text else ""
     typed = normalize(partial) if partial.strip() else ""
     legal = game.legal()
@@ -125,4 +125,49 @@ def _label(words: str, value: str) -> str:
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= MAX else text[: MAX - 1] + "…"
+    return cut_end(text, MAX)
+
+
+_KIND_ORDER = (
+    "castle",
+    "place",
+    "king",
+    "build",
+    "move",
+    "knight",
+    "play",
+    "stack",
+    "keep",
+    "draw",
+    "score",
+    "end",
+)
+
+
+def rank_actions(legal: Sequence[str], limit: int = CHOICES) -> list[str]:
+    """Pick at most *limit* actions, every kind represented, most useful kinds first.
+
+    Kinds take turns contributing one action each (so that, say, forty builds
+    cannot crowd out the moves), and ``end`` is always offered when legal.
+    """
+    groups: dict[str, list[str]] = {}
+    for action in legal:
+        groups.setdefault(action.split(" ", 1)[0], []).append(action)
+    kinds = sorted(groups, key=lambda k: _KIND_ORDER.index(k) if k in _KIND_ORDER else 99)
+    chosen: set[str] = set()
+    if "end" in groups:
+        chosen.add("end")
+    depth = 0
+    while len(chosen) < limit and any(depth < len(groups[k]) for k in kinds):
+        for k in kinds:
+            if depth < len(groups[k]) and len(chosen) < limit:
+                chosen.add(groups[k][depth])
+        depth += 1
+    order = {a: i for i, a in enumerate(legal)}
+    return sorted(
+        chosen,
+        key=lambda a: (
+            _KIND_ORDER.index(a.split(" ", 1)[0]) if a.split(" ", 1)[0] in _KIND_ORDER else 99,
+            order[a],
+        ),
+    )

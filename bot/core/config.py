@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 # The engine's computer players, weakest first (engine.ai.choose_actions' levels).
 AI_LEVELS = ("random", "heuristic", "search", "expert")
@@ -144,7 +145,12 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
         raise ConfigError(f"{name} must be a whole number, not {raw!r}.") from None
 
 
-def _shards(env: Mapping[str, str]) -> dict[str, object]:
+class _Shards(TypedDict, total=False):
+    shard_count: int
+    shard_ids: tuple[int, ...]
+
+
+def _shards(env: Mapping[str, str]) -> _Shards:
     """``TORRES_SHARD_COUNT`` and ``TORRES_SHARD_IDS`` (a comma list; default: all shards)."""
     raw_ids = (env.get("TORRES_SHARD_IDS") or "").strip()
     if not (env.get("TORRES_SHARD_COUNT") or "").strip():

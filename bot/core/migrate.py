@@ -85,7 +85,7 @@ async def _replays(store: GameStore) -> list[str]:
     """Games whose log does not lead to their snapshot (empty when all do)."""
     from bot.core.service import GameService
 
-    service = GameService(store)  # type: ignore[arg-type]
+    service = GameService(store)
     bad = []
     for row in await store.games_with_status("open", "running", "over", "cancelled"):
         if row.initial is None:

@@ -228,7 +228,6 @@ class Poster:
             except Exception as exc:  # noqa: BLE001 - e.g. the database is busy: try again
                 log.warning("the posts of game %s wait (%s)", game_id, exc)
                 result = RETRY
-                post = None  # type: ignore[assignment]
             if result == RETRY:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)

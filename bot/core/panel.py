@@ -14,452 +14,82 @@ refined by their next word; no legal action is ever left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from bot.texts.i18n import DEFAULT, N_, t, tn
+from bot.core.actions import split_actions
+from bot.core.panel_groups import (
+    BUTTON_LIMIT,
+    DO,
+    LIMIT,
+    MAX_OPTIONS,
+    MAX_WHERE,
+    WHAT,
+    Option,
+    PanelModel,
+    Select,
+    _parent,
+    follow_group,
+    group_of,
+    grouped,
+    score_steps,
+    split_options,
+)
+from bot.texts.i18n import DEFAULT, t
+from bot.texts.markup import (
+    PLACEHOLDER_LIMIT,
+)
+from bot.texts.panel_words import (
+    OUT_OF_DATE,
+    _choices,
+    _detail,
+    _fit,
+    _moves_text,
+    _ranks,
+    _status,
+    ap_line,
+    castle_after_build,
+    describe,
+    describe_all,
+    end_question,
+    group_label,
+)
 from engine import Game
 from renderer.i18n import card_name as _card_name
 
-MAX_OPTIONS = 25  # Discord: options in one select menu
-MAX_WHERE = 3  # where selects: 5 rows minus the what select and the button row
-LIMIT = 100  # Discord: characters in an option's label, value and description
-PLACEHOLDER_LIMIT = 150  # Discord: characters in a select's placeholder
-BUTTON_LIMIT = 80  # Discord: characters in a button's label
-
-# A choice on a panel the game has moved on from (a second tap, another panel of the turn).
-OUT_OF_DATE = N_(
-    "This panel was out of date, so nothing was done; it now shows the game as it is. Choose again."
-)
-
-_SQUARE_WORDS = frozenset(f"{f}{r}" for f in "abcdefgh" for r in "12345678")
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One entry of a select menu."""
-
-    label: str
-    value: str
-    description: str | None = None
-    default: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Select:
-    """A select menu; ``key`` (``what``, ``do0``…) ends its custom id."""
-
-    key: str
-    placeholder: str
-    options: tuple[Option, ...]
-    max_values: int = 1  # several squares in one choice (builds): the service checks the set
-
-
-@dataclass(slots=True)
-class PanelModel:
-    """Everything the panel message shows."""
-
-    text: str
-    selects: list[Select] = field(default_factory=list)
-    can_undo: bool = False
-    can_hint: bool = False
-    can_end: bool = False
-    confirm_end: bool = False  # the End turn confirmation replaces the selects
-    closed: bool = False  # the turn is over: every component disabled
-
-
-# -- actions in words --------------------------------------------------------------
-
-
-def describe(action: str, game: Game | None = None, *, lang: str = DEFAULT) -> str:
-    """An action in words, as an option label or a reply names it, in *lang*.
-
-    >>> describe("move c3 d3")
-    'Knight c3 → d3 (1 AP)'
-    """
-    words = action.split()
-    if not words:
-        return action
-    kind, args = words[0], words[1:]
-    if kind == "move" and len(args) >= 2:
-        return t(lang, "Knight {path} ({ap} AP)", path=" → ".join(args), ap=len(args) - 1)
-    if kind == "knight" and args:
-        return t(lang, "Add a knight on {square} (2 AP)", square=args[0])
-    if kind == "build" and args:
-        if game is not None and len(args) == 1:
-            n = castle_after_build(game, args[0])
-            return tn(
-                lang,
-                "Build on {square} (castle of {n})",
-                "Build on {square} (castle of {n})",
-                n,
-                square=args[0],
-            )
-        return t(lang, "Build on {squares} ({ap} AP)", squares=", ".join(args), ap=len(args))
-    if kind == "stack" and args and _plain_number(args[0]):
-        return tn(
-            lang,
-            "Use a stack of {n} block (0 AP)",
-            "Use a stack of {n} blocks (0 AP)",
-            int(args[0]),
-        )
-    if kind == "draw":
-        return t(lang, "Draw a card (1 AP)")
-    if kind == "score" and (not args or _plain_number(args[0])):
-        n = int(args[0]) if args else 1
-        return tn(lang, "Score {n} step ({n} AP)", "Score {n} steps ({n} AP)", n)
-    if kind == "keep" and len(args) == 2:
-        return _keep_words(args[0], args[1], game, lang)
-    if kind == "play" and args:
-        return _card_words(args[0], args[1:], lang)
-    if kind == "castle" and args:
-        return t(lang, "Starting block on {square}", square=args[0])
-    if kind == "place" and args:
-        return t(lang, "First knight on {square}", square=args[0])
-    if kind == "king" and args:
-        if args[0] == "pass":
-            return t(lang, "Leave the king where it is")
-        return t(lang, "King to {square}", square=args[0])
-    if kind == "end":
-        return t(lang, "End turn")
-    return action
-
-
-def _plain_number(word: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes ``²`` (which ``int`` refuses) and
-    other scripts' digits (which ``int`` reads)."""
-    return word.isascii() and word.isdigit()
-
-
-def _keep_words(card: str, where: str, game: Game | None, lang: str) -> str:
-    others = 2
-    if game is not None:
-        revealed = (game.position().get("turn") or {}).get("revealed") or []
-        others = max(0, len(revealed) - 1)
-    name = _card_name(lang, card)
-    if where == "bottom":
-        if others == 0:
-            return t(lang, "Keep {card}, nothing else goes under your deck", card=name)
-        if others == 2:
-            return t(lang, "Keep {card}, the other two go under your deck", card=name)
-        return tn(
-            lang,
-            "Keep {card}, the other one goes under your deck",
-            "Keep {card}, the other {n} go under your deck",
-            others,
-            card=name,
-        )
-    if others == 0:
-        return t(lang, "Keep {card}, nothing else goes back on top of your deck", card=name)
-    if others == 2:
-        return t(lang, "Keep {card}, the other two go back on top of your deck", card=name)
-    return tn(
-        lang,
-        "Keep {card}, the other one goes back on top of your deck",
-        "Keep {card}, the other {n} go back on top of your deck",
-        others,
-        card=name,
-    )
-
-
-def _card_words(card: str, args: list[str], lang: str) -> str:
-    name = _card_name(lang, card)
-    if card in ("ap6", "ap7"):
-        return t(lang, "Play {card}", card=name)
-    if card == "extra" and args:
-        return t(lang, "Play {card} on {square}", card=name, square=args[0])
-    if card == "lift" and args:
-        src = "" if len(args) < 2 else args[1]
-        if src == "turn":
-            return t(
-                lang,
-                "Play {card}: under knight {square}, from this turn's stack",
-                card=name,
-                square=args[0],
-            )
-        if _plain_number(src):
-            return tn(
-                lang,
-                "Play {card}: under knight {square}, from a stack of {n}",
-                "Play {card}: under knight {square}, from a stack of {n}",
-                int(src),
-                card=name,
-                square=args[0],
-            )
-        return t(
-            lang, "Play {card}: under knight {square}, from a stack", card=name, square=args[0]
-        )
-    if card == "moveblock" and len(args) == 2:
-        return t(
-            lang, "Play {card}: {source} → {target}", card=name, source=args[0], target=args[1]
-        )
-    if len(args) == 2:
-        return t(
-            lang,
-            "Play {card}: knight {source} → {target}",
-            card=name,
-            source=args[0],
-            target=args[1],
-        )
-    if args:
-        return t(lang, "Play {card} {args}", card=name, args=" ".join(args))
-    return t(lang, "Play {card}", card=name)
-
-
-def castle_after_build(game: Game, square: str) -> int:
-    """How many squares the castle holding *square* covers once a block is built there."""
-    heights = dict(game.position().get("heights") or {})
-    heights[square] = heights.get(square, 0) + 1
-    seen = {square}
-    todo = [square]
-    while todo:
-        s = todo.pop()
-        f, r = ord(s[0]), int(s[1])
-        for nf, nr in ((f + 1, r), (f - 1, r), (f, r + 1), (f, r - 1)):
-            t = f"{chr(nf)}{nr}"
-            if t in _SQUARE_WORDS and t not in seen and heights.get(t, 0) > 0:
-                seen.add(t)
-                todo.append(t)
-    return len(seen)
-
-
-def _detail(action: str, game: Game, lang: str = DEFAULT) -> str | None:
-    """A second line for an option: levels, mostly."""
-    words = action.split()
-    kind = words[0]
-    if kind == "move" and len(words) >= 3:
-        a, b = game.height(words[1]), game.height(words[-1])
-        if a != b:
-            return t(lang, "level {before} → {after}", before=a, after=b)
-        return t(lang, "level {level}", level=a)
-    if kind in ("build", "knight", "castle", "place") and len(words) == 2:
-        h = game.height(words[1])
-        if kind == "build":
-            return t(lang, "level {before} → {after}", before=h, after=h + 1)
-        return t(lang, "level {level}", level=h)
-    return None
-
-
-# -- grouping -------------------------------------------------------------------
-
-
-def group_of(action: str, depth: int = 0) -> str | None:
-    """The *what* an action belongs to; None for ``end`` (a button of its own).
-
-    *depth* adds that many further words (used to split a group too big to list).
-    """
-    words = action.split()
-    kind = words[0]
-    if kind == "end":
-        return None
-    base = 2 if kind in ("move", "play") else 1
-    return " ".join(words[: base + depth])
-
-
-_GROUP_ORDER = ("castle", "place", "king", "keep", "stack", "move", "build", "knight", "play")
-
-
-def _group_sort(key: str) -> tuple[int, str]:
-    kind = key.split()[0]
-    rank = _GROUP_ORDER.index(kind) if kind in _GROUP_ORDER else len(_GROUP_ORDER)
-    return rank, key
-
-
-_GROUP_LABELS = {
-    "knight": N_("Add a knight (2 AP)"),
-    "build": N_("Build a block (1 AP)"),
-    "stack": N_("Choose this turn's stack (0 AP)"),
-    "score": N_("Score (1 AP a step)"),
-    "keep": N_("Keep one of the drawn cards"),
-    "castle": N_("Place a starting block"),
-    "place": N_("Place your first knight"),
-    "king": N_("The king"),
-    "draw": N_("Draw a card (1 AP)"),
-}
-
-
-def group_label(key: str, count: int, lang: str = DEFAULT) -> str:
-    words = key.split()
-    kind = words[0]
-    if kind == "move" and len(words) == 2:
-        return t(lang, "Move knight {square}", square=words[1])
-    if kind == "play" and len(words) > 2:
-        return t(
-            lang, "Play {card} from {square}", card=_card_name(lang, words[1]), square=words[2]
-        )
-    if kind == "play" and len(words) == 2:
-        return t(lang, "Play {card}", card=_card_name(lang, words[1]))
-    return t(lang, _GROUP_LABELS[kind]) if kind in _GROUP_LABELS else key
-
-
-def score_steps(game: Game) -> list[str]:
-    """``score``, ``score 2``… as far as the AP and the track allow."""
-    work = game.copy()
-    out: list[str] = []
-    n = 0
-    while "score" in work.legal() and n < 50:
-        work.play("score")
-        n += 1
-        out.append("score" if n == 1 else f"score {n}")
-    return out
-
-
-def move_paths(game: Game, steps: list[str]) -> list[str]:
-    """One knight's moves, each destination once: its single steps (as ``legal()``
-    lists them), then the squares only several steps reach, by their shortest path
-    (``move c3 d3 e3``, the notation's shorthand for the engine's steps), nearest first.
-
-    Paths are found by playing the engine's legal steps on copies, so each is legal
-    as a whole. Further squares are left out once a whole distance would not fit the
-    where selects (a knight's single steps always do).
-    """
-    if not steps:
-        return steps
-    start = steps[0].split()[1]
-    seen = {start, *(a.split()[-1] for a in steps)}
-    out = list(steps)
-    frontier: list[tuple[list[str], Game]] = []
-    for a in steps:
-        work = game.copy()
-        work.play(a)
-        frontier.append((a.split()[1:], work))
-    room = MAX_OPTIONS * MAX_WHERE
-    while frontier:
-        found: list[tuple[list[str], Game]] = []
-        for path, work in frontier:
-            prefix = f"move {path[-1]} "
-            for step in work.legal():
-                if not step.startswith(prefix) or (there := step[len(prefix) :]) in seen:
-                    continue
-                seen.add(there)
-                after = work.copy()
-                after.play(step)
-                found.append(([*path, there], after))
-            if len(out) + len(found) > room:  # this distance no longer fits: stop here
-                break
-        if not found or len(out) + len(found) > room:
-            break
-        out.extend("move " + " ".join(path) for path, _ in found)
-        frontier = found
-    return out
-
-
-def grouped(game: Game) -> dict[str, list[str]]:
-    """Legal actions (``end`` aside) by group, in the order the panel lists them."""
-    legal = [a for a in game.legal() if a != "end"]
-    groups: dict[str, list[str]] = {}
-    for action in legal:
-        key = group_of(action)
-        if key is not None:
-            groups.setdefault(key, []).append(action)
-    if "score" in groups:
-        groups["score"] = score_steps(game)
-    for key in [k for k in groups if k.startswith("move ")]:
-        groups[key] = move_paths(game, groups[key])
-    if len(groups) > MAX_OPTIONS:  # never seen in play: all knights' moves as one group
-        merged: dict[str, list[str]] = {}
-        for key, actions in groups.items():
-            merged.setdefault("move" if key.startswith("move ") else key, []).extend(actions)
-        groups = merged
-    return dict(sorted(groups.items(), key=lambda kv: _group_sort(kv[0])))
-
-
-def _parent(group: str, groups: dict[str, list[str]]) -> str | None:
-    """The listed group that *group* refines (``play moveblock a1`` → ``play moveblock``)."""
-    if group in groups:
-        return group
-    return next((k for k in groups if group.startswith(k + " ")), None)
-
-
-def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
-    """Which group the panel shows after *action*: the cards to keep after a draw, or
-    what a card set up (the knight it moved, the builds) if that fits one select.
-
-    After a move, a build, a score or a new knight no group is opened: the free rows
-    already offer those groups at once (``_quick``), and an open group would take
-    their rows."""
-    key = _follow(action, groups)
-    if key is None or (len(groups[key]) > MAX_OPTIONS and key != "keep"):
-        return None
-    if key.split()[0] in ("build", "score", "knight") or (
-        key.startswith("move ") and action.startswith("move ")
-    ):
-        return None  # the free rows offer these at once, beside the other groups
-    return key
-
-
-def _follow(action: str, groups: dict[str, list[str]]) -> str | None:
-    words = action.split()
-    if words and words[0] == "move" and f"move {words[-1]}" in groups:
-        return f"move {words[-1]}"
-    key = group_of(action)
-    if key is not None and key in groups and len(groups[key]) > 1:
-        return key
-    if words and words[0] == "draw" and "keep" in groups:
-        return "keep"
-    if words and words[0] == "play":  # a card: what it set up next
-        target = _target(action)
-        if target is not None and f"move {target}" in groups:
-            return f"move {target}"  # the knight it moved or raised
-        if words[1] in ("extra", "moveblock", "lift") and "build" in groups:
-            return "build"
-    return None
-
-
-def _target(action: str) -> str | None:
-    squares = [w for w in action.split() if w in _SQUARE_WORDS]
-    return squares[-1] if squares else None
-
-
-def split_options(options: Sequence[Option], actions: Sequence[str]) -> list[list[int]]:
-    """Indexes of *options* in chunks of at most 25, whole ranks together where possible."""
-    n = len(options)
-    if n <= MAX_OPTIONS:
-        return [list(range(n))]
-    by_rank: dict[int, list[int]] = {}
-    for i, action in enumerate(actions):
-        sq = _target(action)
-        by_rank.setdefault(int(sq[1]) if sq else 0, []).append(i)
-    chunks: list[list[int]] = []
-    current: list[int] = []
-    for rank in sorted(by_rank):
-        idx = by_rank[rank]
-        if len(idx) > MAX_OPTIONS:  # a rank alone is too big: plain chunks
-            if current:
-                chunks.append(current)
-                current = []
-            chunks.extend(idx[i : i + MAX_OPTIONS] for i in range(0, len(idx), MAX_OPTIONS))
-            continue
-        if len(current) + len(idx) > MAX_OPTIONS:
-            chunks.append(current)
-            current = []
-        current.extend(idx)
-    if current:
-        chunks.append(current)
-    if len(chunks) > MAX_WHERE:  # uneven ranks: plain chunks in rank order still fit
-        order = [i for chunk in chunks for i in chunk]
-        chunks = [order[i : i + MAX_OPTIONS] for i in range(0, n, MAX_OPTIONS)]
-    return chunks
-
-
-def _ranks(actions: Iterable[str], lang: str = DEFAULT) -> str:
-    ranks = sorted({int(sq[1]) for a in actions if (sq := _target(a))})
-    if not ranks:
-        return ""
-    if len(ranks) == 1:
-        return t(lang, "rank {rank}", rank=ranks[0])
-    return t(lang, "ranks {first}–{last}", first=ranks[0], last=ranks[-1])
-
-
-def _fit(text: str, limit: int = LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+# The words callers read through bot.core.panel (``panels.describe``…) are bot.texts.panel_words'.
+__all__ = [
+    "BUTTON_LIMIT",
+    "DO",
+    "LIMIT",
+    "MAX_OPTIONS",
+    "OUT_OF_DATE",
+    "PLACEHOLDER_LIMIT",
+    "WHAT",
+    "Option",
+    "PanelModel",
+    "Select",
+    "ap_line",
+    "build_panel",
+    "castle_after_build",
+    "closed_model",
+    "confirm_end_model",
+    "describe",
+    "describe_all",
+    "done_words",
+    "end_question",
+    "follow_group",
+    "group_label",
+    "group_of",
+    "grouped",
+    "option_payloads",
+    "score_steps",
+    "split_options",
+]
 
 
 # -- the panel --------------------------------------------------------------------
-
-WHAT = "g|"  # value prefix of a group in the what select
-DO = "a|"  # value prefix of an action (in the what select: a one-action group)
 
 
 def build_panel(
@@ -651,12 +281,6 @@ def _quick(
     return out
 
 
-def _moves_text(moves: list[str], lang: str) -> str:
-    if len(moves) > MAX_OPTIONS:
-        return t(lang, "Move a knight: the nearest squares")
-    return t(lang, "Move a knight: choose")
-
-
 def _small_text(small: list[str], lang: str) -> str:
     keys = {group_of(a) or "" for a in small}
     if len(keys) == 1:
@@ -704,8 +328,6 @@ def suggestion_select(
     if not parts:
         return None
     text = "; ".join(parts)
-    from bot.core.actions import split_actions
-
     words = describe_all(split_actions(text), game, lang=lang)
     line = t(lang, "💡 Suggested: {actions}.", actions=words)
     whole = parts[-1] == "end"
@@ -713,10 +335,6 @@ def suggestion_select(
     option = Option(_fit(label), DO + text, _fit(words))
     placeholder = t(lang, "💡 Play the suggestion?")
     return line, Select("do0", _fit(placeholder, PLACEHOLDER_LIMIT), (option,))
-
-
-def _choices(n: int, lang: str) -> str:
-    return _fit(tn(lang, "{n} choice", "{n} choices", n))
 
 
 def _where(
@@ -813,67 +431,6 @@ def _chunked(
     return out
 
 
-_SETUP_HELP = {
-    "castles": N_("Setup: place a starting block."),
-    "place": N_("Setup: place your first knight on a starting castle."),
-    "king": N_("Setup: put the king on an empty castle."),
-}
-
-
-def _status(game: Game, me: str, stack_text: str, lang: str = DEFAULT) -> str:
-    view = game.position(viewer=me)
-    turn = view.get("turn") or {}
-    if game.stage in ("castles", "place", "king"):
-        if game.stage == "king" and view.get("king") is not None:
-            return t(
-                lang,
-                "You have the fewest points: move the king to another castle, or leave him.",
-            )
-        return t(lang, _SETUP_HELP[game.stage]) if game.stage in _SETUP_HELP else ""
-    parts: list[str] = []
-    if game.stage in ("play", "draw-keep"):
-        parts.append(t(lang, "**{ap} AP** left", ap=game.ap))
-        stack = turn.get("stack")
-        if stack is not None:
-            parts.append(
-                tn(lang, "this turn's stack: {n} block", "this turn's stack: {n} blocks", stack)
-            )
-        else:
-            stacks = (view.get("stacks") or {}).get(me) or []
-            if stacks:
-                parts.append(t(lang, "stacks: {stacks}", stacks=", ".join(str(s) for s in stacks)))
-    hand = list(game.hand(me))
-    drawn = [c for c in turn.get("drawn") or [] if c != "hidden"]
-    playable = list(hand)
-    for c in drawn:
-        if c in playable:
-            playable.remove(c)
-    names = ", ".join(_card_name(lang, c) for c in playable)
-    cards = t(lang, "hand: {cards}", cards=names) if names else t(lang, "hand: no cards")
-    if drawn:
-        later = ", ".join(_card_name(lang, c) for c in drawn)
-        cards += " " + t(lang, "(drawn this turn, for later: {cards})", cards=later)
-    parts.append(cards)
-    line = " · ".join(parts)
-    if stack_text:
-        line += "\n" + t(lang, "This turn so far: `{actions}`", actions=stack_text)
-    revealed = [c for c in turn.get("revealed") or [] if c != "hidden"]
-    if revealed:
-        names = ", ".join(_card_name(lang, c) for c in revealed)
-        line += "\n" + t(lang, "Drawn, keep one: {cards}", cards=names)
-    return line
-
-
-def end_question(ap: int, lang: str = DEFAULT) -> str:
-    """The question before a turn ends with AP unused (the panel's and the End turn button's)."""
-    return tn(
-        lang,
-        "You still have **{n} AP**. End your turn anyway? (Unused AP are lost.)",
-        "You still have **{n} AP**. End your turn anyway? (Unused AP are lost.)",
-        ap,
-    )
-
-
 def confirm_end_model(header: str, ap: int, lang: str = DEFAULT) -> PanelModel:
     return PanelModel(text=f"{header}\n{end_question(ap, lang)}", confirm_end=True)
 
@@ -898,28 +455,6 @@ def option_payloads(select: Select) -> list[dict[str, Any]]:
 # -- replies ------------------------------------------------------------------------
 
 
-def ap_line(game: Game, *, lang: str = DEFAULT) -> str:
-    """AP and stack left, and what to do when nothing is left."""
-    ap = game.ap
-    if game.stage == "draw-keep":
-        return t(lang, "Now keep one of the drawn cards: `keep CARD top` or `keep CARD bottom`.")
-    if ap is None:
-        return ""
-    if ap == 0 and game.stage == "play" and any(a.startswith("play ") for a in game.legal()):
-        line = t(lang, "0 AP left: play a card, or press End turn or play `end`.")
-    elif ap == 0 and game.stage == "play":
-        line = t(lang, "0 AP left: press End turn or play `end`.")
-    else:
-        line = t(lang, "{ap} AP left.", ap=ap)
-    stack = (game.position().get("turn") or {}).get("stack")
-    if stack is not None:
-        held = tn(
-            lang, "This turn's stack holds {n} block.", "This turn's stack holds {n} blocks.", stack
-        )
-        line = f"{held} {line}"
-    return line
-
-
 def done_words(
     text: str, before: Game, after: Game, *, panel: bool = False, lang: str = DEFAULT
 ) -> str:
@@ -928,8 +463,6 @@ def done_words(
     On the *panel*, which shows AP and stack itself (and what to do at 0 AP), neither
     is repeated.
     """
-    from bot.core.actions import split_actions
-
     actions = split_actions(text)
     words = describe_all(actions, before, lang=lang)
     me = before.to_move
@@ -953,44 +486,3 @@ def done_words(
     if not panel:
         parts.append(ap_line(after, lang=lang))
     return " ".join(p for p in parts if p)
-
-
-def describe_all(
-    actions: Sequence[str], game: Game, *, lang: str = DEFAULT, public: bool = False
-) -> str:
-    """Several actions in words, joined; scores and moves of one knight merged.
-
-    *public*: as the other players may read them (which card a ``keep`` keeps unsaid).
-    """
-    out: list[str] = []
-    work = game.copy()
-    i = 0
-    while i < len(actions):
-        a = actions[i]
-        if a == "score":
-            n = 1
-            while i + n < len(actions) and actions[i + n] == "score":
-                n += 1
-            out.append(describe(f"score {n}", lang=lang))
-            i += n
-            continue
-        words = a.split()
-        n = 1
-        while (  # one knight's steps in a row: its path
-            words[0] == "move"
-            and i + n < len(actions)
-            and actions[i + n].split()[:2] == ["move", words[-1]]
-            and len(actions[i + n].split()) == 3
-        ):
-            words.append(actions[i + n].split()[2])
-            n += 1
-        if public and a.startswith("keep "):
-            out.append(t(lang, "Keep one of the drawn cards"))
-        else:
-            out.append(describe(" ".join(words), work, lang=lang))
-        try:
-            work.play("; ".join(actions[i : i + n]))
-        except Exception:  # words only: an illegal action is reported elsewhere
-            break
-        i += n
-    return "; ".join(out)

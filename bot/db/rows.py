@@ -68,6 +68,17 @@ class StoreError(RuntimeError):
     """
 
 
+def versions_to_apply(current: int, latest: int) -> range:
+    """The migrations a database at schema version *current* still needs (both stores);
+    a database written by a newer bot is refused, changing nothing."""
+    if current > latest:
+        raise StoreError(
+            f"the database has schema version {current}, newer than this bot's "
+            f"{latest}; upgrade the bot"
+        )
+    return range(current, latest)
+
+
 class DatabaseDamaged(StoreError):
     """``PRAGMA quick_check`` (or SQLite itself) found the file corrupt."""
 

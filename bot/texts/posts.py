@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.texts.i18n import DEFAULT, N_, t, tn
+from bot.texts.markup import code, mention, shown_name, timestamp
+from bot.texts.markup import shorten as shorten  # callers written before markup.py
 from renderer.i18n import card_help, card_name, colour_name, master_card_help, master_card_name
 
 if TYPE_CHECKING:
@@ -26,37 +27,6 @@ _VARIANTS = {
     "personal": N_("personal decks"),
     "master": N_("master version"),
 }
-
-
-def shorten(text: str, limit: int = 2000) -> str:
-    """*text* cut in the middle to at most *limit* characters.
-
-    Discord refuses messages over 2000 characters, and error messages may echo
-    whatever a player typed.
-    """
-    if len(text) <= limit:
-        return text
-    half = (limit - 3) // 2
-    return text[:half] + " … " + text[-(limit - 3 - half) :]
-
-
-# Discord's markdown lets a backslash escape any ASCII punctuation; these are
-# the characters that start markdown, links, mentions, headings, lists or quotes.
-_MARKUP = re.compile(r"([\\*_~`|<>\[\]()#@:!./-])")
-NAME_MAX = 64
-
-
-def shown_name(display: str) -> str:
-    """A display name as literal text in a message, whatever its owner put in it.
-
-    Names are chosen by their owners: ``**x**``, ``[text](https://…)``,
-    ``<@id>``, ``@everyone`` or ``# Big`` must show as typed, never format,
-    link or ping. Every markup character is escaped, ``@`` is also broken with
-    a zero-width space (as :func:`discord.utils.escape_mentions` does), and
-    line breaks become spaces.
-    """
-    flat = " ".join(display.split())[:NAME_MAX] or "?"
-    return _MARKUP.sub(r"\\\1", flat).replace("@", "@\u200b")
 
 
 def colour_dot(name: str | None) -> str:
@@ -108,7 +78,7 @@ def lobby_opened(
     humans: int,
     lang: str = DEFAULT,
 ) -> str:
-    author = f"<@{author_id}>"
+    author = mention(author_id)
     kind = variant_name(variant, lang)
     if bots:
         head = tn(
@@ -334,7 +304,7 @@ def next_player(
     label = next_label(lang)
     if seat.is_ai or seat.user_id is None:
         return label + " " + t(lang, "{player} is thinking…", player=seat_name(seat, lang))
-    who = f"<@{seat.user_id}> ({colour(seat.name, lang)})"
+    who = f"{mention(seat.user_id)} ({colour(seat.name, lang)})"
     stage = game.stage
     if stage == "castles":
         what = t(
@@ -377,12 +347,12 @@ def next_player(
     if clock_ends is not None:
         line += "\n" + t(
             lang,
-            "⏰ The computer plays for {player} <t:{time}:R>.",
-            player=f"<@{seat.user_id}>",
-            time=clock_ends,
+            "⏰ The computer plays for {player} {time}.",
+            player=mention(seat.user_id),
+            time=timestamp(clock_ends),
         )
     elif deadline is not None:
-        line += " " + t(lang, "Reminder <t:{time}:R>.", time=deadline)
+        line += " " + t(lang, "Reminder {time}.", time=timestamp(deadline))
     return line
 
 
@@ -397,7 +367,7 @@ def game_over(game: Game, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     else:
         head = t(lang, "**Game over!**") + " "
     others = [
-        f"<@{s.user_id}>"
+        mention(s.user_id)
         for s in seats
         if s.user_id is not None and not s.is_ai and s.name not in winners
     ]
@@ -413,7 +383,7 @@ def _winner(seat: SeatRow | None, name: str, lang: str) -> str:
     if seat.is_ai:
         who = t(lang, "Computer (for {player})", player=shown_name(seat.display))
         return f"{who} ({colour(name, lang)})"
-    return f"<@{seat.user_id}> ({colour(name, lang)})"
+    return f"{mention(seat.user_id)} ({colour(name, lang)})"
 
 
 def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
@@ -444,7 +414,7 @@ def hand(game: Game, name: str, lang: str = DEFAULT) -> str:
             t(
                 lang,
                 "Drawn, keep one with `keep CARD top` or `keep CARD bottom`: {cards}",
-                cards=", ".join(f"{card_name(lang, c)} (`{c}`)" for c in revealed),
+                cards=", ".join(f"{card_name(lang, c)} ({code(c)})" for c in revealed),
             )
         )
     master = master_card_line(view.get("master_card"), lang)
@@ -470,159 +440,72 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
     lang = row.language
     text = t(
         lang,
-        "<@{user}>, it's your move in Torres game #{game} ({player}), waiting since <t:{since}:R>.",
-        user=seat.user_id,
+        "{user}, it's your move in Torres game #{game} ({player}), waiting since {since}.",
+        user=mention(seat.user_id or 0),
         game=row.id,
         player=colour(seat.name, lang),
-        since=int(row.last_activity),
+        since=timestamp(row.last_activity),
     )
     if sent < row.reminder_limit:
         nxt = int(row.last_activity + row.reminder_interval * (sent + 1))
-        text += " " + t(lang, "Next reminder <t:{time}:R>.", time=nxt)
+        text += " " + t(lang, "Next reminder {time}.", time=timestamp(nxt))
     else:
         cancel_at = int(row.last_activity + row.idle_cancel_after)
         text += " " + t(
             lang,
-            "This is the last reminder. From <t:{time}:R> the author or a channel manager "
+            "This is the last reminder. From {time} the author or a channel manager "
             "may end the game with `/torres cancel`.",
-            time=cancel_at,
+            time=timestamp(cancel_at),
         )
     return text
 
 
-# -- a game in a thread of its own: the lobby card and the channel's notices -------------
+def stand_ins_count(seats: Iterable[SeatRow], stand_ins: Collection[str]) -> bool:
+    """Whether a finished game counts in stats and ratings (docs/bot.md, "Ratings").
+
+    It does when some person really played a seat (one not among *stand_ins*, the seats
+    the computer played for their players, ``GameService._stand_ins``): each stand-in
+    seat then counts as a loss for its player. When the computer played every person's
+    seat, nobody played the game and it counts for nobody.
+    """
+    return any(s.user_id is not None and s.name not in stand_ins for s in seats)
 
 
-def channel_link(channel_id: int) -> str:
-    """A link to a channel or thread, as Discord shows it."""
-    return f"<#{channel_id}>"
-
-
-def thread_name(game_id: int, author: str, lang: str = DEFAULT) -> str:
-    """The name of a game's thread (Discord allows 100 characters)."""
-    return shorten(t(lang, "Torres game #{game} ({author})", game=game_id, author=author), 100)
-
-
-def lobby_card(
-    row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT, replay_url: str | None = None
-) -> str:
-    """The lobby card in the channel, as the game stands: open (seats, what to press),
-    running (who plays, whose turn), over (the result and the replay) or cancelled."""
-    head = t(
-        lang,
-        "**Torres game #{game}** · {variant} · opened by {author}",
-        game=row.id,
-        variant=variant_name(row.variant, lang),
-        author=f"<@{row.author_id}>",
+def stand_in_note(seats: Sequence[SeatRow], stand_ins: Sequence[str], lang: str = DEFAULT) -> str:
+    """The game-over line saying for whom the computer played, and what counts (or "")."""
+    if not stand_ins:
+        return ""
+    players = ", ".join(
+        f"{shown_name(s.display)} ({colour(s.name, lang)})" for s in seats if s.name in stand_ins
     )
-    thread = channel_link(row.channel_id)
-    lines = [head]
-    if row.status == "open":
-        humans = row.seats_wanted - row.bots
-        names = ", ".join(shown_name(s.display) for s in seats)
-        lines.append(
-            tn(
-                lang,
-                "{joined} of {n} seat taken: {players}.",
-                "{joined} of {n} seats taken: {players}.",
-                humans,
-                joined=len(seats),
-                players=names,
-            )
-        )
-        if row.bots:
-            lines.append(
-                tn(lang, "And {n} computer player.", "And {n} computer players.", row.bots)
-            )
-        if len(seats) < humans:
-            lines.append(
-                t(
-                    lang,
-                    "Press **Join** to take a seat; the author presses **Start** when ready. "
-                    "The game plays in {thread}.",
-                    thread=thread,
-                )
-            )
-        else:
-            lines.append(
-                t(
-                    lang,
-                    "Every seat is taken: the author can press **Start**. "
-                    "The game plays in {thread}.",
-                    thread=thread,
-                )
-            )
-    elif row.status == "running":
-        players = ", ".join(seat_name(s, lang) for s in seats)
-        lines.append(t(lang, "Playing in {thread}: {players}.", thread=thread, players=players))
-        to_move = (row.position or {}).get("to_move")
-        mover = next((s for s in seats if s.name == to_move), None)
-        if mover is not None:
-            lines.append(
-                t(
-                    lang,
-                    "Turn {turn}: {player} to move.",
-                    turn=row.turn_no,
-                    player=seat_name(mover, lang),
-                )
-            )
-    elif row.status == "over":
-        lines.append(result_line(row, seats, lang))
-        lines.append(t(lang, "The game is in {thread}.", thread=thread))
-        if replay_url:
-            lines.append(t(lang, "Replay: {link}", link=replay_url))
-    else:
-        lines.append(t(lang, "This game was cancelled."))
-    return "\n".join(lines)
-
-
-def result_line(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
-    """A finished game's result in one line: who won, and every score."""
-    result = row.result or {}
-    scores: dict[str, int] = dict(result.get("scores") or {})
-    by_name = {s.name: s for s in seats}
-    winners = [seat_name(by_name[w], lang) for w in result.get("winners") or [] if w in by_name]
-    order = [s.name for s in seats if s.name]
-    table = score_list(scores, order, lang)
-    if len(winners) == 1:
-        return t(lang, "{player} won. {scores}", player=winners[0], scores=table)
-    if winners:
+    if stand_ins_count(seats, stand_ins):
         return t(
-            lang, "Shared victory: {players}. {scores}", players=", ".join(winners), scores=table
+            lang,
+            "🤖 The computer played most of the turns of {players}: that counts as a loss "
+            "for them in stats and ratings.",
+            players=players,
         )
-    return t(lang, "Game over. {scores}", scores=table)
-
-
-def start_notice(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
-    """The channel's one post when a game in a thread starts."""
     return t(
         lang,
-        "**Torres game #{game} has started** in {thread}: {players}.",
-        game=row.id,
-        thread=channel_link(row.channel_id),
-        players=", ".join(seat_name(s, lang) for s in seats),
+        "🤖 The computer played most of the turns of {players}: this game counts in nobody's "
+        "stats or rating.",
+        players=players,
     )
 
 
-def result_notice(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
-    """The channel's one post when a game in a thread ends."""
-    return t(
-        lang,
-        "**Torres game #{game} is over** ({thread}): {result}",
-        game=row.id,
-        thread=channel_link(row.channel_id),
-        result=result_line(row, seats, lang),
-    )
+def picture_labels(seats: Iterable[SeatRow], lang: str = DEFAULT) -> dict[str, str]:
+    """What the board picture calls each seat: the player's display name, or
+    "Computer (green)" for a computer seat (the picture draws text: nothing to escape)."""
+    return {s.name: picture_label(s, lang) for s in seats if s.name}
 
 
-def which_game(rows: Sequence[GameRow], lang: str = DEFAULT) -> str:
-    """Asked in a channel whose games each play in a thread: which one is meant."""
-    games = ", ".join(
-        t(lang, "#{game} in {thread}", game=r.id, thread=channel_link(r.channel_id)) for r in rows
-    )
-    return t(
-        lang,
-        "This channel has several Torres games: {games}. Use the command in the game's thread "
-        "(or the buttons on its card).",
-        games=games,
-    )
+def picture_label(seat: SeatRow, lang: str = DEFAULT) -> str:
+    if seat.is_ai or seat.user_id is None:
+        return t(lang, "Computer ({colour})", colour=colour(seat.name, lang))
+    return seat.display
+
+
+def who(seat: SeatRow, lang: str = DEFAULT) -> str:
+    if seat.is_ai or seat.user_id is None:
+        return t(lang, "the computer")
+    return mention(seat.user_id)

@@ -39,7 +39,7 @@ _SEAT_FIELDS = frozenset({"player", "other"})
 def _values(lang: str, text: str, params: Mapping[str, object]) -> dict[str, object]:
     values = dict(params)
     if "{levels}" in text:
-        values["levels"] = _levels(lang, int(params["levels"]))
+        values["levels"] = _levels(lang, int(str(params["levels"])))
     if "{card_name}" in text:
         values["card_name"] = card_name(lang, str(params["card"]))
     for seat in _SEAT_FIELDS & _fields(text):  # seat ids belong in notation only

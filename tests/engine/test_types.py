@@ -1,5 +1,5 @@
 """The checked packages type-check: ``mypy --strict`` on the files pyproject.toml's
-[tool.mypy] names (engine/ and renderer/; settings there too).
+[tool.mypy] names (engine/, renderer/ and bot/; settings there too).
 
 A test rather than a separate CI step, so that the README's one test command
 (which .ci/run calls) covers it. mypy runs with no paths, so a bare ``mypy`` in
@@ -15,11 +15,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Packages that must stay in the checked set.
-CHECKED = {"engine", "renderer"}
+CHECKED = {"engine", "renderer", "bot"}
 
 
-def test_the_checked_set_holds_engine_and_renderer_strictly():
-    """pyproject.toml's mypy settings name both packages, in strict mode."""
+def test_the_checked_set_holds_engine_renderer_and_bot_strictly():
+    """pyproject.toml's mypy settings name the three packages, in strict mode."""
     settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert settings["strict"] is True
     assert set(settings["files"]) >= CHECKED

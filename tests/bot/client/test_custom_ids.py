@@ -12,12 +12,13 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.client import views
+from bot.client import replies
 from bot.client.app import COMPONENTS
 from bot.client.lobby import LobbyButton
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
 from bot.client.review_views import BoardButton, ReviewButton
-from bot.client.views import TurnButton, first_delivery
+from bot.client.replies import first_delivery
+from bot.client.views import TurnButton
 
 
 def match(cls: type, custom_id: str) -> dict[str, str | None] | None:
@@ -101,13 +102,13 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
 def test_an_interaction_is_taken_once_and_memory_is_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(views, "SEEN_INTERACTIONS", 3)
-    monkeypatch.setattr(views, "_seen", type(views._seen)())
+    monkeypatch.setattr(replies, "SEEN_INTERACTIONS", 3)
+    monkeypatch.setattr(replies, "_seen", type(replies._seen)())
     first, again = press(1), press(1)
     assert first_delivery(first) and not first_delivery(again)  # type: ignore[arg-type]
     for n in range(2, 6):
         assert first_delivery(press(n))  # type: ignore[arg-type]
-    assert len(views._seen) == 3 and first_delivery(first)  # type: ignore[arg-type]
+    assert len(replies._seen) == 3 and first_delivery(first)  # type: ignore[arg-type]
 
 
 def press(number: int, kind: str = "component") -> SimpleNamespace:
@@ -120,8 +121,8 @@ def test_keystrokes_do_not_push_presses_out_of_the_duplicate_memory(
 ) -> None:
     """Autocomplete requests are answered every time and not remembered: a full memory's
     worth of keystrokes after a press leaves that press's second delivery ignored."""
-    monkeypatch.setattr(views, "SEEN_INTERACTIONS", 3)
-    monkeypatch.setattr(views, "_seen", type(views._seen)())
+    monkeypatch.setattr(replies, "SEEN_INTERACTIONS", 3)
+    monkeypatch.setattr(replies, "_seen", type(replies._seen)())
     assert first_delivery(press(1))  # type: ignore[arg-type]
     for n in range(2, 6):
         keystroke = press(n, "autocomplete")

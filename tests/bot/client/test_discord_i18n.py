@@ -15,9 +15,10 @@ from discord import app_commands
 
 import renderer
 import renderer.replay
-from bot.client.app import TorresBot, _delivery_note
+from bot.client.app import TorresBot
+from bot.client.delivery import _delivery_note
+from bot.client.replies import APOLOGY, report_error
 from bot.client.cards import card_text
-from bot.client.cog import APOLOGY, report_error
 from bot.client.views import TurnButton, turn_view
 from bot.core import complete as completion
 from bot.core.config import BotConfig
@@ -32,7 +33,9 @@ ROOT = Path(__file__).resolve().parents[3]
 # The Discord layer's files; their texts are in bot/locales/*/LC_MESSAGES/discord.po.
 FILES = [
     "bot/client/app.py",
+    "bot/client/delivery.py",
     "bot/client/cog.py",
+    "bot/client/replies.py",
     "bot/client/views.py",
     "bot/core/outbox.py",
     "bot/core/complete.py",

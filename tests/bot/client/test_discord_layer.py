@@ -16,7 +16,7 @@ import pytest
 import uvloop
 
 from bot.__main__ import _loop_factory
-from bot.client import cog
+from bot.client import replies
 from bot.client.app import TorresBot
 from bot.client.cards import card_buttons, card_text
 from bot.client.views import TEMPLATE, TurnButton, turn_view
@@ -447,18 +447,18 @@ async def test_quick_work_answers_at_once_and_slow_work_is_acknowledged_in_time(
     """A button whose answer is its work's result answers in one request when the work is
     quick; slow work (or an interaction that arrived late) is acknowledged first, and the
     work's result is never lost, even when the acknowledgement fails."""
-    monkeypatch.setattr(cog, "ANSWER_WITHIN", 0.05)
+    monkeypatch.setattr(replies, "ANSWER_WITHIN", 0.05)
     quick = _Interaction()
-    assert await cog.answer_in_time(quick, _slow(0, "a"), quick.acknowledge) == "a"
+    assert await replies.answer_in_time(quick, _slow(0, "a"), quick.acknowledge) == "a"
     assert quick.acknowledged == 0
     slow = _Interaction()
-    assert await cog.answer_in_time(slow, _slow(0.2, "b"), slow.acknowledge) == "b"
+    assert await replies.answer_in_time(slow, _slow(0.2, "b"), slow.acknowledge) == "b"
     assert slow.acknowledged == 1
-    late = _Interaction(age=cog.ANSWER_BY)  # delayed on its way: no time left to wait
-    assert await cog.answer_in_time(late, _slow(0.02, "c"), late.acknowledge) == "c"
+    late = _Interaction(age=replies.ANSWER_BY)  # delayed on its way: no time left to wait
+    assert await replies.answer_in_time(late, _slow(0.02, "c"), late.acknowledge) == "c"
     assert late.acknowledged == 1
     gone = _Interaction(refuse=True)
-    assert await cog.answer_in_time(gone, _slow(0.2, "d"), gone.acknowledge) == "d"
+    assert await replies.answer_in_time(gone, _slow(0.2, "d"), gone.acknowledge) == "d"
     assert gone.acknowledged == 1
 
 
@@ -466,7 +466,7 @@ def test_a_picture_whose_description_fails_goes_without_it(monkeypatch, caplog):
     """The alt text is a courtesy: if describing the board fails, the picture is still
     drawn (from the same reading of the position) and goes out with no description."""
     import renderer
-    from bot.client.app import _png_and_alt
+    from bot.client.pictures import _png_and_alt
     from engine import Game
 
     position = Game.new(players=2, seed=3).position()

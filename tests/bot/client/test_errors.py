@@ -10,7 +10,7 @@ import pytest
 from discord import app_commands
 
 import bot.db.sqlite
-from bot.client.cog import APOLOGY, report_error
+from bot.client.replies import APOLOGY, report_error
 from bot.core.errors import NotYourTurn
 from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
 

@@ -331,7 +331,14 @@ def test_every_home_text_has_a_german_and_a_dutch_translation():
     root = Path(__file__).resolve().parents[3]
     marked = [
         message
-        for name in ("bot/core/home.py", "bot/client/home_cog.py")
+        for name in (
+            "bot/core/home.py",
+            "bot/core/settings.py",
+            "bot/core/clocks.py",
+            "bot/core/ratings.py",
+            "bot/texts/home_words.py",
+            "bot/client/home_cog.py",
+        )
         for _, message, _, _ in extract_from_file(
             "python", root / name, keywords=KEYWORDS, strip_comment_tags=True
         )

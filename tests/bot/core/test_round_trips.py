@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.core import home as home_module
+from bot.core import settings as settings_module
 from bot.core.errors import NoGame, NotAllowed
 from bot.core.home import HomeService
 from bot.core.service import GameService, User, _random_decision
@@ -173,7 +173,7 @@ async def test_settings_from_memory_follow_this_process_at_once_and_others_withi
     env: Env, monkeypatch
 ):
     now = [1000.0]
-    monkeypatch.setattr(home_module.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(settings_module.time, "monotonic", lambda: now[0])
     counting = Counting(env.store)
     home = HomeService(counting, ai_level="heuristic")  # type: ignore[arg-type]
     assert not await home.wants_dm(ANN.id)
@@ -187,7 +187,7 @@ async def test_settings_from_memory_follow_this_process_at_once_and_others_withi
     assert await home.pending_notice(ANN.id) is None, "told once"
     # Another process's change (written straight to the database) shows within a minute.
     await env.store.set_user_settings(UserSettings(ANN.id, dm=False, dm_refused=True))
-    now[0] += home_module.SETTINGS_FRESH - 1
+    now[0] += settings_module.SETTINGS_FRESH - 1
     assert await home.wants_dm(ANN.id)
     now[0] += 2
     assert not await home.wants_dm(ANN.id)

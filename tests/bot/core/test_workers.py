@@ -119,7 +119,7 @@ async def test_a_closed_pool_has_finished_before_the_process_exits():
 
 async def test_pictures_drawn_in_processes_equal_those_drawn_in_threads():
     """TORRES_RENDER_PROCESSES changes where a picture is drawn, never its bytes."""
-    from bot.client.app import Renderer
+    from bot.client.pictures import Renderer
 
     game = _positions()[1]
     threads, processes = Renderer(1), Renderer(1, processes=1)

@@ -13,10 +13,12 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.db import postgres as pg_store
+from bot.db import postgres_base as pg_store
 from bot.db.contract import GameStore, open_store
+from bot.db.postgres import PgStore
 from bot.db.rows import ChannelBusy, StoreError
-from bot.db.sqlite import SCHEMA_VERSION, Store
+from bot.db.sqlite import Store
+from bot.db.sqlite_base import SCHEMA_VERSION
 
 
 @dataclass
@@ -250,7 +252,7 @@ async def test_game_and_seats_read_together_equal_the_separate_reads(backend):
 
 async def _old_database(backend: Backend, version: int, seed: int) -> None:
     """A database made by the bot of schema *version*, with one open game in channel 10."""
-    from bot.db.sqlite import _MIGRATIONS
+    from bot.db.sqlite_base import _MIGRATIONS
 
     migrations = _MIGRATIONS if backend.name == "sqlite" else pg_store._MIGRATIONS
     await backend.raw(
@@ -465,10 +467,10 @@ async def test_a_held_write_lock_refuses_writes_as_busy_and_never_blocks_reads(
     tmp_path, monkeypatch
 ):
     """Another connection holds the write lock: reads answer at once, a write is Busy, unchanged."""
-    import bot.db.sqlite
+    import bot.db.sqlite_base
     from bot.core.errors import Busy
 
-    monkeypatch.setattr(bot.db.sqlite, "WRITE_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(bot.db.sqlite_base, "WRITE_BUSY_SECONDS", 0.2)
     path = str(tmp_path / "t.db")
     store = await Store.open(path)
     game_id = await _new_game(store)
@@ -493,10 +495,10 @@ async def test_writes_queued_in_the_bot_give_up_as_busy_too(tmp_path, monkeypatc
     """A write waiting behind another of the bot's own writes is bounded as well."""
     import asyncio
 
-    import bot.db.sqlite
+    import bot.db.sqlite_base
     from bot.core.errors import Busy
 
-    monkeypatch.setattr(bot.db.sqlite, "WRITE_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(bot.db.sqlite_base, "WRITE_BUSY_SECONDS", 0.2)
     store = await Store.open(str(tmp_path / "t.db"))
     release = asyncio.Event()
 
@@ -612,11 +614,11 @@ async def test_sqlite_a_write_stuck_behind_the_writer_thread_gives_up_as_busy(
     is refused as Busy, nothing written, as one waiting for the write lock would be."""
     import threading
 
-    import bot.db.sqlite
+    import bot.db.sqlite_base
     from bot.core.errors import Busy
     from bot.db.sqlite import Store
 
-    monkeypatch.setattr(bot.db.sqlite, "WRITE_BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(bot.db.sqlite_base, "WRITE_BUSY_SECONDS", 0.2)
     store = await Store.open(str(tmp_path / "t.db"))
     await store.set_meta("k", "before")
     gate = threading.Event()
@@ -653,7 +655,7 @@ async def test_postgresql_a_process_keeps_a_game_lock_between_commands(postgres)
     on the game needs no round trip to lock it (nor one to unlock it)."""
     url = postgres.create_database()
     store = await open_store(url)
-    assert isinstance(store, pg_store.PgStore)
+    assert isinstance(store, PgStore)
     async with store.game_lock(5):
         pass
     holders = await _advisory_holders(url, 5)
@@ -718,7 +720,7 @@ async def test_postgresql_a_lost_ask_is_asked_again(postgres, monkeypatch):
     monkeypatch.setattr(pg_store, "_ASK_AGAIN", 0.1)
     url = postgres.create_database()
     first, second = await open_store(url), await open_store(url)
-    assert isinstance(first, pg_store.PgStore)
+    assert isinstance(first, PgStore)
     heard: list[str] = []
     real = first._leases._on_wanted
 

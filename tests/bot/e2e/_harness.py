@@ -50,7 +50,7 @@ def check_gif(data: bytes) -> int:
     return frames
 
 
-# Commands the bot answers in one request when quick (bot.client.cog.answer_in_time): a
+# Commands the bot answers in one request when quick (bot.client.replies.answer_in_time): a
 # deferral ("thinking…", type 5) is allowed only once ANSWER_WITHIN (1 s) has passed.
 ANSWERED_IN_TIME = {
     "new",
@@ -64,7 +64,7 @@ ANSWERED_IN_TIME = {
     "resign",
     "cancel",
 }
-DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.client.cog.ANSWER_WITHIN, less the clocks' granularity
+DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.client.replies.ANSWER_WITHIN, less the clocks' granularity
 
 
 def check_answered_in_time(ix: FakeInteraction) -> None:

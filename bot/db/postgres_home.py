@@ -1,0 +1,174 @@
+"""The PostgreSQL store's queries for the home (bot.core.home): a player's games, past
+games, results, settings, clocks and away periods."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.db.postgres_base import PgBase, _count, _game
+from bot.db.rows import (
+    TURN_SINCE,
+    GameRow,
+    ResultRow,
+    UserSettings,
+    results_of,
+)
+
+
+class PgHomeQueries(PgBase):
+    """Players' games, history, results, settings and clocks."""
+
+    # -- players' games, history and results (bot.core.home) ---------------------------------
+
+    async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
+        rows = await self._pool.fetch(
+            f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
+            " JOIN seats s ON s.game_id = g.id"
+            " WHERE s.user_id = $1 AND NOT s.resigned AND g.status IN ('open', 'running')"
+            " ORDER BY g.id",
+            user_id,
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            out.append((_game(data), since))
+        return out
+
+    async def past_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
+    ) -> list[GameRow]:
+        column, value = (
+            ("channel_id", channel_id) if channel_id is not None else ("guild_id", guild_id)
+        )
+        rows = await self._pool.fetch(
+            f"SELECT * FROM games WHERE {column} = $1 AND status IN ('over', 'cancelled')"
+            " ORDER BY id DESC LIMIT $2",
+            value,
+            limit,
+        )
+        return [_game(r) for r in rows]
+
+    async def games_without_result(self) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT id FROM games WHERE status = 'over'"
+            " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def add_result(self, result: ResultRow) -> bool:
+        """Store a finished game's result; False if it was stored already (by any process)."""
+        async with self.transaction() as conn:
+            tag = await conn.execute(
+                "INSERT INTO results (game_id, guild_id, channel_id, variant, started_at,"
+                " finished_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id) DO NOTHING",
+                result.game_id,
+                result.guild_id,
+                result.channel_id,
+                result.variant,
+                result.started_at,
+                result.finished_at,
+            )
+            if _count(tag) != 1:
+                return False
+            await conn.executemany(
+                "INSERT INTO result_seats (game_id, seat, name, user_id, display, ai_level,"
+                " score, rank) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [
+                    (
+                        result.game_id,
+                        s.seat,
+                        s.name,
+                        s.user_id,
+                        s.display,
+                        s.ai_level,
+                        s.score,
+                        s.rank,
+                    )
+                    for s in result.seats
+                ],
+            )
+        return True
+
+    async def results_version(self, guild_id: int | None) -> tuple[int, int]:
+        row = await self._pool.fetchrow(
+            "SELECT COUNT(*), COALESCE(MAX(game_id), 0) FROM results"
+            " WHERE guild_id IS NOT DISTINCT FROM $1",
+            guild_id,
+        )
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def results(self, guild_id: int | None) -> list[ResultRow]:
+        rows = await self._pool.fetch(
+            "SELECT r.game_id, r.guild_id, r.channel_id, r.variant, r.started_at, r.finished_at,"
+            " s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank"
+            " FROM results r JOIN result_seats s ON s.game_id = r.game_id"
+            " WHERE r.guild_id IS NOT DISTINCT FROM $1 ORDER BY r.finished_at, r.game_id, s.seat",
+            guild_id,
+        )
+        return results_of([tuple(r) for r in rows])
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        row = await self._pool.fetchrow(
+            "SELECT dm, dm_refused, away_until FROM user_settings WHERE user_id = $1", user_id
+        )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, bool(row[0]), bool(row[1]), row[2])
+
+    async def set_user_settings(self, settings: UserSettings) -> None:
+        await self._write(
+            "execute",
+            "INSERT INTO user_settings (user_id, dm, dm_refused, away_until)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm,"
+            " dm_refused = excluded.dm_refused, away_until = excluded.away_until",
+            settings.user_id,
+            settings.dm,
+            settings.dm_refused,
+            settings.away_until,
+        )
+
+    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
+        await self._write(
+            "execute",
+            "UPDATE games SET turn_seconds = $1, reminder_interval = $2 WHERE id = $3",
+            seconds,
+            reminder_interval,
+            game_id,
+        )
+
+    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
+        rows = await self._pool.fetch(
+            f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
+            " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
+        )
+        out = []
+        for r in rows:
+            data = dict(r)
+            since = float(data.pop("turn_since") or data["created_at"])
+            seconds = float(data.pop("turn_seconds"))
+            out.append((_game(data), seconds, since))
+        return out
+
+    async def turn_clock(self, game_id: int) -> float | None:
+        value = await self._pool.fetchval("SELECT turn_seconds FROM games WHERE id = $1", game_id)
+        return None if value is None else float(value)
+
+    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
+        await self._write(
+            "execute",
+            "UPDATE seats SET is_ai = $1 WHERE game_id = $2 AND name = $3",
+            is_ai,
+            game_id,
+            name,
+        )
+
+    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
+        rows = await self._pool.fetch(
+            "SELECT user_id, away_until FROM user_settings WHERE user_id = ANY($1::bigint[])"
+            " AND away_until > $2",
+            list(user_ids),
+            now,
+        )
+        return {int(r[0]): float(r[1]) for r in rows}
