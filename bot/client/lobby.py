@@ -25,9 +25,9 @@ from bot.client.replies import (
 )
 from bot.core.service import Lru, Outcome, Post, User
 from bot.texts import lobby_words
-from bot.texts.markup import channel_link, shown_name
 from bot.texts import posts as texts
 from bot.texts.i18n import DEFAULT, language, t, tp
+from bot.texts.markup import channel_link, shown_name
 
 if TYPE_CHECKING:
     from bot.client.app import TorresBot

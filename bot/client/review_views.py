@@ -193,7 +193,9 @@ def board_steps(view: BoardView) -> discord.ui.View | None:
     return steps
 
 
-class BoardButton(_StepButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_TEMPLATE):
+class BoardButton(
+    _StepButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_TEMPLATE
+):
     """A step of ``/torres board``: shows decision *decision* (``last``: the latest)."""
 
     def __init__(self, game_id: int, decision: int, to: str) -> None:

@@ -16,8 +16,8 @@ from bot.client import replies
 from bot.client.app import COMPONENTS
 from bot.client.lobby import LobbyButton
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
-from bot.client.review_views import BoardButton, ReviewButton
 from bot.client.replies import first_delivery
+from bot.client.review_views import BoardButton, ReviewButton
 from bot.client.views import TurnButton
 
 

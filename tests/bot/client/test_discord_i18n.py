@@ -16,9 +16,9 @@ from discord import app_commands
 import renderer
 import renderer.replay
 from bot.client.app import TorresBot
+from bot.client.cards import card_text
 from bot.client.delivery import _delivery_note
 from bot.client.replies import APOLOGY, report_error
-from bot.client.cards import card_text
 from bot.client.views import TurnButton, turn_view
 from bot.core import complete as completion
 from bot.core.config import BotConfig
