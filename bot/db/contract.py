@@ -15,7 +15,15 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.db.rows import ActionRow, GameRow, ResultRow, SeatRow, UserSettings, is_postgres
+from bot.db.rows import (
+    ActionRow,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    TutorialRow,
+    UserSettings,
+    is_postgres,
+)
 
 
 class GameStore(Protocol):
@@ -212,6 +220,14 @@ class GameStore(Protocol):
 
     async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
         """Of *user_ids*, those away at *now*, with when they are back."""
+
+    async def tutorial(self, user_id: int) -> TutorialRow | None:
+        """A user's tutorial (``/torres learn``), None if they never began one."""
+
+    async def save_tutorial(self, row: TutorialRow, *, replacing: int | None) -> bool:
+        """Write *row*: over the user's tutorial only while its version is still
+        *replacing* (False, and nothing written, if it has moved on: another tap came
+        first); with *replacing* None whatever is there (a tutorial begun anew)."""
 
 
 async def open_store(target: str, *, pool_size: int = 10) -> GameStore:

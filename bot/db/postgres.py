@@ -30,6 +30,7 @@ import orjson
 
 from bot.db.rows import (
     NEW_GAME_COLUMNS,
+    TABLES,
     TURN_SINCE,
     ActionRow,
     ChannelBusy,
@@ -38,6 +39,7 @@ from bot.db.rows import (
     ResultRow,
     SeatRow,
     StoreError,
+    TutorialRow,
     UserSettings,
     committed_by,
     describe,
@@ -45,6 +47,7 @@ from bot.db.rows import (
     migrations,
     new_game,
     results_of,
+    tutorial_of,
 )
 from bot.errors import Busy
 
@@ -1009,3 +1012,32 @@ class PgStore:
             now,
         )
         return {int(r[0]): float(r[1]) for r in rows}
+
+    async def tutorial(self, user_id: int) -> TutorialRow | None:
+        row = await self._pool.fetchrow(
+            f"SELECT {', '.join(TABLES['tutorials'])} FROM tutorials WHERE user_id = $1", user_id
+        )
+        return None if row is None else tutorial_of(tuple(row))
+
+    async def save_tutorial(self, row: TutorialRow, *, replacing: int | None) -> bool:
+        columns = TABLES["tutorials"]
+        values = row.values()
+        if replacing is None:
+            sets = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+            await self._write(
+                "execute",
+                f"INSERT INTO tutorials ({', '.join(columns)})"
+                f" VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})"
+                f" ON CONFLICT (user_id) DO UPDATE SET {sets}",
+                *values,
+            )
+            return True
+        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(columns[1:], 2))
+        n = len(columns)
+        status = await self._write(
+            "execute",
+            f"UPDATE tutorials SET {sets} WHERE user_id = $1 AND version = ${n + 1}",
+            *values,
+            replacing,
+        )
+        return str(status).endswith(" 1")

@@ -32,6 +32,7 @@ import aiosqlite
 
 from bot.db.rows import (
     NEW_GAME_COLUMNS,
+    TABLES,
     TURN_SINCE,
     ActionRow,
     ChannelBusy,
@@ -42,12 +43,14 @@ from bot.db.rows import (
     ResultRow,
     SeatRow,
     StoreError,
+    TutorialRow,
     UserSettings,
     committed_by,
     game_row,
     migrations,
     new_game,
     results_of,
+    tutorial_of,
 )
 from bot.errors import REPLACED, Busy, Unavailable
 
@@ -1015,3 +1018,30 @@ class Store:
             (*user_ids, now),
         )
         return {int(r[0]): float(r[1]) for r in rows}
+
+    async def tutorial(self, user_id: int) -> TutorialRow | None:
+        row = await self._one(
+            f"SELECT {', '.join(TABLES['tutorials'])} FROM tutorials WHERE user_id = ?", (user_id,)
+        )
+        return None if row is None else tutorial_of(tuple(row))
+
+    async def save_tutorial(self, row: TutorialRow, *, replacing: int | None) -> bool:
+        columns = TABLES["tutorials"]
+        values = row.values()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            if replacing is None:
+                conn.execute(
+                    f"INSERT OR REPLACE INTO tutorials ({', '.join(columns)})"
+                    f" VALUES ({', '.join('?' for _ in columns)})",
+                    values,
+                )
+                return True
+            sets = ", ".join(f"{c} = ?" for c in columns[1:])
+            cursor = conn.execute(
+                f"UPDATE tutorials SET {sets} WHERE user_id = ? AND version = ?",
+                (*values[1:], row.user_id, replacing),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(work)
