@@ -4,7 +4,7 @@ Fills a fresh database (SQLite, and PostgreSQL when ``tests.pgserver`` can start
 one) with ``--games`` finished 3-seat games among ``--players`` people on one
 server (a third of the games with a computer seat), their results, and 20
 running games of the measured player; then times what the three commands ask
-of ``bot.home.HomeService`` (everything but Discord): the first call (cold:
+of ``bot.core.home.HomeService`` (everything but Discord): the first call (cold:
 ratings computed over every result) and the median of ``--repeat`` later ones.
 Discord wants an answer within 3 s; the bot defers first, but players wait.
 
@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.home import HomeService  # noqa: E402
 from bot.db.contract import GameStore, open_store  # noqa: E402
-from bot.home import HomeService  # noqa: E402
 
 GUILD = 1
 ME = 1000  # the measured player

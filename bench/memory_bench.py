@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.service import GameService, ServiceConfig, User  # noqa: E402
 from bot.db.sqlite import Store  # noqa: E402
-from bot.service import GameService, ServiceConfig, User  # noqa: E402
 from engine import notation  # noqa: E402
 
 ANN, BOB = User(1, "Ann"), User(2, "Bob")

@@ -8,7 +8,7 @@ phase 3, round 3) and prints:
 - the median CPU time of ``render_board`` end to end, and of its parts (reading
   the position through the engine, drawing straight in the PNG's palette, PNG
   encoding), of the alt text (``describe_view``) and of the picture as the bot
-  makes it (PNG and alt text from one reading, ``bot.app._png_and_alt``);
+  makes it (PNG and alt text from one reading, ``bot.client.app._png_and_alt``);
 - the first render in a fresh process (empty font and text caches);
 - the PNG size;
 - floors: what Pillow alone needs to write a PNG of the same size (of the drawn
@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 
 import renderer  # noqa: E402
-from bot.app import _png_and_alt  # noqa: E402
+from bot.client.app import _png_and_alt  # noqa: E402
 from renderer import _patches, _png  # noqa: E402
 from renderer._describe import describe_view  # noqa: E402
 from renderer._draw import paint  # noqa: E402

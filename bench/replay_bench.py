@@ -3,7 +3,7 @@
 Each finished game posts ``replay.gif`` (one frame a decision, drawn in the bot's
 worker processes, which the computer players think in too). A stress run ends
 hundreds of games within a minute; this draws ``--replays`` replays of a whole
-2-player game at once through ``bot.app.Renderer`` (``--processes`` workers, as
+2-player game at once through ``bot.client.app.Renderer`` (``--processes`` workers, as
 ``TORRES_AI_PROCESSES``) while a computer player asks the same pool for a
 decision every ``--every`` seconds, and prints:
 
@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.app import Renderer, _animate_gif  # noqa: E402
-from bot.service import _engine_choose, _random_decision  # noqa: E402
-from bot.workers import WorkerPool  # noqa: E402
+from bot.client.app import Renderer, _animate_gif  # noqa: E402
+from bot.core.service import _engine_choose, _random_decision  # noqa: E402
+from bot.core.workers import WorkerPool  # noqa: E402
 from engine import Game  # noqa: E402
 
 

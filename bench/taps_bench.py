@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.service import decision_done  # noqa: E402
+from bot.core.service import decision_done  # noqa: E402
 from engine import Game  # noqa: E402
 from engine.ai import choose_actions  # noqa: E402
 from tests.bot.e2e._harness import PanelDriver, compress_scores  # noqa: E402

@@ -23,12 +23,12 @@ import discord.http
 import yarl
 
 import engine
-from bot.app import make_bot
-from bot.config import BotConfig, ConfigError
+from bot.client.app import make_bot
+from bot.core.config import BotConfig, ConfigError
+from bot.core.service import GameService, ServiceConfig
+from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore, open_store
 from bot.db.rows import StoreError, describe, is_postgres
-from bot.service import GameService, ServiceConfig
-from bot.workers import WorkerPool
 
 log = logging.getLogger("bot")
 
@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] == "backup":
         return _backup_main(args[1:])
     if args and args[0] == "migrate":
-        from bot.migrate import main as migrate
+        from bot.core.migrate import main as migrate
 
         return migrate(args[1:])
     if args:

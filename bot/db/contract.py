@@ -181,7 +181,7 @@ class GameStore(Protocol):
     ) -> bool:
         """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
 
-    # players' games, history and results (bot.home)
+    # players' games, history and results (bot.core.home)
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
         """The open and running games *user_id* holds a seat in (not resigned), oldest first,
         each with the time its current turn began (an open game: when it was opened).

@@ -28,6 +28,7 @@ from typing import Any
 import asyncpg
 import orjson
 
+from bot.db.errors import Busy
 from bot.db.rows import (
     NEW_GAME_COLUMNS,
     TABLES,
@@ -49,7 +50,6 @@ from bot.db.rows import (
     results_of,
     tutorial_of,
 )
-from bot.errors import Busy
 
 _MIGRATIONS = migrations("postgres")
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -858,7 +858,7 @@ class PgStore:
             queued.extend(ids)
         return True
 
-    # -- players' games, history and results (bot.home) ---------------------------------
+    # -- players' games, history and results (bot.core.home) ---------------------------------
 
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
         rows = await self._pool.fetch(

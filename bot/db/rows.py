@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from bot.errors import DISK_FULL, Unavailable
+from bot.db.errors import DISK_FULL, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class GameRow:
     reminders_sent: int
     idle_cancel_after: float
     result: dict[str, Any] | None
-    language: str = "en"  # public posts and the picture speak it (bot.i18n)
+    language: str = "en"  # public posts and the picture speak it (bot.texts.i18n)
     ai_level: str | None = None  # the computer players' level; None: the configured one
 
 
@@ -156,7 +156,7 @@ def seed_from(data: dict[str, Any]) -> None:
 
 def game_row(data: dict[str, Any], loads: Callable[[str], Any]) -> GameRow:
     """A ``games`` row (*data*, a fresh dict) as a :class:`GameRow`; *loads* reads JSON."""
-    data.pop("turn_seconds", None)  # bot.home reads it on its own (turn_clock)
+    data.pop("turn_seconds", None)  # bot.core.home reads it on its own (turn_clock)
     seed_from(data)
     for key in JSON_COLUMNS:
         if data[key] is not None:
@@ -164,8 +164,8 @@ def game_row(data: dict[str, Any], loads: Callable[[str], Any]) -> GameRow:
     return GameRow(**data)
 
 
-# Every table in foreign-key order, with its columns: the column list (bot.migrate copies
-# these; tests/bot/test_schema_files.py checks them against both dialects' schema files).
+# Every table in foreign-key order, with its columns: the column list (bot.core.migrate copies
+# these; tests/bot/db/test_schema_files.py checks them against both dialects' schema files).
 TABLES: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),
     "games": (

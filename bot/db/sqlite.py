@@ -11,7 +11,7 @@ Reads and writes use separate connections (the database is in WAL mode), so a
 writer waiting for the lock, here or in another process, never holds up a
 read: autocomplete and ``/torres board`` answer whatever happens to the write
 lock. A write that cannot get the lock within ``WRITE_BUSY_SECONDS`` raises
-:class:`~bot.errors.Busy` before anything was written.
+:class:`~bot.db.errors.Busy` before anything was written.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.db.errors import REPLACED, Busy, Unavailable
 from bot.db.rows import (
     NEW_GAME_COLUMNS,
     TABLES,
@@ -52,7 +53,6 @@ from bot.db.rows import (
     results_of,
     tutorial_of,
 )
-from bot.errors import REPLACED, Busy, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -870,7 +870,7 @@ class Store:
         """One process per SQLite file: every shard is this process's."""
         return []
 
-    # -- players' games, history and results (bot.home) ---------------------------------
+    # -- players' games, history and results (bot.core.home) ---------------------------------
 
     async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
         rows = await self._all(

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.core.service import GameService, ServiceConfig, User, _random_decision
 from bot.db.sqlite import Store
-from bot.service import GameService, ServiceConfig, User, _random_decision
 from engine import Game
 from tests.pgserver import TempPostgres
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.core.service import GameService, ServiceConfig, User
 from bot.db.sqlite import Store
-from bot.service import GameService, ServiceConfig, User
 from tests.fakediscord import BotProcess, FakeDiscord, FakeMessage
 
 TIMEOUT = 20.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.__main__ import claim_shards
-from bot.config import BotConfig, ConfigError
+from bot.core.config import BotConfig, ConfigError
+from bot.core.service import ServiceConfig
 from bot.db.contract import open_store
-from bot.service import ServiceConfig
 
 
 def test_shard_settings():

@@ -50,7 +50,7 @@ def check_gif(data: bytes) -> int:
     return frames
 
 
-# Commands the bot answers in one request when quick (bot.cog.answer_in_time): a
+# Commands the bot answers in one request when quick (bot.client.cog.answer_in_time): a
 # deferral ("thinking…", type 5) is allowed only once ANSWER_WITHIN (1 s) has passed.
 ANSWERED_IN_TIME = {
     "new",
@@ -64,7 +64,7 @@ ANSWERED_IN_TIME = {
     "resign",
     "cancel",
 }
-DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.cog.ANSWER_WITHIN, less the clocks' granularity
+DEFERRED_NOT_BEFORE = 0.9  # seconds: bot.client.cog.ANSWER_WITHIN, less the clocks' granularity
 
 
 def check_answered_in_time(ix: FakeInteraction) -> None:
@@ -351,7 +351,7 @@ class PanelDriver:
     async def do(self, action: str) -> FakeInteraction:
         """Choose *action* the shortest way: straight from a select, else its group first
         (and, for a card with many sources, the source square next)."""
-        from bot.panel import DO, WHAT
+        from bot.core.panel import DO, WHAT
 
         value = DO + action
         chosen: set[str] = set()

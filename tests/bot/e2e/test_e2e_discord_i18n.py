@@ -77,7 +77,7 @@ async def test_public_in_the_games_language_private_in_each_users(runner: BotRun
         mover, table.channel, "torres", "play", focused="actions", actions=""
     )
     builds = [c["name"] for c in choices if c["value"].startswith("build ")]
-    assert builds and all("Bauen" in name for name in builds), builds  # bot.panel's words
+    assert builds and all("Bauen" in name for name in builds), builds  # bot.core.panel's words
     assert "end" in [c["value"] for c in choices]
     assert all(re.fullmatch(r"[a-z0-9 ;?]+", c["value"]) for c in choices), choices
 

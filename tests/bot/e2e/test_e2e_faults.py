@@ -351,8 +351,8 @@ async def _start_and_wait(
 
 
 async def _database_with_a_game(path: Path) -> None:
+    from bot.core.service import GameService, User
     from bot.db.sqlite import Store
-    from bot.service import GameService, User
 
     store = await Store.open(str(path))
     service = GameService(store)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest_asyncio
 
+from bot.core.service import GameService, ServiceConfig, User, _random_decision
 from bot.db.sqlite import Store
-from bot.service import GameService, ServiceConfig, User, _random_decision
 from engine import Game
 from engine.record import parse_record, replay
 from tests.bot.e2e._harness import SEED, BotRunner, Table, check_png

@@ -215,7 +215,7 @@ async def test_cancel_a_running_game_then_its_buttons_are_dead(runner: BotRunner
     assert "red 0" in note.content and "blue 0" in note.content, note.content
     _, reply = await t.click("alice", start, "hand")
     assert "over" in reply.content.lower(), reply.content
-    _, reply = await t.slash("alice", "board")  # an ended game stays viewable (bot.home)
+    _, reply = await t.slash("alice", "board")  # an ended game stays viewable (bot.core.home)
     assert reply.content.startswith(f"Game #{game_id} was cancelled ("), reply.content
     assert reply.attachments
 

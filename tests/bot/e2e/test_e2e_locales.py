@@ -1,16 +1,16 @@
 """Languages through the real bot: the synced commands carry German and Dutch texts, and
 each user's Discord language (``interaction.locale``) reaches the bot, which answers in it.
 
-The expected replies are computed from the bot's catalogs (``bot.i18n.t``), so this
+The expected replies are computed from the bot's catalogs (``bot.texts.i18n.t``), so this
 test checks that the locale arrives and is used, whichever texts are translated.
 """
 
 from __future__ import annotations
 
-from bot.i18n import language, t, tp
-from bot.translator import CONTEXT
+from bot.client.translator import CONTEXT
+from bot.texts.i18n import language, t, tp
+from tests.bot.client.test_command_i18n import unlocalized
 from tests.bot.e2e._harness import BotRunner
-from tests.bot.test_command_i18n import unlocalized
 from tests.fakediscord._validate import check_commands
 
 NO_GAME = "There is no Torres game in this channel. Open one with `/torres new`."

@@ -15,7 +15,7 @@ import json
 import random
 import re
 
-from bot.panel import DO, WHAT
+from bot.core.panel import DO, WHAT
 from engine import Game
 from tests.bot.e2e._harness import (
     SEED,

@@ -15,7 +15,7 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.panel import DO, OUT_OF_DATE, WHAT
+from bot.core.panel import DO, OUT_OF_DATE, WHAT
 from engine import Game
 from tests.bot.e2e._harness import (
     SEED,

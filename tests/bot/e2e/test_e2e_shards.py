@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from bot.core.service import _random_decision
 from bot.db.contract import GameStore, open_store
-from bot.service import _random_decision
 from engine import Game
 from tests.bot.e2e._harness import TIMEOUT, BotRunner
 from tests.fakediscord import FakeDiscord
@@ -181,7 +181,7 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
             await _computer_done(fake, store, s)
         await asyncio.sleep(1.0)  # any late duplicate would arrive now
 
-        from bot.service import GameService
+        from bot.core.service import GameService
 
         service = GameService(store)
         for s in (0, 1):

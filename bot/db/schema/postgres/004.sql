@@ -1,4 +1,4 @@
--- 4: players' own settings (bot.home): turn notices by DM, away periods.
+-- 4: players' own settings (bot.core.home): turn notices by DM, away periods.
 
 CREATE TABLE user_settings (
     user_id    BIGINT PRIMARY KEY,

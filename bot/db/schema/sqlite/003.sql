@@ -1,4 +1,4 @@
--- 3: finished games' results (for history, stats and ratings; bot.home), and the
+-- 3: finished games' results (for history, stats and ratings; bot.core.home), and the
 -- indexes that find a player's games and a channel's or server's past games.
 
 CREATE TABLE results (

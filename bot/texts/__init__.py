@@ -1,0 +1,4 @@
+"""Every word a user reads: the catalogs' speaker (``i18n``), the game's posts (``posts``),
+the rules' topics (``rules``) and the engine's refusals in words (``refusals``).
+
+Imports only engine, renderer and bot.db."""

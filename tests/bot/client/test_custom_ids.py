@@ -1,0 +1,107 @@
+"""The custom ids of the bot's components, as discord.py matches them (issue 33, items 6 and 9).
+
+discord.py finds a ``DynamicItem`` by ``fullmatch`` of its compiled template.
+``\\d`` would also match other scripts' digits, which ``int`` reads (``int("١")`` is 1):
+the templates take ASCII digits only, and a panel's id carries the state it shows.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.client import views
+from bot.client.app import COMPONENTS
+from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
+from bot.client.views import TurnButton, first_delivery
+
+
+def match(cls: type, custom_id: str) -> dict[str, str | None] | None:
+    found = cls.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+    return found.groupdict() if found else None
+
+
+def test_panel_ids_carry_the_version_and_old_ones_still_match() -> None:
+    assert panel_id(3, 12, 57, "hint") == "tp:3:12:57:hint"
+    assert match(PanelButton, "tp:3:12:57:hint") == {
+        "game": "3",
+        "turn": "12",
+        "version": "57",
+        "op": "hint",
+    }
+    assert match(PanelSelect, panel_id(3, 12, 57, "do1"))["version"] == "57"  # type: ignore[index]
+    # Posted by the bot before versions: still read (and redrawn at the first press).
+    assert match(PanelSelect, "tp:3:12:what") == {
+        "game": "3",
+        "turn": "12",
+        "version": None,
+        "op": "what",
+    }
+    assert panel_id(3, 12, None, "end") == "tp:3:12:end"
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "tp:\u0661:4:hint",  # Arabic-Indic digit one
+        "tp:1:\u0664:7:hint",
+        "tp:1:4:\u0667:hint",
+        "tp:-1:4:hint",
+        "tp:1:4:-7:hint",
+        "tp:x:4:hint",
+        "tp:1:4:7:8:hint",
+        "torres:\u0661:1:end",
+        "torres:-1:1:undo",
+        "torres:ok:end:\u0661:1:yes",
+        "torres:ok:end:1:\uff11:no",  # a fullwidth digit one
+    ],
+)
+def test_no_component_reads_digits_of_other_scripts_or_signs(custom_id: str) -> None:
+    assert all(match(cls, custom_id) is None for cls in COMPONENTS), custom_id
+
+
+def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
+    """discord.py runs every matching item: two readers of one id would act twice."""
+    for custom_id in (
+        "tp:1:2:3:what",
+        "tp:1:2:do0",
+        "tp:1:2:3:endok",
+        "torres:1:2:play",
+        "torres:ok:resign:1:0:yes",
+    ):
+        readers = [cls for cls in COMPONENTS if match(cls, custom_id)]
+        assert len(readers) == 1, (custom_id, readers)
+    assert {PanelSelect, PanelButton, TurnButton, ConfirmButton} == set(COMPONENTS)
+
+
+def test_an_interaction_is_taken_once_and_memory_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(views, "SEEN_INTERACTIONS", 3)
+    monkeypatch.setattr(views, "_seen", type(views._seen)())
+    first, again = press(1), press(1)
+    assert first_delivery(first) and not first_delivery(again)  # type: ignore[arg-type]
+    for n in range(2, 6):
+        assert first_delivery(press(n))  # type: ignore[arg-type]
+    assert len(views._seen) == 3 and first_delivery(first)  # type: ignore[arg-type]
+
+
+def press(number: int, kind: str = "component") -> SimpleNamespace:
+    """An interaction as ``first_delivery`` reads it."""
+    return SimpleNamespace(id=number, type=getattr(discord.InteractionType, kind))
+
+
+def test_keystrokes_do_not_push_presses_out_of_the_duplicate_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Autocomplete requests are answered every time and not remembered: a full memory's
+    worth of keystrokes after a press leaves that press's second delivery ignored."""
+    monkeypatch.setattr(views, "SEEN_INTERACTIONS", 3)
+    monkeypatch.setattr(views, "_seen", type(views._seen)())
+    assert first_delivery(press(1))  # type: ignore[arg-type]
+    for n in range(2, 6):
+        keystroke = press(n, "autocomplete")
+        assert first_delivery(keystroke) and first_delivery(keystroke)  # type: ignore[arg-type]
+    assert not first_delivery(press(1))  # type: ignore[arg-type]
