@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.db.rows import TutorialRow
-from tests.bot.test_store import backend  # noqa: F401 - the fixture, both backends
+from tests.bot.db.test_store import backend  # noqa: F401 - the fixture, both backends
 
 SEED = 2**127 + 12345  # a 128-bit seed, as new tutorials get
 
