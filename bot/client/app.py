@@ -28,6 +28,7 @@ from bot.client.cog import (
     send_private,
 )
 from bot.client.home_cog import add_home_commands
+from bot.client.learn_views import LearnButton, LearnSelect, add_learn_command
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.client.translator import CommandTranslator
 from bot.client.views import TurnButton, first_delivery, turn_view
@@ -35,6 +36,7 @@ from bot.core.batch import MESSAGE_LIMIT, merge_posts, split_message
 from bot.core.config import BotConfig
 from bot.core.errors import Busy, Unavailable
 from bot.core.home import HomeService
+from bot.core.learning import LearnService
 from bot.core.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
 from bot.core.service import GameService, Outcome, Post
 from bot.core.workers import WorkerPool
@@ -53,7 +55,8 @@ _TOKEN_LIFETIME = 14 * 60.0  # an interaction's token lasts 15 minutes; stop ret
 _LATER = "later"  # a post still being retried when the reply goes out
 _TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
-COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton)  # every component the bot posts
+# every component the bot posts
+COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton, LearnSelect, LearnButton)
 
 
 def _view(
@@ -237,6 +240,8 @@ class TorresBot(discord.Client):
         )
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
+        self.learn = LearnService(store, seed=service.config.seed, workers=workers)
+        add_learn_command(group, self, self.learn)
         self.tree.add_command(group)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # games kicked while their computer was busy
