@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import views
 from bot.client.app import COMPONENTS
+from bot.client.learn_views import LearnButton, LearnSelect
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
 from bot.client.views import TurnButton, first_delivery
 
@@ -56,6 +57,9 @@ def test_panel_ids_carry_the_version_and_old_ones_still_match() -> None:
         "torres:-1:1:undo",
         "torres:ok:end:\u0661:1:yes",
         "torres:ok:end:1:\uff11:no",  # a fullwidth digit one
+        "tl:\u0661:3:ok",
+        "tl:1:-3:leave",
+        "tl:1:3:4:do0",
     ],
 )
 def test_no_component_reads_digits_of_other_scripts_or_signs(custom_id: str) -> None:
@@ -70,10 +74,20 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "tp:1:2:3:endok",
         "torres:1:2:play",
         "torres:ok:resign:1:0:yes",
+        "tl:12:3:what",
+        "tl:12:3:do2",
+        "tl:12:3:leave",
     ):
         readers = [cls for cls in COMPONENTS if match(cls, custom_id)]
         assert len(readers) == 1, (custom_id, readers)
-    assert {PanelSelect, PanelButton, TurnButton, ConfirmButton} == set(COMPONENTS)
+    assert {
+        PanelSelect,
+        PanelButton,
+        TurnButton,
+        ConfirmButton,
+        LearnSelect,
+        LearnButton,
+    } == set(COMPONENTS)
 
 
 def test_an_interaction_is_taken_once_and_memory_is_bounded(

@@ -64,7 +64,11 @@ def test_command_contract(bot: TorresBot):
         "leaderboard",
         "settings",
         "away",
+        # the tutorial (issue 36)
+        "learn",
     }
+    learn = _options(payload, "learn")
+    assert learn["restart"]["type"] == 5 and not learn["restart"].get("required")
     assert payload[0].get("contexts") == [0] or payload[0].get("dm_permission") is False
     new = _options(payload, "new")
     assert (new["players"]["min_value"], new["players"]["max_value"]) == (2, 4)

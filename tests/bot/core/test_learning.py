@@ -8,6 +8,7 @@ from bot.core import learn
 from bot.core.learn import SCRIPT
 from bot.core.learning import LearnService, LearnView, replay
 from bot.core.panel import DO, WHAT
+from bot.core.service import User
 from bot.db.sqlite import Store
 from tests.bot.conftest import ANN, BOB, Clock, random_ai
 
@@ -114,4 +115,22 @@ async def test_free_play_between_lessons_offers_the_whole_panel(tmp_path):
     group = next(o.value for o in view.selects[0].options if o.value.startswith(WHAT))
     shown = await service.press(ANN, owner=ANN.id, version=view.version, op="what", value=group)
     assert shown.version == view.version and len(shown.selects) >= 2, "the group's choices"
+    await store.close()
+
+
+async def test_the_lessons_speak_the_learners_language(tmp_path):
+    store = await Store.open(str(tmp_path / "t.db"))
+    service = LearnService(store, seed=7, clock=Clock(), think=random_ai)
+    for locale, title, marks in (
+        (
+            "de",
+            "Lektion 1 von 12: Deinen ersten Ritter einsetzen",
+            "leere Burgen für deinen Ritter",
+        ),
+        ("nl", "Les 1 van 12: Je eerste ridder inzetten", "lege burchten voor je ridder"),
+    ):
+        user = User(300 + len(locale), "Lea", locale=locale)
+        view = await service.begin(user)
+        assert title in view.text and view.note == marks
+        assert "Choose" not in view.text and view.selects[0].placeholder != "Try it: choose"
     await store.close()
