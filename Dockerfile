@@ -1,8 +1,8 @@
 # Torres for Discord: the bot. Build: docker build -t torres-bot .
 # Run:   docker run -d -e DISCORD_TOKEN=... -v torres-data:/data torres-bot
 
-# Build stage: the project's wheel with the engine's compiled core (mypyc and gcc,
-# neither of which the image to run needs; docs/engine-speed.md).
+# Build stage: the project's wheel with the engine's compiled core (mypyc, its C
+# kernels and gcc, none of which the image to run needs; docs/engine-speed.md).
 FROM python:3.11-slim AS build
 RUN apt-get update -q \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends gcc libc6-dev \

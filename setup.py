@@ -17,7 +17,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -29,6 +29,29 @@ _select = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_select)
 COMPILED, SHARED, source_hash = _select.COMPILED, _select.SHARED, _select.source_hash
 
+# board.Castles's tables as the C fill returns them (engine/_native.c, castle_fill)
+_FILLED_TYPE = (
+    "tuple[list[int], list[int], list[int], list[list[int]], list[int], list[int], int, "
+    "list[int], int]"
+)
+_FILLED = f"""    def _filled(self, filled: {_FILLED_TYPE}) -> None:
+        comp, area, height, members, masks, le, top, front, build = filled
+        self.comp = comp
+        self.area = area
+        self.height = height
+        self.members = members
+        self.member_mask = masks
+        self.le = le
+        self.top = top
+        self.front = front
+        self.build = build
+        self._adj = None
+        self._low = [None] * len(area)
+        self.reach = {{}}
+        self.reach_keys = 0
+        self.moveblock = None
+
+"""
 # mypyc-only adjustments to the copy, each (file, old, new), each required to match:
 # mypyc's classes have no bare ``Cls.__new__(Cls)`` (a compiled class's __new__ runs
 # its __init__), so the copies that fill in every field themselves, pickle and
@@ -49,6 +72,42 @@ REWRITES = [
     ),
     ("state.py", "State.__new__(State)", "State()"),
     ("position_fast.py", "_new(State)", "State()"),
+    # The C kernels (engine/_native.c) in the hot paths: the castle flood fill of a
+    # board not seen before, and the action texts of a mask not seen before.
+    (
+        "board.py",
+        "from .squares import (\n",
+        "from engine._native import castle_fill\nfrom .squares import (\n",
+    ),
+    (
+        "board.py",
+        "        size = 66\n        while True:\n",
+        "        filled = castle_fill(h)\n        if filled is not None:  # None: left to Python\n"
+        "            self._filled(filled)\n            return\n"
+        "        size = 66\n        while True:\n",
+    ),
+    ("board.py", "    @property\n    def adj(self)", _FILLED + "    @property\n    def adj(self)"),
+    (
+        "rules/actions.py",
+        "from .tables import MAX_DRAWS, MAX_KNIGHTS\n",
+        "from .tables import MAX_DRAWS, MAX_KNIGHTS\nfrom engine._native import set_texts as _native_set_texts\n"
+        "from engine._native import texts as _native_texts\n"
+        "from engine._native import turn_actions as _native_turn\n",
+    ),
+    (  # a position's heights read in C (None: the loop that follows reads them)
+        "position_fast.py",
+        "        heights = st.heights\n        try:  # plain loops",
+        "        native_heights = _native_heights(given_heights)\n"
+        "        if native_heights is not None:\n"
+        "            st.heights = native_heights\n"
+        "            given_heights = {}  # nothing left for the loop\n"
+        "        heights = st.heights\n        try:  # plain loops",
+    ),
+    (
+        "position_fast.py",
+        "from .board import BIT, SQUARE_INDEX\n",
+        "from .board import BIT, SQUARE_INDEX\nfrom engine._native import heights_of as _native_heights\n",
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
@@ -56,6 +115,54 @@ REWRITES = [
         '        """Use :meth:`new` or :meth:`from_position`."""' + _BLANK.format(arg="state"),
     ),
 ]
+# Rewrites of a whole passage, (file, pattern, new), each required to match once:
+# rules.actions._texts_of makes the texts of a new mask with the C kernel instead of
+# eight look-ups by byte.
+PATTERN_REWRITES = [
+    (
+        "rules/actions.py",
+        r"(?<=_KEPT\[0\] \+= 1\n)    b0, b1, .*?(?=^    return found\n)",
+        "    row = _ROWS[r] if r < 64 else _BUILD_BY_LENGTH if r == 64 else _KNIGHT_BY_LENGTH\n"
+        "    found = _TEXTS[r][m] = _native_texts(m, row)\n",
+    ),
+]
+
+
+def _native_turn(text: str) -> str:
+    """rules/actions.py with ``_legal_play`` asking the C kernel for the turn's actions
+    before the cards (engine/_native.c, turn_actions), on the conditions of the Python
+    code it stands for, which stays for the boards the kernel leaves (None)."""
+    build = re.search(r"\n        if (.+):  # turn.can_build\n", text)
+    draw = re.search(r"\n        if \(  # turn.can_draw\n(.*?)\n        \):\n", text, re.S)
+    add = re.search(r"\n        if (.+):  # turn.add_targets, as a mask\n", text)
+    head = "    out: list[str] = []\n    if ap >= 1:\n"
+    if not (build and draw and add) or text.count(head) != 1:
+        raise RuntimeError(
+            "engine/rules/actions.py changed: the core's turn_actions needs updating"
+        )
+    return text.replace(
+        head,
+        "    out: list[str] = []\n"
+        "    native = None\n"
+        "    if ap >= 1:\n"
+        "        ts = st.turn_stack\n"
+        "        native = _native_turn(\n"
+        "            st.heights,\n"
+        "            st.pieces,\n"
+        "            mine,\n"
+        f"            bool({build.group(1)}),\n"
+        f"            bool(\n{draw.group(1)}\n            ),\n"
+        f"            {add.group(1)},\n"
+        "        )\n"
+        "    if native is not None:\n"
+        "        out = native\n"
+        "    elif ap >= 1:\n",
+    ).replace(
+        "\n_steps()\n",
+        "\n_steps()\n_native_set_texts(_ROWS, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH)\n",
+    )
+
+
 # The functions that take what a caller of the public interface passes (engine.Game's
 # methods, split_actions, castles, changed_squares) check its type themselves and
 # refuse with a NotationError; compiled, an annotated parameter is checked on entry
@@ -152,23 +259,54 @@ def _core_sources() -> list[str]:
                 f"engine/{rel} changed: the core's rewrite of {old!r} needs updating"
             )
         texts[rel] = texts[rel].replace(old, new)
+    for rel, pattern, new in PATTERN_REWRITES:
+        texts[rel], found = re.subn(pattern, new, texts[rel], flags=re.S | re.M)
+        if found != 1:
+            raise RuntimeError(
+                f"engine/{rel} changed: the core's rewrite of {pattern!r} needs updating"
+            )
+    texts["rules/actions.py"] = _native_turn(texts["rules/actions.py"])
     for rel, names in LOOSE.items():
         for name in names:
             texts[rel] = _loosen(texts[rel], name)
         if "from typing import Any" not in texts[rel]:
             future = "from __future__ import annotations\n"
             texts[rel] = texts[rel].replace(future, future + "\nfrom typing import Any\n", 1)
+    compiled = "|".join(re.escape(name) for name in COMPILED)
+    for rel, text in texts.items():  # the computer players import the engine absolutely
+        texts[rel] = re.sub(
+            rf"^(\s*)from engine\.({compiled}) import",
+            r"\1from engine._core.\2 import",
+            text,
+            flags=re.M,
+        )
+    (core / "ai").mkdir()
+    (core / "ai" / "__init__.py").write_text('"""The computer players\' compiled modules."""\n')
     for rel, text in texts.items():
         out = core / rel
         out.parent.mkdir(exist_ok=True)
         if os.environ.get("TORRES_CORE_FINAL", "1") == "1":
             text = _finals(text)
         out.write_text(_SHARED_IMPORT.sub(r"\1from engine.\2 import", text))
+    (SRC / "engine" / "_native.pyi").write_text(_NATIVE_STUB)
     # strict as engine/ is, but the loosened parameters (LOOSE) may flow to a return
     (SRC / "mypy.ini").write_text(
         "[mypy]\npython_version = 3.11\nstrict = True\nwarn_return_any = False\n"
     )
     return [str(p.relative_to(SRC)) for p in sorted(core.rglob("*.py"))]
+
+
+# what mypy knows of the C kernels (engine/_native.c)
+_NATIVE_STUB = f"""from collections.abc import Sequence
+
+def castle_fill(h: Sequence[int]) -> {_FILLED_TYPE} | None: ...
+def texts(m: int, row: list[str]) -> tuple[str, ...]: ...
+def turn_actions(
+    heights: list[int], pieces: int, mine: list[int], build: bool, draw: bool, add: bool
+) -> list[str] | None: ...
+def set_texts(moves: list[list[str]], builds: list[str], knights: list[str]) -> None: ...
+def heights_of(d: object) -> list[int] | None: ...
+"""
 
 
 def _say(text: str) -> None:
@@ -199,7 +337,8 @@ def core_extensions() -> list:
         ext.sources = [_from_root(s) for s in ext.sources]
         ext.include_dirs = [_from_root(d) for d in ext.include_dirs]
         ext.depends = [_from_root(d) for d in ext.depends]
-    return exts
+    native = Extension("engine._native", ["engine/_native.c"])
+    return [*exts, native]
 
 
 def _from_root(path: str) -> str:
@@ -210,7 +349,7 @@ def _from_root(path: str) -> str:
 def _remove_core_from_tree() -> None:
     """What an editable install (or an earlier one) left of the core in engine/."""
     shutil.rmtree(ROOT / "engine" / "_core", ignore_errors=True)
-    for lib in (ROOT / "engine").glob("_core__mypyc*"):
+    for lib in [*(ROOT / "engine").glob("_core__mypyc*"), *(ROOT / "engine").glob("_native.*.so")]:
         lib.unlink()
 
 

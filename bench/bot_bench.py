@@ -33,11 +33,18 @@ as ``--processes 1,2`` runs each in turn and prints them side by side.
 ``--ai-games K`` makes K more games human-vs-computer (``bots=1``): their
 human waits for the computer's answer each turn, and their interactions are
 reported apart, so the other rows show what thinking computers cost everyone else.
+``--reviews R`` finishes R two-player games (between heuristic players, straight
+into the database) before the bot starts, and while the games run a reviewer asks
+``/torres review game:N player:@x`` for one player of each in turn (each a fresh
+review by the ``expert``, in the bot's worker processes), for as long as the games
+last; printed: the time each review took, so the other rows show what reviews
+cost everyone else (issue 36).
 
     .venv/bin/python bench/bot_bench.py                  # 50 games, think 1 s
     .venv/bin/python bench/bot_bench.py --games 10 --think 0 --decisions 12
     .venv/bin/python bench/bot_bench.py --games 200 --db postgres --processes 1,2
     .venv/bin/python bench/bot_bench.py --games 50 --ai-games 10
+    .venv/bin/python bench/bot_bench.py --games 50 --reviews 6
     TORRES_RENDER_THREADS=4 .venv/bin/python bench/bot_bench.py   # bot settings pass through
 """
 
@@ -353,6 +360,7 @@ class Run:
     load: tuple[float, float] = (0.0, 0.0)
     stats: Stats = field(default_factory=Stats)
     ai: Stats = field(default_factory=Stats)
+    reviews: list[float] = field(default_factory=list)  # seconds per /torres review player:
     ok: bool = True
     db_cpu: float | None = None  # the PostgreSQL server's CPU during the games, when local
 
@@ -363,13 +371,13 @@ async def run_once(
     """Play the games against *processes* bot processes (shards 0..N-1 of N) on *target*."""
     n, k = args.games, args.ai_games
     result = Run(processes)
-    users = [f"p{i}" for i in range(2 * (n + k))]
+    users = [f"p{i}" for i in range(2 * (n + k))] + ["reviewer", "r0", "r1"]
     load_before = os.getloadavg()[0]
     tables = -(-(n + k) // processes)
     fake = await FakeDiscord(
         members=users,
         moderators=(),
-        channels=[f"table-{i}" for i in range(tables)],
+        channels=[f"table-{i}" for i in range(tables)] + ["reviews"],
         guilds=processes,
         shards=processes,
     ).start()
@@ -386,6 +394,9 @@ async def run_once(
         env["TORRES_SHARD_COUNT"] = str(processes)
     bots: list[BotProcess] = []
     store = None
+    reviewed: list[tuple[int, str]] = []
+    if args.reviews:
+        reviewed = await finished_games(target, fake, args.reviews)
     try:
         for shard in range(processes):
             shard_env = {**env, "TORRES_SHARD_IDS": str(shard)} if processes > 1 else env
@@ -404,10 +415,12 @@ async def run_once(
         shares: list[float] = []
         stop = asyncio.Event()
         sampler = asyncio.create_task(cpu_share(shares, stop))
+        reviewer = asyncio.create_task(review_loop(fake, reviewed, result.reviews, stop))
         results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
         result.wall = time.monotonic() - started
         stop.set()
         await sampler
+        await reviewer
         cpus = [process_cpu(b.pid) for b in bots]
         result.cpu = None if None in cpus else sum(c or 0.0 for c in cpus)
         pg_after = process_cpu(pg_pid)
@@ -462,6 +475,17 @@ async def run_once(
         print(row("ack", ai.ack))
         print(row("reply", ai.reply))
         print(row("picture", ai.picture))
+    if args.reviews:
+        print(
+            f"  reviews running meanwhile: {len(result.reviews)} finished "
+            "(one player's decisions each, expert; seconds from the command to the answer):"
+        )
+        if result.reviews:
+            r = result.reviews
+            print(
+                f"  review   n={len(r):<6} median {statistics.median(r):7.1f} s    "
+                f"min {min(r):7.1f} s    max {max(r):7.1f} s"
+            )
     both = stats.reply + stats.picture
     if both:
         p95 = percentile([v * 1000 for v in both], 95)
@@ -476,6 +500,58 @@ async def run_once(
         print("--- bot log (tail) ---\n" + bot_log)
         result.ok = False
     return result
+
+
+async def finished_games(target: str, fake: FakeDiscord, count: int) -> list[tuple[int, str]]:
+    """*count* games between r0 and r1 played to the end by quick heuristic players,
+    written straight into the bot's database; returns (game, reviewed user) pairs."""
+    from bot.core.service import GameService, ServiceConfig, User
+    from engine.ai import choose_actions
+
+    store = await open_store(target)
+    users = [User(fake.users[n].id, n) for n in ("r0", "r1")]
+    channel = fake.channels["reviews"].id
+    out = []
+    try:
+        service = GameService(store, ServiceConfig(seed=SEED))
+        for i in range(count):
+            made = await service.new(
+                guild_id=fake.guild_id, channel_id=channel, user=users[0], players=2
+            )
+            game_id = made.posts[0].game_id
+            await service.join(channel_id=channel, user=users[1])
+            await service.start(channel_id=channel, user=users[0])
+            while True:
+                row = await store.game(game_id)
+                assert row is not None
+                if row.status == "over":
+                    break
+                game = await service._load(row)
+                seats = {s.name: s.user_id for s in await store.seats(game_id)}
+                who = next(u for u in users if u.id == seats[game.to_move])
+                actions = choose_actions(game, 0.05, level="heuristic", seed=i)
+                await service.play(channel_id=channel, user=who, text="; ".join(actions))
+            out.append((game_id, ("r0", "r1")[i % 2]))
+    finally:
+        await store.close()
+    return out
+
+
+async def review_loop(
+    fake: FakeDiscord, games: list[tuple[int, str]], took: list[float], stop: asyncio.Event
+) -> None:
+    """``/torres review game:N player:@x`` for each game in turn until *stop*; each is a
+    fresh review (the bot keeps reviews in memory, so each pair is asked once)."""
+    channel = fake.channels["reviews"]
+    for game_id, player in games:
+        if stop.is_set():
+            return
+        ix = await fake.slash("reviewer", channel, "torres", "review", game=game_id, player=player)
+        reply = await ix.reply(600)
+        if "Review of" not in reply.content:
+            raise RuntimeError(f"review of game {game_id}: {reply.content[:200]}")
+        assert reply.resolved_at is not None
+        took.append(reply.resolved_at - ix.sent_at)
 
 
 def side_by_side(runs: list[Run]) -> None:
@@ -575,6 +651,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=0,
         help="additional games of one human against a computer player (reported apart)",
+    )
+    p.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        help="finished games to review (/torres review player:) one after another meanwhile",
     )
     p.add_argument(
         "--db-dir",

@@ -1,11 +1,13 @@
 """Which engine runs: the compiled core or the pure-Python reference (docs/engine-speed.md).
 
 ``engine._core`` holds the modules of ``COMPILED`` compiled by mypyc from a copy of this
-very source (setup.py).  Unless ``TORRES_ENGINE=reference``, ``choose`` puts the core's
+very source (setup.py), which call the C kernels of ``engine._native`` (engine/_native.c)
+in the hottest paths.  Unless ``TORRES_ENGINE=reference``, ``choose`` puts the core's
 modules in place of the reference's at the first import of ``engine`` when the core is
 built from the source beside it: ``engine.game`` is then the core's module, so
-``engine.Game`` is the core's.  The rest (errors, events, messages, squares, records,
-the command line, the computer players) is the same Python for both engines.
+``engine.Game`` is the core's, and the computer players' search and evaluation
+(``engine.ai._*``) are compiled too.  The rest (errors, events, messages, squares,
+records, the command line, ``engine.ai`` itself) is the same Python for both engines.
 ``TORRES_ENGINE=core`` insists on the core: an ImportError without it.
 
 No relative imports: setup.py loads this file on its own.
@@ -40,7 +42,17 @@ COMPILED = (
     "position_fast",
     "position",
     "game",
+    # the computer players' search and evaluation (engine.ai itself, with the knobs
+    # callers set, such as NODES_PER_SECOND, stays Python)
+    "ai._hidden",
+    "ai._evaluate",
+    "ai._expert_eval",
+    "ai._plan",
+    "ai._search",
+    "ai._expert",
 )
+# The C kernels the compiled modules call (engine._native, built beside them)
+NATIVE = "_native.c"
 # Imported by the compiled modules from the reference: one IllegalAction, one Stage, ...
 SHARED = ("errors", "events", "messages", "squares")
 
@@ -49,12 +61,14 @@ log.addHandler(logging.NullHandler())  # a library: the application decides what
 
 
 def source_hash(root: Path) -> str:
-    """A digest of the compiled modules' source under ``root`` (the core keeps its own)."""
+    """A digest of the compiled modules' source and the C kernels' under ``root`` (the
+    core keeps its own)."""
     digest = hashlib.sha256()
     for name in COMPILED:
         rel = name.replace(".", "/") + ("/__init__.py" if name == "rules" else ".py")
         digest.update(rel.encode())
         digest.update((root / rel).read_bytes())
+    digest.update((root / NATIVE).read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -72,10 +86,13 @@ def _core_modules() -> dict[str, ModuleType]:
             "the compiled core was built from other engine source: reinstall "
             "(pip install -e .) to rebuild it"
         )
+    # mypyc derives a subpackage's __path__ wrongly (2.4.1): set before its modules load
+    ai = importlib.import_module("engine._core.ai")
+    ai.__path__ = [os.path.dirname(ai.__file__ or "")]
     modules = {}
     for name in COMPILED:
         module = modules[f"engine.{name}"] = importlib.import_module(f"engine._core.{name}")
-        if name == "rules":  # mypyc derives a subpackage's __path__ wrongly (2.4.1)
+        if name == "rules":
             module.__path__ = [os.path.dirname(module.__file__ or "")]
     return modules
 
@@ -98,8 +115,10 @@ def choose() -> tuple[str, str]:
         return "reference", note
     for name, module in modules.items():  # all imported first: no half-replaced engine
         sys.modules[name] = module
+    for name, module in modules.items():
         parent, _, attr = name.rpartition(".")
-        setattr(sys.modules[parent], attr, module)
+        # engine.ai, not yet imported, imports its modules from the ones just put in place
+        setattr(importlib.import_module(parent), attr, module)
     note += "the compiled engine core (mypyc)"
     log.info("%s", note)
     return "core", note

@@ -30,6 +30,7 @@ from bot.client.cog import (
 from bot.client.home_cog import add_home_commands
 from bot.client.learn_views import LearnButton, LearnSelect, add_learn_command
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
+from bot.client.review_views import BoardButton, ReviewButton, final_summary
 from bot.client.translator import CommandTranslator
 from bot.client.views import TurnButton, first_delivery, turn_view
 from bot.core.batch import MESSAGE_LIMIT, merge_posts, split_message
@@ -38,6 +39,7 @@ from bot.core.errors import Busy, Unavailable
 from bot.core.home import HomeService
 from bot.core.learning import LearnService
 from bot.core.outbox import FORBIDDEN, POSTED, REJECTED, RETRY, RETRY_FIRST, RETRY_MAX, Poster
+from bot.core.review import Reviews
 from bot.core.service import GameService, Outcome, Post
 from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore
@@ -56,7 +58,16 @@ _LATER = "later"  # a post still being retried when the reply goes out
 _TURN_MESSAGES = 4096  # games whose latest turn message is kept in memory
 _MAX_AI_STEPS = 64  # computer decisions in a row before handing back to the background loop
 # every component the bot posts
-COMPONENTS = (TurnButton, PanelSelect, PanelButton, ConfirmButton, LearnSelect, LearnButton)
+COMPONENTS = (
+    TurnButton,
+    PanelSelect,
+    PanelButton,
+    ConfirmButton,
+    ReviewButton,
+    BoardButton,
+    LearnSelect,
+    LearnButton,
+)
 
 
 def _view(
@@ -238,6 +249,7 @@ class TorresBot(discord.Client):
         self.home = HomeService(
             store, ai_level=service.config.ai_level, clock_scale=config.clock_scale
         )
+        self.reviews = Reviews(store, self.home, workers)  # /torres review, the final chart
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
         self.learn = LearnService(store, seed=service.config.seed, workers=workers)
@@ -505,6 +517,10 @@ class TorresBot(discord.Client):
             except Exception:  # the game is over all the same; only the animation is missing
                 log.exception("could not draw the replay of game %s", post.game_id)
                 pieces[-1] += "\n" + no_replay
+            chart, said = await final_summary(self, post.game_id, lang, len(pieces[-1]))
+            files += chart
+            if said:
+                pieces[-1] += "\n" + said
         elif post.position is not None:
             try:
                 files.append(await self._post_picture(post))

@@ -434,17 +434,20 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         decision: app_commands.Range[int, 0] | None = None,
     ) -> None:
         lang = lang_of(interaction)
-        text, file = await answer_in_time(
+        message = await answer_in_time(
             interaction,
             self._board(interaction, game_number(game, lang), whole(decision, lang)),
             partial_defer(interaction),
         )
-        await respond_private(interaction, text, file=file)
+        await respond_private(interaction, **message)
 
     async def _board(
         self, interaction: discord.Interaction, game: int | None, decision: int | None
-    ) -> tuple[str, discord.File]:
-        """The text and picture ``board`` answers with."""
+    ) -> dict[str, Any]:
+        """The message ``board`` answers with: text, picture, and a recorded decision's
+        ⏮ ◀ ▶ ⏭ (bot.client.review_views)."""
+        from bot.client.review_views import board_message, sent
+
         view = None
         if game is None and decision is None:
             # No game running here: bot.core.home shows the channel's last finished one.
@@ -461,15 +464,8 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 decision=decision,
                 lang=lang_of(interaction),
             )
-        file = await self.bot.board_file(
-            view.position,
-            view.viewer,
-            view.highlight,
-            view.highlight_note,
-            view.labels,
-            language=lang_of(interaction),  # a private picture: the asker's language
-        )
-        return shorten(view.text), file
+        # A private picture: the asker's language.
+        return sent(await board_message(self.bot, view, lang_of(interaction)))
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:

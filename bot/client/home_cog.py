@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.client.cog import game_number, lang_of, send_private, user_of, whole
+from bot.client.review_views import add_review_commands
 from bot.core.home import AWAY_DAYS
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ def add_home_commands(group: app_commands.Group, bot: TorresBot, home: HomeServi
     # Errors go to the tree's handler (bot.client.cog.report_error), like the other commands'.
     for command in (games, history, export, stats, leaderboard, settings, away):
         group.add_command(command)
+    add_review_commands(group)  # /torres review (bot.client.review_views)
 
 
 def _channel(interaction: discord.Interaction) -> int:

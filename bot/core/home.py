@@ -309,6 +309,9 @@ class HomeService:
             highlight=highlight,
             labels=picture_labels(seats, lang),
             language=lang,
+            game_id=row.id,
+            decision=upto,
+            decisions=total,
         )
 
     # -- /torres export --------------------------------------------------------------

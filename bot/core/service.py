@@ -183,6 +183,10 @@ class BoardView:
     highlight_note: str | None = None
     labels: dict[str, str] = field(default_factory=dict)  # seat name -> name in the picture
     language: str = DEFAULT  # the asker's: the picture (and its alt text) speak it
+    # A decision of a game's record (HomeService.past_board): what ⏮ ◀ ▶ ⏭ step from.
+    game_id: int | None = None
+    decision: int | None = None
+    decisions: int | None = None
 
 
 @dataclass(slots=True)

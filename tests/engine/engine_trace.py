@@ -192,6 +192,10 @@ def _edge_positions() -> Iterator[tuple[str, dict[str, Any], str]]:
     yield "usual", usual, ""
     yield "tall tower", {**usual, "heights": {**heights, "f5": 1500}}, ""
     yield "tower of 64", {**usual, "heights": {**heights, "f5": 64}}, ""
+    # the core's C kernels leave boards above 62 (the turn's actions) and above 1,024
+    # (the castle tables) to the Python code: either side of each limit
+    for tall in (62, 63, 1024, 1025):
+        yield f"tower of {tall}", {**usual, "heights": {**heights, "e6": 1, "e7": tall}}, ""
     yield "high corner", {**usual, "heights": {"h8": 3, "g8": 2, "h7": 1}}, ""
     yield "not a dict", [], ""  # type: ignore[misc]
     yield "no players", {**usual, "players": []}, ""

@@ -101,6 +101,25 @@ def test_core_by_default_when_built() -> None:
     assert out.stderr == ""
 
 
+# which modules run: the computer players' evaluation, engine.ai itself, the C kernels
+PARTS = (
+    "import sys, engine, engine.ai, engine.ai._evaluate as e\n"
+    "print(e.__name__, engine.ai.__file__.endswith('.py'), 'engine._native' in sys.modules)"
+)
+
+
+@pytest.mark.skipif(not core_built(), reason="the compiled core is not built")
+def test_the_core_brings_its_c_kernels_and_compiled_players() -> None:
+    """The core calls the C kernels and runs the computer players' compiled modules;
+    engine.ai itself stays Python (callers set its knobs); the reference uses neither."""
+    out = run(PARTS)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["engine._core.ai._evaluate", "True", "True"]
+    out = run(PARTS, "reference")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["engine.ai._evaluate", "True", "False"]
+
+
 @pytest.mark.skipif(not core_built(), reason="the compiled core is not built")
 def test_a_core_built_from_other_source_is_not_used() -> None:
     """An editable install whose engine/ changed since the core was built: the reference,

@@ -16,6 +16,7 @@ from bot.client import views
 from bot.client.app import COMPONENTS
 from bot.client.learn_views import LearnButton, LearnSelect
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
+from bot.client.review_views import BoardButton, ReviewButton
 from bot.client.views import TurnButton, first_delivery
 
 
@@ -57,6 +58,12 @@ def test_panel_ids_carry_the_version_and_old_ones_still_match() -> None:
         "torres:-1:1:undo",
         "torres:ok:end:\u0661:1:yes",
         "torres:ok:end:1:\uff11:no",  # a fullwidth digit one
+        "torres:review:\u0661:red:1:next",
+        "torres:review:1:red:\u0661:prev",
+        "torres:review:1:Red:1:next",
+        "torres:board:1:\u0661:next",
+        "torres:board:-1:2:prev",
+        "torres:board:1:2:up",
         "tl:\u0661:3:ok",
         "tl:1:-3:leave",
         "tl:1:3:4:do0",
@@ -74,6 +81,9 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "tp:1:2:3:endok",
         "torres:1:2:play",
         "torres:ok:resign:1:0:yes",
+        "torres:review:1:red:2:next",
+        "torres:board:1:0:first",
+        "torres:board:1:7:last",
         "tl:12:3:what",
         "tl:12:3:do2",
         "tl:12:3:leave",
@@ -85,6 +95,8 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         PanelButton,
         TurnButton,
         ConfirmButton,
+        ReviewButton,
+        BoardButton,
         LearnSelect,
         LearnButton,
     } == set(COMPONENTS)

@@ -21,6 +21,7 @@ from bot.client.app import TorresBot
 from bot.client.views import TEMPLATE, TurnButton, turn_view
 from bot.core.config import BotConfig, ConfigError
 from bot.core.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
+from bot.core.review import Summary
 from bot.core.service import GameService, rank_actions
 from bot.texts.rules import TOPICS, rules_text
 from tests.bot.conftest import Env
@@ -64,9 +65,14 @@ def test_command_contract(bot: TorresBot):
         "leaderboard",
         "settings",
         "away",
+        # bot.client.review_views (issue 36)
+        "review",
         # the tutorial (issue 36)
         "learn",
     }
+    review = _options(payload, "review")
+    assert review["game"]["type"] == 4 and review["player"]["type"] == 6  # integer, user
+    assert not any(o.get("required") for o in review.values())
     learn = _options(payload, "learn")
     assert learn["restart"]["type"] == 5 and not learn["restart"].get("required")
     assert payload[0].get("contexts") == [0] or payload[0].get("dm_permission") is False
@@ -328,13 +334,23 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
         assert frames == [{"p": 0}, {"p": 1}] and language == "en"
         return b"GIF89a fake"
 
+    async def fake_summary(game_id: int, language: str = "en") -> Summary:
+        assert game_id == 7 and language == "en"
+        return Summary(b"PNG", "**Castles that scored most**", "")
+
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
     monkeypatch.setattr(bot.renderer, "animate", fake_animate)
+    monkeypatch.setattr(bot.reviews, "summary", fake_summary)
     post = replay_post(Post(1, 7, "**Game over!**", position={"p": 1}, replay=True))
     assert await bot.send_post(post) == POSTED
     ((text, kwargs),) = channel.sent
-    assert [f.filename for f in kwargs["files"]] == ["replay.gif"] and "Game #7" in text
+    # The game's last post: the animation, the score chart and the castles that scored most.
+    assert [f.filename for f in kwargs["files"]] == ["replay.gif", "chart.png"]
+    assert "Game #7" in text and text.endswith("\n**Castles that scored most**")
     assert not kwargs["allowed_mentions"].users
+    monkeypatch.undo()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+    monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
 
     async def broken_animate(frames: list[dict], language: str = "en") -> bytes:
         raise RuntimeError("boom")
@@ -345,6 +361,8 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     ((text, kwargs),) = channel.sent
     assert "files" not in kwargs and "could not be drawn" in text
     assert "could not draw the replay of game 7" in caplog.text
+    assert "(The score chart could not be drawn.)" in text  # game 7 is in no store here
+    assert "could not draw the score chart of game 7" in caplog.text
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from bot.db.rows import GameRow
 from bot.db.sqlite import Store
 from engine import Game, decision_over
 from engine.record import format_record, parse_record, replay
+from engine.summary import score_track
 from renderer import describe
 from tests.bot.conftest import random_ai
 
@@ -330,6 +331,11 @@ async def _check_result(table: _Table) -> None:
     export = await table.home.export(channel_id=_CHANNEL, guild_id=_GUILD, game_id=table.game_id)
     record = parse_record(export.text)
     assert replay(record).position() == table.truth.position()
+    # The score chart's numbers (engine.summary): the engine's scores after every decision.
+    track = score_track(record)
+    assert track.scores == [p["scores"] for p in table.positions]
+    assert [phase for phase, _ in track.scorings] == [1, 2, 3]
+    assert track.scorings[-1][1] == len(table.positions) - 1
     result_line = record.headers["Result"]
     for score in scores.values():
         assert re.search(rf"\b{score}\b", result_line), result_line

@@ -261,7 +261,7 @@ async def test_the_replay_survives_a_kill_right_after_game_over(runner: BotRunne
     t.fake.take_errors()
     await runner.start()
     replay = await t.fake.wait_for_message(
-        lambda m: [a.filename for a in m.attachments] == ["replay.gif"],
+        lambda m: [a.filename for a in m.attachments] == ["replay.gif", "chart.png"],
         channel=t.channel, public=True, after=over.seq, timeout=TIMEOUT, what="replay.gif",
     )  # fmt: skip
     assert check_gif(replay.attachments[0].data) > 10

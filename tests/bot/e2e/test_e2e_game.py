@@ -136,7 +136,9 @@ class Match:
             # Then the whole game as an animation, in a message of its own: the
             # setup picture, then one frame a finished decision.
             replay = await self.t.public_after(
-                after, "the replay", lambda m: [a.filename for a in m.attachments] == ["replay.gif"]
+                after,
+                "the replay",
+                lambda m: [a.filename for a in m.attachments] == ["replay.gif", "chart.png"],
             )
             assert check_gif(replay.attachments[0].data) == self.checked_posts + 1
             assert replay.pinged_ids == []

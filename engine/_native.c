@@ -1,0 +1,523 @@
+/* The compiled core's C kernels (docs/engine-speed.md): the castle flood fill of
+ * ``board.Castles`` and the action texts of a mask (``rules.actions._texts_of``),
+ * each on fixed C arrays with Python objects only at the edge.
+ *
+ * Built by setup.py beside the mypyc core as ``engine._native`` and imported by the
+ * core's copy of the source alone (setup.py's rewrites): the pure-Python reference
+ * never uses it, and tests/engine/test_engines_equal.py compares the two engines.
+ * Anything unusual (a height below 0, above MAX_LEVEL or not an int) answers None,
+ * and the caller runs the Python code instead.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_LEVEL 1024 /* squares._LEVELS_MAX: taller boards keep their Python tables */
+
+static uint64_t BIT[64];       /* board.BIT: square s is bit NAME_RANK[s] */
+static uint64_t ORTH_MASK[64]; /* board.ORTH_MASK */
+static int8_t ORTH[64][4];     /* board.ORTH, in its order (up, right, down, left) */
+static int8_t N_ORTH[64];
+
+/* The int objects of the lowest heights: most squares hold one of them (CPython keeps
+ * one object per small int), so a height is found by its address before its value. */
+#define N_SMALL 8
+static PyObject *SMALL[N_SMALL];
+
+/* The value of the height object v, or -1 for anything not an int from 0 to max. */
+static inline long height_value(PyObject *v, long max)
+{
+    for (int k = 0; k < N_SMALL; k++)
+        if (v == SMALL[k])
+            return k <= max ? k : -1;
+    int overflow = 0;
+    long x = PyLong_CheckExact(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
+    if (overflow || x < 0 || x > max) {
+        PyErr_Clear();
+        return -1;
+    }
+    return x;
+}
+
+static void init_tables(void)
+{
+    for (int k = 0; k < N_SMALL; k++)
+        SMALL[k] = PyLong_FromLong(k); /* held for the life of the process */
+    static const int8_t df[4] = {0, 1, 0, -1}, dr[4] = {1, 0, -1, 0};
+    for (int s = 0; s < 64; s++) {
+        int f = s % 8, r = s / 8;
+        BIT[s] = (uint64_t)1 << (f * 8 + r); /* names sort by file, then rank */
+    }
+    for (int s = 0; s < 64; s++) {
+        int f = s % 8, r = s / 8, n = 0;
+        uint64_t m = 0;
+        for (int i = 0; i < 4; i++) {
+            int ff = f + df[i], rr = r + dr[i];
+            if (ff >= 0 && ff < 8 && rr >= 0 && rr < 8) {
+                ORTH[s][n++] = (int8_t)(rr * 8 + ff);
+                m |= BIT[rr * 8 + ff];
+            }
+        }
+        N_ORTH[s] = (int8_t)n;
+        ORTH_MASK[s] = m;
+    }
+}
+
+/* A list of Python ints: the longs at ``values``, or (``masks``) the uint64_t there. */
+static PyObject *list_of(const void *values, Py_ssize_t n, int masks)
+{
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = masks ? PyLong_FromUnsignedLongLong(((const uint64_t *)values)[i])
+                            : PyLong_FromLong(((const long *)values)[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* castle_fill(h) -> (comp, area, height, members, member_mask, le, top, front, build)
+ * as board.Castles.__init__ works them out, or None for a board it leaves to Python. */
+static PyObject *castle_fill(PyObject *Py_UNUSED(self), PyObject *arg)
+{
+    long h[64];
+    PyObject *seq = PySequence_Fast(arg, "castle_fill: a sequence of 64 heights");
+    if (seq == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 64) {
+        Py_DECREF(seq);
+        Py_RETURN_NONE;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int s = 0; s < 64; s++) {
+        long x = height_value(items[s], MAX_LEVEL);
+        if (x < 0) {
+            Py_DECREF(seq);
+            Py_RETURN_NONE; /* the Python code decides (and refuses, or copes) */
+        }
+        h[s] = x;
+    }
+    Py_DECREF(seq);
+
+    long comp[64], area[64], height[64], squares[64];
+    int start_of[64]; /* each castle's first square in ``squares`` */
+    uint64_t masks[64], nears[64], levels[MAX_LEVEL + 2];
+    long left[64];
+    int n = 0, used = 0;
+    long top_all = 0;
+    uint64_t blocks = 0;
+    for (int s = 0; s < 64; s++) {
+        comp[s] = -1;
+        left[s] = h[s];
+        if (h[s] > top_all)
+            top_all = h[s];
+    }
+    memset(levels, 0, sizeof(uint64_t) * (size_t)(top_all + 2));
+    for (int start = 0; start < 64; start++) {
+        if (!left[start])
+            continue;
+        int c = n++;
+        left[start] = 0;
+        comp[start] = c;
+        int first = used;
+        start_of[c] = first;
+        squares[used++] = start;
+        long top = h[start];
+        uint64_t m = 0, near = 0;
+        for (int i = first; i < used; i++) { /* breadth first, as the Python fill */
+            int s = (int)squares[i];
+            uint64_t b = BIT[s];
+            m |= b;
+            near |= ORTH_MASK[s];
+            levels[h[s]] |= b;
+            for (int j = 0; j < N_ORTH[s]; j++) {
+                int t = ORTH[s][j];
+                if (left[t]) {
+                    left[t] = 0;
+                    comp[t] = c;
+                    squares[used++] = t;
+                    if (h[t] > top)
+                        top = h[t];
+                }
+            }
+        }
+        area[c] = used - first;
+        height[c] = top;
+        masks[c] = m;
+        nears[c] = near;
+        blocks |= m;
+    }
+    /* le[k]: the squares of height k or less, for k up to top + 1 */
+    Py_ssize_t n_le = top_all + 2;
+    uint64_t bare = ~blocks, below = bare;
+    for (Py_ssize_t k = 1; k < n_le; k++) {
+        uint64_t here = levels[k];
+        levels[k - 1] = below;
+        below |= here;
+    }
+    levels[n_le - 1] = below;
+    uint64_t once = 0, twice = 0, build = 0, beside = 0;
+    for (int c = 0; c < n; c++) {
+        twice |= once & nears[c];
+        once |= nears[c];
+        if (height[c] <= area[c] + 1) {
+            beside |= nears[c];
+            if (height[c] < area[c])
+                build |= masks[c];
+            else if (height[c] == area[c])
+                build |= masks[c] & levels[area[c] - 1];
+        }
+    }
+    uint64_t alone = bare & ~twice, front[64];
+    for (int c = 0; c < n; c++)
+        front[c] = nears[c] & alone;
+    build |= beside & alone;
+
+    PyObject *members = PyList_New(n);
+    if (members == NULL)
+        return NULL;
+    for (int c = 0; c < n; c++) {
+        PyObject *ms = list_of(squares + start_of[c], area[c], 0);
+        if (ms == NULL) {
+            Py_DECREF(members);
+            return NULL;
+        }
+        PyList_SET_ITEM(members, c, ms);
+    }
+    return Py_BuildValue(
+        "(NNNNNNlNN)", list_of(comp, 64, 0), list_of(area, n, 0), list_of(height, n, 0), members,
+        list_of(masks, n, 1), list_of(levels, n_le, 1), top_all, list_of(front, n, 1),
+        PyLong_FromUnsignedLongLong(build));
+}
+
+/* texts(m, row) -> the tuple of row[b] for the bit lengths b of the bits of mask m,
+ * lowest first (the squares of m in the order of their names: the legal order). */
+static PyObject *texts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyLong_Check(args[0]) || !PyList_CheckExact(args[1])
+        || PyList_GET_SIZE(args[1]) != 65) {
+        PyErr_SetString(PyExc_TypeError, "texts(mask, row of 65 texts)");
+        return NULL;
+    }
+    uint64_t m = PyLong_AsUnsignedLongLong(args[0]);
+    if (m == (uint64_t)-1 && PyErr_Occurred())
+        return NULL;
+    PyObject *out = PyTuple_New(__builtin_popcountll(m));
+    if (out == NULL)
+        return NULL;
+    PyObject **row = ((PyListObject *)args[1])->ob_item;
+    Py_ssize_t i = 0;
+    while (m) {
+        PyObject *t = row[__builtin_ctzll(m) + 1];
+        Py_INCREF(t);
+        PyTuple_SET_ITEM(out, i++, t);
+        m &= m - 1;
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------ the turn's actions
+ *
+ * turn_actions(heights, pieces, mine, build, draw, add) -> list or None: the part of
+ * rules.actions._legal_play for a turn with action points left, before the cards:
+ * the blocks (``build``: the player has one to place), "draw" (``draw``), "end", the
+ * new knights (``add``: two points and a knight to place), then each knight's moves,
+ * the knights in the order of their squares' names.  The castle tables, block squares
+ * and knights' reach of a board are kept by its heights list, which the engine never
+ * changes in place once made (engine.state.State): the list is held, so a list at the
+ * same address is the same list.  None: a board it leaves to Python (a tower above
+ * MAX_TURN_LEVEL, a value not an int). */
+
+#define MAX_TURN_LEVEL 62 /* le[k] for k up to top + 1 fits in 64 */
+#define N_BOARDS 8
+
+typedef struct {
+    PyObject *key; /* the heights list, held */
+    int h[64], comp[64], area[64], height[64], start[64], squares[64];
+    uint64_t masks[64], le[MAX_TURN_LEVEL + 2], build, reach[64], have_reach;
+} Board;
+
+static Board boards[N_BOARDS];
+static int next_board;
+static PyObject *MOVE[64][64], *BUILD[64], *KNIGHT[64], *DRAW, *END;
+static int texts_ready;
+
+static int fill_board(Board *b, PyObject *heights)
+{
+    PyObject **items = ((PyListObject *)heights)->ob_item;
+    int top = 0;
+    for (int s = 0; s < 64; s++) {
+        long x = height_value(items[s], MAX_TURN_LEVEL);
+        if (x < 0)
+            return 0;
+        b->h[s] = (int)x;
+        if (x > top)
+            top = (int)x;
+    }
+    int left[64], n = 0, used = 0;
+    uint64_t nears[64], levels[MAX_TURN_LEVEL + 2], blocks = 0;
+    memset(levels, 0, sizeof levels);
+    for (int s = 0; s < 64; s++) {
+        left[s] = b->h[s];
+        b->comp[s] = -1;
+    }
+    for (int start = 0; start < 64; start++) { /* as castle_fill */
+        if (!left[start])
+            continue;
+        int c = n++, first = used;
+        left[start] = 0;
+        b->comp[start] = c;
+        b->start[c] = first;
+        b->squares[used++] = start;
+        int hc = b->h[start];
+        uint64_t m = 0, near = 0;
+        for (int i = first; i < used; i++) {
+            int s = b->squares[i];
+            m |= BIT[s];
+            near |= ORTH_MASK[s];
+            levels[b->h[s]] |= BIT[s];
+            for (int j = 0; j < N_ORTH[s]; j++) {
+                int t = ORTH[s][j];
+                if (left[t]) {
+                    left[t] = 0;
+                    b->comp[t] = c;
+                    b->squares[used++] = t;
+                    if (b->h[t] > hc)
+                        hc = b->h[t];
+                }
+            }
+        }
+        b->area[c] = used - first;
+        b->height[c] = hc;
+        b->masks[c] = m;
+        nears[c] = near;
+        blocks |= m;
+    }
+    uint64_t bare = ~blocks, below = bare;
+    for (int k = 1; k < top + 2; k++) {
+        uint64_t here = levels[k];
+        b->le[k - 1] = below;
+        below |= here;
+    }
+    b->le[top + 1] = below;
+    uint64_t once = 0, twice = 0, build = 0, beside = 0;
+    for (int c = 0; c < n; c++) {
+        twice |= once & nears[c];
+        once |= nears[c];
+        if (b->height[c] <= b->area[c] + 1) {
+            beside |= nears[c];
+            if (b->height[c] < b->area[c])
+                build |= b->masks[c];
+            else if (b->height[c] == b->area[c])
+                build |= b->masks[c] & b->le[b->area[c] - 1];
+        }
+    }
+    b->build = build | (beside & bare & ~twice);
+    b->have_reach = 0;
+    return 1;
+}
+
+/* The doors of castle c no higher than ``level`` (Castles.doors_up_to). */
+static uint64_t doors(const Board *b, int c, int level)
+{
+    uint64_t found = 0;
+    for (int i = b->start[c]; i < b->start[c] + b->area[c]; i++) {
+        int m = b->squares[i], hm = b->h[m];
+        found |= ORTH_MASK[m] & b->le[hm <= level ? hm - 1 : level];
+    }
+    return found;
+}
+
+/* The squares a knight on a reaches, were they empty (rules.turn.move_reach). */
+static uint64_t reach(Board *b, int a)
+{
+    if (b->have_reach & BIT[a])
+        return b->reach[a];
+    int level = b->h[a];
+    uint64_t near = ORTH_MASK[a], found = near;
+    if ((near & b->le[level]) != near) {
+        found = near & b->le[level + 1];
+        if (level)
+            found |= doors(b, b->comp[a], level);
+        else
+            for (int j = 0; j < N_ORTH[a]; j++) {
+                int c = b->comp[ORTH[a][j]];
+                if (c >= 0)
+                    found |= doors(b, c, 0);
+            }
+        found &= ~BIT[a];
+    }
+    b->reach[a] = found;
+    b->have_reach |= BIT[a];
+    return found;
+}
+
+static Board *board_of(PyObject *heights)
+{
+    for (int i = 0; i < N_BOARDS; i++)
+        if (boards[i].key == heights)
+            return &boards[i];
+    Board *b = &boards[next_board];
+    if (!fill_board(b, heights))
+        return NULL;
+    next_board = (next_board + 1) % N_BOARDS;
+    Py_INCREF(heights);
+    Py_XSETREF(b->key, heights);
+    return b;
+}
+
+static Py_ssize_t put(PyObject *out, Py_ssize_t i, uint64_t m, PyObject **row)
+{
+    for (; m; m &= m - 1) {
+        PyObject *t = row[__builtin_ctzll(m)];
+        Py_INCREF(t);
+        PyList_SET_ITEM(out, i++, t);
+    }
+    return i;
+}
+
+static PyObject *turn_actions(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyList_CheckExact(args[0]) || PyList_GET_SIZE(args[0]) != 64
+        || !PyList_CheckExact(args[2]) || !texts_ready) {
+        PyErr_SetString(PyExc_TypeError, "turn_actions(heights, pieces, mine, build, draw, add)");
+        return NULL;
+    }
+    uint64_t pieces = PyLong_AsUnsignedLongLong(args[1]);
+    if (pieces == (uint64_t)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    int mine[64];
+    Py_ssize_t k = PyList_GET_SIZE(args[2]);
+    if (k > 64)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long a = PyLong_AsLong(PyList_GET_ITEM(args[2], i));
+        if (a < 0 || a > 63) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        Py_ssize_t j = i; /* in the order of the squares' names: by bit */
+        while (j > 0 && BIT[mine[j - 1]] > BIT[a]) {
+            mine[j] = mine[j - 1];
+            j--;
+        }
+        mine[j] = (int)a;
+    }
+    Board *b = board_of(args[0]);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    uint64_t free = ~pieces, builds = 0, adds = 0, moves[64];
+    if (PyObject_IsTrue(args[3]))
+        builds = b->build & free;
+    int draw = PyObject_IsTrue(args[4]);
+    if (PyObject_IsTrue(args[5])) {
+        for (Py_ssize_t i = 0; i < k; i++)
+            adds |= ORTH_MASK[mine[i]] & b->le[b->h[mine[i]]];
+        adds &= free;
+    }
+    Py_ssize_t total = __builtin_popcountll(builds) + draw + 1 + __builtin_popcountll(adds);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        moves[i] = reach(b, mine[i]) & free;
+        total += __builtin_popcountll(moves[i]);
+    }
+    PyObject *out = PyList_New(total);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t i = put(out, 0, builds, BUILD);
+    if (draw) {
+        Py_INCREF(DRAW);
+        PyList_SET_ITEM(out, i++, DRAW);
+    }
+    Py_INCREF(END);
+    PyList_SET_ITEM(out, i++, END);
+    i = put(out, i, adds, KNIGHT);
+    for (Py_ssize_t j = 0; j < k; j++)
+        i = put(out, i, moves[j], MOVE[mine[j]]);
+    return out;
+}
+
+/* set_texts(moves, builds, knights): the action texts by bit length (rules.actions's
+ * _ROWS, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH), held for the life of the process. */
+static int keep_row(PyObject *row, PyObject **into)
+{
+    if (!PyList_CheckExact(row) || PyList_GET_SIZE(row) != 65)
+        return 0;
+    for (int i = 0; i < 64; i++) {
+        into[i] = PyList_GET_ITEM(row, i + 1);
+        Py_INCREF(into[i]);
+    }
+    return 1;
+}
+
+static PyObject *set_texts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (texts_ready)
+        Py_RETURN_NONE;
+    int ok = nargs == 3 && PyList_CheckExact(args[0]) && PyList_GET_SIZE(args[0]) == 64;
+    for (int a = 0; ok && a < 64; a++)
+        ok = keep_row(PyList_GET_ITEM(args[0], a), MOVE[a]);
+    ok = ok && keep_row(args[1], BUILD) && keep_row(args[2], KNIGHT);
+    if (!ok) {
+        PyErr_SetString(PyExc_TypeError, "set_texts(64 rows of moves, builds, knights)");
+        return NULL;
+    }
+    DRAW = PyUnicode_InternFromString("draw");
+    END = PyUnicode_InternFromString("end");
+    if (DRAW == NULL || END == NULL)
+        return NULL;
+    texts_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* heights_of(d) -> the 64 heights of a position's "heights" object ({square name:
+ * height}) as a list, or None for anything but lower-case square names and ints from 0
+ * to MAX_LEVEL (position_fast.read_usual's own loop then reads it, or refuses it). */
+static PyObject *heights_of(PyObject *Py_UNUSED(self), PyObject *d)
+{
+    long h[64] = {0};
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    if (!PyDict_CheckExact(d))
+        Py_RETURN_NONE;
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || PyUnicode_GET_LENGTH(key) != 2
+            || PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND)
+            Py_RETURN_NONE;
+        const Py_UCS1 *name = PyUnicode_1BYTE_DATA(key);
+        if (name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8')
+            Py_RETURN_NONE;
+        long x = height_value(value, MAX_LEVEL);
+        if (x < 0)
+            Py_RETURN_NONE;
+        h[(name[1] - '1') * 8 + (name[0] - 'a')] = x;
+    }
+    return list_of(h, 64, 0);
+}
+
+static PyMethodDef methods[] = {
+    {"castle_fill", castle_fill, METH_O, "The tables of board.Castles, or None."},
+    {"texts", (PyCFunction)(void (*)(void))texts, METH_FASTCALL, "The texts of a mask."},
+    {"turn_actions", (PyCFunction)(void (*)(void))turn_actions, METH_FASTCALL,
+     "The turn's actions before the cards, or None."},
+    {"heights_of", heights_of, METH_O, "A position's heights as a list, or None."},
+    {"set_texts", (PyCFunction)(void (*)(void))set_texts, METH_FASTCALL, "The action texts."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine._native", "The compiled core's C kernels.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    init_tables();
+    return PyModule_Create(&module);
+}
