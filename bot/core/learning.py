@@ -134,7 +134,8 @@ class LearnService:
         cached = self._games.get(row.user_id)
         if cached is not None and cached[0] == row.version:
             self._games.move_to_end(row.user_id)
-            return cached[1].copy()
+            kept: Game = cached[1]
+            return kept.copy()
         game = replay(row)
         self._games[row.user_id] = (row.version, game.copy())
         return game
@@ -226,9 +227,9 @@ class LearnService:
                 step.note = "⚠ " + t(lang, "That is not one of the choices now; choose again.")
                 return self._view(row, before, step, user, lang)
             log.append(action)
-            lesson = learn.tried_by(action, before, row.shown, row.tried)
-            if lesson is not None:
-                tried.append(lesson)
+            lesson_id = learn.tried_by(action, before, row.shown, row.tried)
+            if lesson_id is not None:
+                tried.append(lesson_id)
             step.done = words.done(done_words(action, before, game, panel=True, lang=lang), lang)
         new = replace(
             row,

@@ -33,6 +33,10 @@ async def _play_through(service: LearnService, user=ANN, limit: int = 600) -> li
     titles: list[str] = []
     for _ in range(limit):
         titles += [line for line in view.text.splitlines() if line.startswith("🎓 **Lesson")]
+        if view.position is not None:  # the learner's view: never the computer's cards
+            assert view.position["seed"] is None
+            assert set(view.position["hands"]["red"]) <= {"hidden"}
+            assert set(view.position["decks"]["common"]) <= {"hidden"}
         if view.closed:
             return titles
         op, value = _first_action(view)
