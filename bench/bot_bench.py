@@ -227,7 +227,7 @@ class Player:
             return await self.run_against_computer()
         a, b = self.users
         await self.think()
-        _, opened, _ = await self.send(self.slash(a, "new", players=2), picture=False)
+        _, opened, _ = await self.send(self.slash(a, "new", players=2, thread=False), picture=False)
         found = re.search(r"game #(\d+)", opened.content)
         if found is None:
             raise AssertionError(f"/torres new answered {opened.content!r}")
@@ -275,7 +275,9 @@ class Player:
     async def run_against_computer(self) -> None:
         a = self.users[0]
         await self.think()
-        _, opened, _ = await self.send(self.slash(a, "new", players=2, bots=1), picture=False)
+        _, opened, _ = await self.send(
+            self.slash(a, "new", players=2, bots=1, thread=False), picture=False
+        )
         found = re.search(r"game #(\d+)", opened.content)
         if found is None:
             raise AssertionError(f"/torres new answered {opened.content!r}")
@@ -540,8 +542,10 @@ async def finished_games(target: str, fake: FakeDiscord, count: int) -> list[tup
 async def review_loop(
     fake: FakeDiscord, games: list[tuple[int, str]], took: list[float], stop: asyncio.Event
 ) -> None:
-    """``/torres review game:N player:@x`` for each game in turn until *stop*; each is a
-    fresh review (the bot keeps reviews in memory, so each pair is asked once)."""
+    """``/torres review game:N player:@x`` for each game in turn, once each, stopping
+    early at *stop*: a second ask would be answered from the bot's memory of reviews
+    and measure nothing, so the reviews run while the games do only if there are enough
+    of them (``--reviews``)."""
     channel = fake.channels["reviews"]
     for game_id, player in games:
         if stop.is_set():

@@ -35,7 +35,7 @@ from tests.fakediscord import BotProcess, FakeDiscord, WriteLock  # noqa: E402
 SEED = 7
 
 
-async def reply(fake: FakeDiscord, who: str, channel: str, sub: str, **options: str) -> str:
+async def reply(fake: FakeDiscord, who: str, channel: str, sub: str, **options: object) -> str:
     ix = await fake.slash(who, channel, "torres", sub, **options)
     return (await ix.reply(30)).content
 
@@ -58,7 +58,7 @@ async def main(args: argparse.Namespace) -> int:
         await fake.wait_connected(40)
         await fake.wait_synced(20, names=["torres"])
         for channel in ("games", "side"):
-            await reply(fake, "alice", channel, "new")
+            await reply(fake, "alice", channel, "new", thread=False)
             await reply(fake, "bob", channel, "join")
             await reply(fake, "alice", channel, "start")
         first = Game.new(players=2, names=["red", "blue"], seed=SEED).legal()[0]

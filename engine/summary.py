@@ -9,11 +9,13 @@ deterministic: the same record gives the same track (the chart draws it,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import castles
+from .board import SQUARE_INDEX, SQUARE_NAMES, Castles, castles
 from .record import Record
+from .rules.scoring import highest_levels
 
 __all__ = ["CastleScore", "ScoreTrack", "castle_scores", "score_track"]
 
@@ -93,23 +95,23 @@ def _king_castle(pos: dict[str, Any]) -> int:
 
 def castle_scores(pos: dict[str, Any], phase: int) -> dict[str, list[CastleScore]]:
     """Per player, each castle that would score in *pos*: a knight above the ground
-    in it, counted once at the level of the player's highest knight there (§7.1)."""
-    heights: dict[str, int] = pos.get("heights") or {}
-    found = castles(heights)
-    where = {sq: i for i, c in enumerate(found) for sq in c}
+    in it, counted once at the level of the player's highest knight there (§7.1, the
+    engine's own ``highest_levels``)."""
+    h = [0] * 64
+    for sq, height in (pos.get("heights") or {}).items():
+        h[SQUARE_INDEX[sq.lower()]] = max(0, int(height))
+    found = Castles(h)
     out: dict[str, list[CastleScore]] = {}
     for player in pos["players"]:
-        best: dict[int, int] = {}
-        for sq in (pos.get("knights") or {}).get(player, []):
-            level = int(heights.get(sq, 0))
-            i = where.get(sq)
-            if i is not None and level >= 1 and level > best.get(i, 0):
-                best[i] = level
+        knights = [SQUARE_INDEX[sq.lower()] for sq in (pos.get("knights") or {}).get(player, [])]
         out[player] = [
-            CastleScore(phase, _first(found[i]), len(found[i]), lv) for i, lv in best.items()
+            CastleScore(phase, _first(found.members[c]), found.area[c], level)
+            for c, level in highest_levels(knights, h, found.comp).items()
         ]
     return out
 
 
-def _first(squares: frozenset[str]) -> str:
-    return min(squares, key=lambda sq: (int(sq[1:]), sq[0]))
+def _first(squares: Iterable[int]) -> str:
+    """A castle's name: its lowest square by rank, then file."""
+    names = [SQUARE_NAMES[s] for s in squares]
+    return min(names, key=lambda sq: (int(sq[1:]), sq[0]))

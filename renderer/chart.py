@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from engine.summary import ScoreTrack
 
-from ._canvas import _polygon
+from ._canvas import Canvas
 from ._model import PLAYER_COLOURS, PLAYER_SHAPES
 from ._palette import (
     BACKGROUND,
@@ -62,13 +62,14 @@ def score_chart(
     if not track.scores:
         raise ValueError("A score chart needs the scores of at least the start.")
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    canvas = Canvas(image)  # its player markers, as on the board
+    draw = canvas.draw
     names = labels or {}
     heading = title or t(language, "Points after every decision")
     draw.rectangle((0, 0, WIDTH, 70), fill=HEADER_BG)
     text, size = _fit(heading, _TITLE, WIDTH - 40, True, 24)
     draw.text((20, 35), text, font=_font(size, True), fill=HEADER_INK, anchor="lm")
-    _legend(draw, track, names)
+    _legend(canvas, track, names)
     n = len(track.scores) - 1
     top = max(max(s.values(), default=0) for s in track.scores)
     step = _step(top)
@@ -113,7 +114,7 @@ def score_chart(
             y += 34
         placed.append(y)
         x = WIDTH - _RIGHT + 22
-        _marker(draw, seat, x, y, 14)
+        _marker(canvas, seat, x, y, 14)
         draw.text(
             (x + 22, y),
             str(track.scores[-1][player]),
@@ -160,28 +161,20 @@ def score_chart(
     return palette_png(paletted)
 
 
-def _legend(draw: ImageDraw.ImageDraw, track: ScoreTrack, names: Mapping[str, str]) -> None:
+def _legend(canvas: Canvas, track: ScoreTrack, names: Mapping[str, str]) -> None:
     """The players, two to a row: marker, name (their colour and shape as on the board)."""
     font_size = _LABEL
     col = (WIDTH - 40) / 2
     for seat, player in enumerate(track.players):
         x = 20 + (seat % 2) * col
         y = 100 + (seat // 2) * 44
-        _marker(draw, seat, x + 16, y, 15)
+        _marker(canvas, seat, x + 16, y, 15)
         text, size = _fit(names.get(player, player), font_size, col - 60, True, 22)
-        draw.text((x + 42, y), text, font=_font(size, True), fill=INK, anchor="lm")
+        canvas.draw.text((x + 42, y), text, font=_font(size, True), fill=INK, anchor="lm")
 
 
-def _marker(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float) -> None:
-    colour = PLAYER_COLOURS[seat % 4]
-    shape = PLAYER_SHAPES[seat % 4]
-    if shape == "circle":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=3)
-    elif shape == "square":
-        draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=3)
-    else:
-        pts = _polygon(shape, cx, cy, r)
-        draw.polygon(pts, fill=colour, outline=INK, width=3)
+def _marker(canvas: Canvas, seat: int, cx: float, cy: float, r: float) -> None:
+    canvas.marker(PLAYER_SHAPES[seat % 4], cx, cy, r, PLAYER_COLOURS[seat % 4])
 
 
 def _dashed(draw: ImageDraw.ImageDraw, x: float, y0: float, y1: float) -> None:

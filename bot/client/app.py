@@ -19,6 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.client.cards import disabled_copy, post_card
 from bot.client.cog import (
     TorresGroup,
     answer_in_time,
@@ -29,8 +30,9 @@ from bot.client.cog import (
 )
 from bot.client.home_cog import add_home_commands
 from bot.client.learn_views import LearnButton, LearnSelect, add_learn_command
+from bot.client.lobby import LobbyButton, LobbyCards
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
-from bot.client.review_views import BoardButton, ReviewButton, final_summary
+from bot.client.review_views import NO_CHART, BoardButton, ReviewButton, final_summary
 from bot.client.translator import CommandTranslator
 from bot.client.views import TurnButton, first_delivery, turn_view
 from bot.core.batch import MESSAGE_LIMIT, merge_posts, split_message
@@ -67,6 +69,7 @@ COMPONENTS = (
     BoardButton,
     LearnSelect,
     LearnButton,
+    LobbyButton,
 )
 
 
@@ -249,7 +252,7 @@ class TorresBot(discord.Client):
         self.home = HomeService(
             store, ai_level=service.config.ai_level, clock_scale=config.clock_scale
         )
-        self.reviews = Reviews(store, self.home, workers)  # /torres review, the final chart
+        self.reviews = Reviews(store, workers)  # /torres review, the final chart
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
         self.learn = LearnService(store, seed=service.config.seed, workers=workers)
@@ -263,6 +266,7 @@ class TorresBot(discord.Client):
         self.workers = workers
         self._started = time.time()
         self.poster = Poster(store, self.send_post, started=self._started)
+        self.lobby = LobbyCards(self)  # the lobby cards of games in threads of their own
         self._next_prune = self._started
         self._nonce_salt = "00000000"
         # Each game's latest turn message as posted (see _retire_turn_message).
@@ -286,6 +290,7 @@ class TorresBot(discord.Client):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.lobby.close()
         await self.poster.close()  # what is unsent stays queued for the next start
         await self.renderer.aclose()
         await super().close()
@@ -503,7 +508,9 @@ class TorresBot(discord.Client):
         # its picture failed (room is kept for those notes): a repeat after a crash cuts
         # the same pieces, and each piece's own nonce makes Discord return the pieces it
         # already has instead of posting them (or a line of them) twice.
-        room = len(late_note) + max(len(no_replay), len(no_picture)) + 2
+        # A last post may carry two notes: the animation's and the chart's.
+        notes = len(no_replay) + 1 + len(t(lang, NO_CHART)) if post.animation else len(no_picture)
+        room = len(late_note) + notes + 2
         pieces = split_message(post.text, MESSAGE_LIMIT - room)
         if late:
             pieces[0] = late_note + "\n" + pieces[0]
@@ -529,8 +536,17 @@ class TorresBot(discord.Client):
                 pieces[-1] += "\n" + no_picture
         if files:
             kwargs["files"] = files
+        buttons = []
         if post.buttons and post.turn is not None:
-            kwargs["view"] = turn_view(post.game_id, post.turn, post.buttons, lang)
+            buttons = [TurnButton(post.game_id, post.turn, a, lang) for a in post.buttons]
+        card = post.position is not None  # a turn post: one card (Components V2)
+        if card:
+            picture = files[0] if files else None
+            kwargs["view"] = post_card(
+                pieces[-1], position=post.position, picture=picture, buttons=buttons
+            )
+        elif buttons:
+            kwargs["view"] = turn_view(post.game_id, post.turn or 0, post.buttons, lang)
         if post.outbox_id is not None:
             # The same nonce on a repeat (after a crash, or a 5xx that Discord acted
             # on) makes Discord return the message it already has instead of
@@ -544,11 +560,15 @@ class TorresBot(discord.Client):
                 if post.outbox_id is not None:
                     extra["nonce"] = f"{self._nonce_salt}{post.outbox_id:012d}p{i}"
                 await channel.send(piece, **extra)  # type: ignore[union-attr]
-            message = await channel.send(last, **kwargs)  # type: ignore[union-attr]
+            if card:  # the text is in the card's Text Display
+                message = await channel.send(**kwargs)  # type: ignore[union-attr]
+            else:
+                message = await channel.send(last, **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
                 return RETRY
+            await self.lobby.after_post(post, None)  # e.g. the game's thread was deleted
             if exc.status in (403, 404):
                 log.error("could not post %s: Discord refused: %s", where, exc)
                 return FORBIDDEN
@@ -566,6 +586,7 @@ class TorresBot(discord.Client):
             await self._turn_dm(user_id, post, channel, message)
         if post.replay:  # the game-over message: its result counts from now on
             await self._record_results()
+        await self.lobby.after_post(post, message if isinstance(message, discord.Message) else None)
         return POSTED
 
     async def _post_picture(self, post: Post) -> discord.File:
@@ -616,10 +637,7 @@ class TorresBot(discord.Client):
             fetched = known if known is not None else await old.fetch()
             if not fetched.components:
                 return
-            view = discord.ui.View.from_message(fetched, timeout=None)
-            for item in view.children:
-                if isinstance(item, discord.ui.Button | discord.ui.Select):
-                    item.disabled = True
+            view = disabled_copy(fetched)
             # Stopped: discord.py keeps a live view with custom ids in its view store for
             # good (one per turn message: the soak's memory growth, bench/soak_bench.py);
             # disabled buttons dispatch nothing, and the live ones are DynamicItems.

@@ -289,6 +289,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         clock="Time per turn; when it runs out the computer plays the turn (default: none)",
         language="The language of the game's public messages (default: the server's or yours)",
         level="How strongly the computer players play (default: the bot's setting)",
+        thread="Play in a thread of its own (default); False: in this channel",
     )
     @app_commands.choices(
         clock=[app_commands.Choice(name=n, value=h) for h, n in CLOCK_NAMES.items()],
@@ -304,6 +305,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         clock: int | None = None,
         language: str | None = None,
         level: str | None = None,
+        thread: bool = True,
     ) -> None:
         lang = lang_of(interaction)
         await self._run(
@@ -316,6 +318,7 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
                 whole(clock, lang),
                 language,
                 level,
+                thread,
             ),
         )
 
@@ -328,17 +331,21 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         clock: int | None,
         language: str | None,
         level: str | None,
+        thread: bool = True,
     ) -> Outcome:
+        from bot.client.lobby import open_game
+
         user = user_of(interaction)
         if clock is not None and clock not in CLOCK_NAMES:  # Discord offers only these
             raise NotAllowed(
                 t(user.lang, "Choose the time per turn from the list; nothing was changed.")
             )
         spoken = game_language(language, interaction.guild_locale, interaction.locale)
-        outcome = await self.service.new(
-            guild_id=interaction.guild_id,
-            channel_id=_channel(interaction),
-            user=user,
+        outcome = await open_game(
+            self.bot,
+            interaction,
+            in_thread=thread,
+            clock=clock,
             players=players,
             variant=variant,
             bots=bots,
@@ -347,10 +354,6 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
         )
         if language is None:  # say which one was taken: the author may not expect it
             outcome.reply = (outcome.reply or "") + "\n" + _language_note(user.lang, spoken)
-        if clock is not None:  # bot.core.home: the clock is set before anyone can start the game
-            outcome.posts[0].text += "\n" + await self.bot.home.set_clock(
-                outcome.posts[0].game_id, clock
-            )
         return outcome
 
     @app_commands.command(description="Join the open game in this channel (or take back your seat)")

@@ -106,6 +106,7 @@ class PanelSelect(
                 custom_id=panel_id(game_id, turn, version, op),
                 placeholder=select.placeholder if select else None,
                 options=options,
+                max_values=select.max_values if select else 1,
                 row=row,
             )
         )
@@ -121,10 +122,12 @@ class PanelSelect(
         return cls(int(match["game"]), int(match["turn"]), match["op"], version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[TorresBot]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        value = str(values[0]) if values else ""
+        values = [str(v) for v in (interaction.data or {}).get("values") or []]  # type: ignore[union-attr]
+        value = values[0] if values else ""
         op = "what" if self.op == "what" else "do"
-        await press_panel(interaction, self.game_id, self.turn, op, value, self.version)
+        await press_panel(
+            interaction, self.game_id, self.turn, op, value, self.version, values=values
+        )
 
 
 class PanelButton(
@@ -203,13 +206,21 @@ def panel_view(
 
 
 async def _message_kwargs(
-    bot: TorresBot, game_id: int, turn: int, state: PanelState, lang: str
+    bot: TorresBot,
+    game_id: int,
+    turn: int,
+    state: PanelState,
+    lang: str,
+    shown: int | None = None,
 ) -> dict[str, Any]:
+    """The panel message; its picture only if the board may differ from the one the
+    edited panel shows (*shown*: that panel's version): a choice that changed nothing
+    on the board keeps the picture already there instead of uploading it again."""
     kwargs: dict[str, Any] = {
         "content": shorten(state.model.text),
         "view": panel_view(game_id, turn, state.model, lang, state.version),
     }
-    if state.position is not None:
+    if state.position is not None and (shown is None or shown != state.version):
         try:
             kwargs["attachments"] = [
                 await bot.board_file(
@@ -256,6 +267,8 @@ async def press_panel(
     op: str,
     value: str,
     version: int | None,
+    *,
+    values: list[str] | None = None,
 ) -> None:
     """A choice on the panel: apply it, then edit the panel in place; post what a turn's end posts.
 
@@ -273,7 +286,13 @@ async def press_panel(
             if version is None:
                 return await bot.service.panel_refresh(game_id=game_id, turn=turn, user=user)
             return await bot.service.panel_press(
-                game_id=game_id, turn=turn, user=user, op=op, value=value, version=version
+                game_id=game_id,
+                turn=turn,
+                user=user,
+                op=op,
+                value=value,
+                version=version,
+                values=values or (),
             )
         except ServiceError as exc:
             return PanelState(closed_model(exc.message))
@@ -283,7 +302,7 @@ async def press_panel(
 
     async def answer() -> tuple[PanelState, dict[str, Any]]:
         state = await work()
-        return state, await _message_kwargs(bot, game_id, turn, state, lang)
+        return state, await _message_kwargs(bot, game_id, turn, state, lang, shown=version)
 
     state, kwargs = await answer_in_time(interaction, answer(), interaction.response.defer)
     try:
@@ -373,11 +392,12 @@ async def confirmed(
         if not yes:
             return t(lang, "Nothing was changed; play on."), None
         user = user_of(interaction)
-        channel_id = interaction.channel_id or 0
         try:
             if what == "end":
                 outcome = await service.end_turn(game_id=game_id, turn=turn, user=user)
             else:
+                # Where the game plays (its thread, when asked in the lobby's channel).
+                channel_id = await service.game_channel(game_id, lang=lang)
                 row = await service.active_game_id(channel_id)
                 if row != game_id:
                     raise ServiceError(

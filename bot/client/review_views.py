@@ -31,7 +31,7 @@ from bot.client.cog import (
 )
 from bot.client.views import OncePerInteraction
 from bot.core.batch import MESSAGE_LIMIT
-from bot.texts.i18n import t
+from bot.texts.i18n import N_, t
 from bot.texts.posts import shorten
 
 if TYPE_CHECKING:
@@ -74,7 +74,9 @@ def add_review_commands(group: app_commands.Group) -> None:
             summary = await client.reviews.chart(
                 channel_id=channel_id, guild_id=interaction.guild_id, game_id=number, lang=lang
             )
-            file = discord.File(io.BytesIO(summary.png), filename=summary.filename)
+            file = discord.File(
+                io.BytesIO(summary.png), filename=summary.filename, description=summary.alt
+            )
             await interaction.followup.send(shorten(summary.text), file=file, ephemeral=True)
             return
         page = await client.reviews.page(
@@ -83,6 +85,7 @@ def add_review_commands(group: app_commands.Group) -> None:
             game_id=number,
             user_id=player.id,
             lang=lang,
+            asker=interaction.user.id,
         )
         await respond_private(interaction, **sent(await review_message(client, page, lang)))
 
@@ -169,6 +172,7 @@ class ReviewButton(
             seat=self.seat,
             page=self.page,
             lang=lang,
+            asker=interaction.user.id,
         )
         return await review_message(bot, page, lang)
 
@@ -229,6 +233,9 @@ async def board_message(bot: TorresBot, view: BoardView, lang: str) -> dict[str,
     return out
 
 
+NO_CHART = N_("(The score chart could not be drawn.)")
+
+
 async def final_summary(
     bot: TorresBot, game_id: int, lang: str, used: int
 ) -> tuple[list[discord.File], str]:
@@ -238,7 +245,7 @@ async def final_summary(
         summary = await bot.reviews.summary(game_id, lang)
     except Exception:  # the game is over all the same; only the chart is missing
         log.exception("could not draw the score chart of game %s", game_id)
-        return [], t(lang, "(The score chart could not be drawn.)")
-    file = discord.File(io.BytesIO(summary.png), filename=summary.filename)
+        return [], t(lang, NO_CHART)
+    file = discord.File(io.BytesIO(summary.png), filename=summary.filename, description=summary.alt)
     castles = summary.castles if used + 1 + len(summary.castles) <= MESSAGE_LIMIT else ""
     return [file], castles

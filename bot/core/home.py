@@ -690,6 +690,9 @@ class HomeService:
     async def rejoin(self, *, channel_id: int, user: User) -> Outcome | None:
         """Take back one's seat from the computer (after timeouts); None if that isn't the case."""
         row = await self._store.active_game(channel_id)
+        if row is None:  # a channel whose games play in threads: its one game, if just one
+            here = await self._store.lobby_games(channel_id)
+            row = here[0] if len(here) == 1 else None
         if row is None or row.status != "running":
             return None
         seats = await self._store.seats(row.id)

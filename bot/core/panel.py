@@ -15,7 +15,7 @@ refined by their next word; no legal action is ever left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.texts.i18n import DEFAULT, N_, t, tn
@@ -53,6 +53,7 @@ class Select:
     key: str
     placeholder: str
     options: tuple[Option, ...]
+    max_values: int = 1  # several squares in one choice (builds): the service checks the set
 
 
 @dataclass(slots=True)
@@ -227,8 +228,8 @@ def _detail(action: str, game: Game, lang: str = DEFAULT) -> str | None:
     """A second line for an option: levels, mostly."""
     words = action.split()
     kind = words[0]
-    if kind == "move" and len(words) == 3:
-        a, b = game.height(words[1]), game.height(words[2])
+    if kind == "move" and len(words) >= 3:
+        a, b = game.height(words[1]), game.height(words[-1])
         if a != b:
             return t(lang, "level {before} → {after}", before=a, after=b)
         return t(lang, "level {level}", level=a)
@@ -304,6 +305,46 @@ def score_steps(game: Game) -> list[str]:
     return out
 
 
+def move_paths(game: Game, steps: list[str]) -> list[str]:
+    """One knight's moves, each destination once: its single steps (as ``legal()``
+    lists them), then the squares only several steps reach, by their shortest path
+    (``move c3 d3 e3``, the notation's shorthand for the engine's steps), nearest first.
+
+    Paths are found by playing the engine's legal steps on copies, so each is legal
+    as a whole. Further squares are left out once a whole distance would not fit the
+    where selects (a knight's single steps always do).
+    """
+    if not steps:
+        return steps
+    start = steps[0].split()[1]
+    seen = {start, *(a.split()[-1] for a in steps)}
+    out = list(steps)
+    frontier: list[tuple[list[str], Game]] = []
+    for a in steps:
+        work = game.copy()
+        work.play(a)
+        frontier.append((a.split()[1:], work))
+    room = MAX_OPTIONS * MAX_WHERE
+    while frontier:
+        found: list[tuple[list[str], Game]] = []
+        for path, work in frontier:
+            prefix = f"move {path[-1]} "
+            for step in work.legal():
+                if not step.startswith(prefix) or (there := step[len(prefix) :]) in seen:
+                    continue
+                seen.add(there)
+                after = work.copy()
+                after.play(step)
+                found.append(([*path, there], after))
+            if len(out) + len(found) > room:  # this distance no longer fits: stop here
+                break
+        if not found or len(out) + len(found) > room:
+            break
+        out.extend("move " + " ".join(path) for path, _ in found)
+        frontier = found
+    return out
+
+
 def grouped(game: Game) -> dict[str, list[str]]:
     """Legal actions (``end`` aside) by group, in the order the panel lists them."""
     legal = [a for a in game.legal() if a != "end"]
@@ -314,6 +355,8 @@ def grouped(game: Game) -> dict[str, list[str]]:
             groups.setdefault(key, []).append(action)
     if "score" in groups:
         groups["score"] = score_steps(game)
+    for key in [k for k in groups if k.startswith("move ")]:
+        groups[key] = move_paths(game, groups[key])
     if len(groups) > MAX_OPTIONS:  # never seen in play: all knights' moves as one group
         merged: dict[str, list[str]] = {}
         for key, actions in groups.items():
@@ -330,7 +373,23 @@ def _parent(group: str, groups: dict[str, list[str]]) -> str | None:
 
 
 def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
-    """Which group the panel shows after *action*: the moved knight, or the same kind."""
+    """Which group the panel shows after *action*: the cards to keep after a draw, or
+    what a card set up (the knight it moved, the builds) if that fits one select.
+
+    After a move, a build, a score or a new knight no group is opened: the free rows
+    already offer those groups at once (``_quick``), and an open group would take
+    their rows."""
+    key = _follow(action, groups)
+    if key is None or (len(groups[key]) > MAX_OPTIONS and key != "keep"):
+        return None
+    if key.split()[0] in ("build", "score", "knight") or (
+        key.startswith("move ") and action.startswith("move ")
+    ):
+        return None  # the free rows offer these at once, beside the other groups
+    return key
+
+
+def _follow(action: str, groups: dict[str, list[str]]) -> str | None:
     words = action.split()
     if words and words[0] == "move" and f"move {words[-1]}" in groups:
         return f"move {words[-1]}"
@@ -339,6 +398,12 @@ def follow_group(action: str, groups: dict[str, list[str]]) -> str | None:
         return key
     if words and words[0] == "draw" and "keep" in groups:
         return "keep"
+    if words and words[0] == "play":  # a card: what it set up next
+        target = _target(action)
+        if target is not None and f"move {target}" in groups:
+            return f"move {target}"  # the knight it moved or raised
+        if words[1] in ("extra", "moveblock", "lift") and "build" in groups:
+            return "build"
     return None
 
 
@@ -405,8 +470,10 @@ def build_panel(
     note: str = "",
     stack_text: str = "",
     lang: str = DEFAULT,
+    suggestion: Sequence[str] = (),
 ) -> PanelModel:
-    """The panel for the player to move in *game*, showing *group*'s actions if given.
+    """The panel for the player to move in *game*, showing *group*'s actions if given,
+    or the computer's *suggestion* (the rest of the decision) to play in one choice.
 
     Every text is in *lang*; option values stay in the notation.
     """
@@ -426,13 +493,20 @@ def build_panel(
         group = None
     if group is None and len(groups) == 1 and len(next(iter(groups.values()))) > 1:
         group = parent = next(iter(groups))  # nothing else to choose: show the choices at once
+    inline = _inline(groups, parent)
     what: list[Option] = []
     for key, actions in groups.items():
-        if len(actions) == 1:
-            a = actions[0]
-            what.append(
-                Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
-            )
+        if len(actions) == 1 or key in inline:
+            what.extend(_options(game, actions, lang))
+            if key == "score" and len(what) < MAX_OPTIONS:
+                what.extend(
+                    Option(
+                        _fit(t(lang, "{action}, then end your turn", action=o.label)),
+                        _fit(o.value + "; end"),
+                        o.description,
+                    )
+                    for o in _options(game, _last_actions(game, actions[-1:]), lang)
+                )
         else:
             what.append(
                 Option(
@@ -442,6 +516,8 @@ def build_panel(
                     default=key == parent,
                 )
             )
+    if len(what) > MAX_OPTIONS:  # no room for the score that also ends the turn
+        what = [o for o in what if not o.value.endswith("; end")]
     selects: list[Select] = []
     if what:
         if group is None:
@@ -449,8 +525,25 @@ def build_panel(
         else:
             placeholder = t(lang, "…or choose something else")
         selects.append(Select("what", _fit(placeholder, PLACEHOLDER_LIMIT), tuple(what)))
-    if group is not None and parent is not None:
-        selects.extend(_where(game, group, parent, groups[parent], lang))
+    offer = suggestion_select(game, suggestion, lang) if suggestion else None
+    if offer is not None:
+        lines.append(offer[0])
+        selects.append(offer[1])
+        group = None
+    else:
+        if group is not None and parent is not None:
+            selects.extend(_where(game, group, parent, groups[parent], lang))
+        last = _last_actions(game, groups.get("keep", []))
+        if last and len(selects) <= MAX_WHERE:
+            text = t(lang, "…and end your turn: choose")
+            ending = tuple(
+                Option(o.label, _fit(o.value + "; end"), o.description)
+                for o in _options(game, last[:MAX_OPTIONS], lang)
+            )
+            selects.append(Select("", _fit(text, PLACEHOLDER_LIMIT), ending))
+        rest = {k: v for k, v in groups.items() if k not in inline}
+        selects.extend(_quick(game, rest, parent, MAX_WHERE + 1 - len(selects), lang))
+    quick = group is None and len(selects) > 1 and offer is None
     if game.stage == "play" and game.ap == 0 and can_end:  # one instruction, not two
         if any(a.startswith("play ") for a in legal):
             lines.append(t(lang, "0 AP left: play a card, or press End turn."))
@@ -458,8 +551,14 @@ def build_panel(
             lines.append(t(lang, "0 AP left: press End turn."))
     elif not what and not can_end:
         lines.append(t(lang, "Nothing to choose here."))
-    elif group is None and len(what) > 1:
+    elif quick:
+        lines.append(t(lang, "Choose an action below, or first what to do."))
+    elif group is None and len(what) > 1 and offer is None:
         lines.append(t(lang, "Choose what to do; then where."))
+    where = [s for s in selects if s.key != "what"]  # numbered in order: do0, do1, do2
+    selects = [s for s in selects if s.key == "what"] + [
+        replace(s, key=f"do{n}") for n, s in enumerate(where)
+    ]
     return PanelModel(
         text="\n".join(x for x in lines if x),
         selects=selects,
@@ -467,6 +566,153 @@ def build_panel(
         can_hint=bool(legal),
         can_end=can_end,
     )
+
+
+def _last_actions(game: Game, candidates: Sequence[str]) -> list[str]:
+    """Those of *candidates* after which nothing is left to do but End turn (all AP
+    spent, no card to play). The panel offers them with the turn's end too, in words
+    (the longest score in the what select, the kept card in a select of its own), so
+    the last action and End turn take one choice."""
+    if game.stage not in ("play", "draw-keep"):
+        return []
+    out = []
+    for a in candidates:
+        work = game.copy()
+        work.play(a)
+        rest = work.legal()
+        if (
+            work.ap == 0
+            and "end" in rest
+            and all(x == "end" or x.startswith("stack ") for x in rest)
+        ):
+            out.append(a)
+    return out
+
+
+_INLINE = ("score", "knight", "stack", "play")  # small groups listed in the what select
+
+
+def _inline(groups: dict[str, list[str]], shown: str | None) -> set[str]:
+    """The groups whose actions the what select lists themselves, instead of the group:
+    small ones (scores, new knights, the stacks, cards with few targets), in this
+    order, as long as the what select keeps within 25 options."""
+    size = len(groups)
+    out: set[str] = set()
+    for kind in _INLINE:
+        for key, actions in groups.items():
+            n = len(actions)
+            if key.split()[0] == kind and key != shown and n > 1 and size + n - 1 <= MAX_OPTIONS:
+                out.add(key)
+                size += n - 1
+    return out
+
+
+def _quick(
+    game: Game, groups: dict[str, list[str]], shown: str | None, slots: int, lang: str
+) -> list[Select]:
+    """Selects for the rows the panel has free, so that an action takes one choice
+    instead of two: the builds (split by rank if need be, several at once), every
+    knight's nearest squares (single steps first), and the small groups (score, add a
+    knight) together. What does not fit stays one what-choice away; nothing is left
+    out of the what select."""
+    out: list[Select] = []
+    if slots <= 0:
+        return out
+    builds = groups.get("build", []) if shown != "build" else []
+    if len(builds) > 1:
+        many = blocks_at_once(game)
+        label = group_label("build", len(builds), lang)
+        text = t(lang, "{what}: choose one or more squares", what=label)
+        if many == 1:
+            text = t(lang, "{what}: choose", what=label)
+        split = _chunked(_options(game, builds, lang), builds, text, lang, many)
+        if len(split) < slots or len(split) == slots == 1:
+            out.extend(split)
+    knights = [k for k in groups if k.startswith("move ") and k != shown]
+    moves = sorted(
+        (a for k in knights for a in groups[k]), key=lambda a: len(a.split())
+    )  # stable: each distance in the knights' order
+    if len(knights) == 1 and len(moves) == 1:
+        moves = []  # the what select offers it at once
+    small: list[str] = []  # score, add a knight, the cards: whole groups, as many as fit
+    for key in [k for k in groups if k.split()[0] in ("score", "knight", "play")]:
+        actions = groups[key]
+        if key != shown and len(actions) > 1 and len(small) + len(actions) <= MAX_OPTIONS:
+            small.extend(actions)
+    rows: list[tuple[str, list[str]]] = []
+    if slots - len(out) >= 2 or not (moves and small):
+        rows = [(_moves_text(moves, lang), moves), (_small_text(small, lang), small)]
+    else:  # one row left: the small groups first, then the nearest squares
+        rows = [(t(lang, "Move a knight, or another action: choose"), small + moves)]
+    for text, actions in rows:
+        if actions and len(out) < slots:
+            options = tuple(_options(game, actions[:MAX_OPTIONS], lang))
+            out.append(Select("", _fit(text, PLACEHOLDER_LIMIT), options))
+    return out
+
+
+def _moves_text(moves: list[str], lang: str) -> str:
+    if len(moves) > MAX_OPTIONS:
+        return t(lang, "Move a knight: the nearest squares")
+    return t(lang, "Move a knight: choose")
+
+
+def _small_text(small: list[str], lang: str) -> str:
+    keys = {group_of(a) or "" for a in small}
+    if len(keys) == 1:
+        (key,) = keys
+        return t(lang, "{what}: choose", what=group_label(key, len(small), lang))
+    return t(lang, "Other actions: choose")
+
+
+def shorthand(actions: Sequence[str]) -> list[str]:
+    """Single actions joined by the notation's shorthands where they fit: one knight's
+    steps as a path, builds in a row, score steps as ``score N``.
+
+    >>> shorthand(["move c3 d3", "move d3 d4", "build e4", "build e5", "score", "score"])
+    ['move c3 d3 d4', 'build e4 e5', 'score 2']
+    """
+    out: list[list[str]] = []
+    for a in actions:
+        words, last = a.split(), out[-1] if out else []
+        if words == ["score"] and last[:1] == ["score"]:
+            last[1:] = [str(int(last[1]) + 1 if len(last) > 1 else 2)]
+        elif words[0] == "build" and len(words) == 2 and last[:1] == ["build"]:
+            last.append(words[1])
+        elif words[0] == "move" and len(words) == 3 and last[:1] == ["move"]:
+            if last[-1] == words[1]:
+                last.append(words[2])
+            else:
+                out.append(words)
+        else:
+            out.append(words)
+    return [" ".join(w) for w in out]
+
+
+def suggestion_select(
+    game: Game, suggestion: Sequence[str], lang: str = DEFAULT
+) -> tuple[str, Select] | None:
+    """The computer's suggestion in words, and a select that plays it in one choice.
+
+    Its value is the suggestion itself in the notation, so what is played is what was
+    shown (the engine checks it again, all or nothing). A suggestion too long for a
+    value (100 characters) is offered as far as it fits, in whole actions.
+    """
+    parts = shorthand(list(suggestion))
+    while parts and len(DO + "; ".join(parts)) > LIMIT:
+        parts.pop()
+    if not parts:
+        return None
+    text = "; ".join(parts)
+    from bot.core.actions import split_actions
+
+    words = describe_all(split_actions(text), game, lang=lang)
+    line = t(lang, "💡 Suggested: {actions}.", actions=words)
+    whole = parts[-1] == "end"
+    label = t(lang, "Play this whole turn") if whole else t(lang, "Play these actions")
+    option = Option(_fit(label), DO + text, _fit(words))
+    placeholder = t(lang, "💡 Play the suggestion?")
+    return line, Select("do0", _fit(placeholder, PLACEHOLDER_LIMIT), (option,))
 
 
 def _choices(n: int, lang: str) -> str:
@@ -498,18 +744,58 @@ def _where(
             for k in keys
         ]
         return _chunked(options, keys, t(lang, "{what}, from which square?", what=label), lang)
-    options = [
+    options = _options(game, actions, lang)
+    many = blocks_at_once(game) if group == "build" else 1
+    if group != parent:
+        text = t(lang, "{what} from {square}: choose", what=label, square=group.split()[-1])
+    elif many > 1:
+        text = t(lang, "{what}: choose one or more squares", what=label)
+    else:
+        text = t(lang, "{what}: choose", what=label)
+    return _chunked(options, actions, text, lang, many)
+
+
+def _options(game: Game, actions: Sequence[str], lang: str) -> list[Option]:
+    """Actions as options of a where select: in words, with their levels."""
+    return [
         Option(_fit(describe(a, game, lang=lang)), _fit(DO + a), _detail(a, game, lang))
         for a in actions
     ]
-    if group != parent:
-        text = t(lang, "{what} from {square}: choose", what=label, square=group.split()[-1])
-    else:
-        text = t(lang, "{what}: choose", what=label)
-    return _chunked(options, actions, text, lang)
 
 
-def _chunked(options: list[Option], keys: list[str], label: str, lang: str) -> list[Select]:
+def blocks_at_once(game: Game) -> int:
+    """How many blocks one choice of the build select may place: as many as the AP and
+    the turn's stack (or, not chosen yet, the tallest) allow."""
+    view = game.position()
+    stack = (view.get("turn") or {}).get("stack")
+    if stack is None:
+        stack = max((view.get("stacks") or {}).get(game.to_move or "", []) or [0])
+    return max(1, min(game.ap or 0, int(stack)))
+
+
+def build_order(game: Game, squares: Sequence[str]) -> str | None:
+    """The chosen squares as one legal ``build`` text, in the order chosen or, if that
+    order is refused, the first order the engine takes; None if none is legal.
+
+    A block's place can depend on another's (a castle's height may grow with its area,
+    a bare square may come to touch a second castle): the engine decides the set.
+    """
+    from itertools import permutations
+
+    for order in permutations(squares):
+        text = "; ".join(f"build {sq}" for sq in order)
+        work = game.copy()
+        try:
+            work.play(text)
+        except Exception:  # the engine refuses this order: try the next
+            continue
+        return text
+    return None
+
+
+def _chunked(
+    options: list[Option], keys: list[str], label: str, lang: str, many: int = 1
+) -> list[Select]:
     chunks = split_options(options, keys)
     out = []
     for n, chunk in enumerate(chunks[:MAX_WHERE]):
@@ -517,7 +803,12 @@ def _chunked(options: list[Option], keys: list[str], label: str, lang: str) -> l
         if len(chunks) > 1:
             text = f"{label} ({_ranks([keys[i] for i in chunk], lang)})"
         out.append(
-            Select(f"do{n}", _fit(text, PLACEHOLDER_LIMIT), tuple(options[i] for i in chunk))
+            Select(
+                f"do{n}",
+                _fit(text, PLACEHOLDER_LIMIT),
+                tuple(options[i] for i in chunk),
+                max_values=min(many, len(chunk)),
+            )
         )
     return out
 
@@ -664,8 +955,13 @@ def done_words(
     return " ".join(p for p in parts if p)
 
 
-def describe_all(actions: Sequence[str], game: Game, *, lang: str = DEFAULT) -> str:
-    """Several actions in words, joined; scores and moves of one knight merged."""
+def describe_all(
+    actions: Sequence[str], game: Game, *, lang: str = DEFAULT, public: bool = False
+) -> str:
+    """Several actions in words, joined; scores and moves of one knight merged.
+
+    *public*: as the other players may read them (which card a ``keep`` keeps unsaid).
+    """
     out: list[str] = []
     work = game.copy()
     i = 0
@@ -678,10 +974,23 @@ def describe_all(actions: Sequence[str], game: Game, *, lang: str = DEFAULT) -> 
             out.append(describe(f"score {n}", lang=lang))
             i += n
             continue
-        out.append(describe(a, work, lang=lang))
+        words = a.split()
+        n = 1
+        while (  # one knight's steps in a row: its path
+            words[0] == "move"
+            and i + n < len(actions)
+            and actions[i + n].split()[:2] == ["move", words[-1]]
+            and len(actions[i + n].split()) == 3
+        ):
+            words.append(actions[i + n].split()[2])
+            n += 1
+        if public and a.startswith("keep "):
+            out.append(t(lang, "Keep one of the drawn cards"))
+        else:
+            out.append(describe(" ".join(words), work, lang=lang))
         try:
-            work.play(a)
+            work.play("; ".join(actions[i : i + n]))
         except Exception:  # words only: an illegal action is reported elsewhere
             break
-        i += 1
+        i += n
     return "; ".join(out)

@@ -21,17 +21,24 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.core.errors import NoGame, NotAllowed
-from bot.core.home import HomeService
 from bot.core.panel import describe_all
-from bot.core.service import Lru, picture_labels
+from bot.core.service import Lru, picture_labels, public_action
 from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore
 from bot.db.rows import GameRow, SeatRow
 from bot.texts import review as words
 from bot.texts.i18n import DEFAULT, t
 from engine import Game, changed_squares
-from engine.ai.review import NODES, SAMPLES, DecisionReview, review_decision, swings
-from engine.record import Record, replay
+from engine.ai.review import (
+    NODES,
+    SAMPLES,
+    DecisionReview,
+    View,
+    player_views,
+    review_decision,
+    swings,
+)
+from engine.record import Record, record_from_log, replay
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +64,7 @@ class Summary:
     png: bytes
     castles: str  # per player, the castles that scored most
     text: str  # /torres review game:N's answer
+    alt: str  # the chart's description (alt text): final scores, phase scorings, king's castle
     filename: str = _CHART
 
 
@@ -74,26 +82,21 @@ class ReviewPage:
 
 def chart_job(
     record: Record, title: str, labels: dict[str, str], language: str
-) -> tuple[bytes, dict[str, Any]]:
-    """In a worker: the chart's PNG and each player's best castles."""
+) -> tuple[bytes, dict[str, Any], dict[str, int], list[tuple[int, int, int]]]:
+    """In a worker: the chart's PNG, each player's best castles, the final scores and
+    the phase scorings as ``(phase, decision, king's castle size then)``."""
     from engine.summary import score_track
     from renderer.chart import score_chart
 
     track = score_track(record)
     png = score_chart(track, title=title, labels=labels, language=language)
-    return png, {p: track.best(p) for p in track.players}
+    scorings = [(phase, n, track.king_castle[n]) for phase, n in track.scorings]
+    return png, {p: track.best(p) for p in track.players}, track.scores[-1], scorings
 
 
-def decisions_job(record: Record, player: str) -> list[tuple[int, dict, dict, tuple[str, ...]]]:
+def decisions_job(record: Record, player: str) -> list[View]:
     """In a worker: *player*'s views before and after each of their decisions."""
-    game = record.new_game()
-    out = []
-    for n, d in enumerate(record.decisions, start=1):
-        before = game.position(viewer=player) if d.player == player else None
-        game.play("; ".join(d.actions))
-        if before is not None:
-            out.append((n, before, game.position(viewer=player), d.actions))
-    return out
+    return player_views(record, player)
 
 
 def decision_job(
@@ -118,14 +121,12 @@ class Reviews:
     def __init__(
         self,
         store: GameStore,
-        home: HomeService,
         workers: WorkerPool | None = None,
         *,
         nodes: int = NODES,
         samples: int = SAMPLES,
     ) -> None:
         self._store = store
-        self._home = home
         self._workers = workers
         self.nodes = nodes
         self.samples = samples
@@ -150,12 +151,13 @@ class Reviews:
         return await self._summary(row, seats, lang)
 
     async def _summary(self, row: GameRow, seats: Sequence[SeatRow], lang: str) -> Summary:
-        record = await self._home._record(row, seats)
-        png, best = await self._run(
+        record = await self._record(row, seats)
+        png, best, final, scorings = await self._run(
             chart_job, record, words.chart_title(row.id, lang), picture_labels(seats, lang), lang
         )
         castles = words.best_castles(best, seats, lang)
-        return Summary(png, castles, words.summary_text(row.id, seats, castles, lang))
+        alt = words.chart_alt(row.id, seats, final, scorings, lang)
+        return Summary(png, castles, words.summary_text(row.id, seats, castles, lang), alt)
 
     async def chart(
         self, *, channel_id: int, guild_id: int | None, game_id: int | None, lang: str = DEFAULT
@@ -167,7 +169,7 @@ class Reviews:
     async def _finished(
         self, channel_id: int, guild_id: int | None, game_id: int | None, lang: str
     ) -> tuple[GameRow, list[SeatRow]]:
-        row = await self._home._pick(lang, channel_id, guild_id, game_id)
+        row = await self._pick(channel_id, guild_id, game_id, lang)
         if row.status == "cancelled":
             raise NotAllowed(
                 t(
@@ -188,6 +190,43 @@ class Reviews:
             )
         return row, list(await self._store.seats(row.id))
 
+    async def _pick(
+        self, channel_id: int, guild_id: int | None, game_id: int | None, lang: str
+    ) -> GameRow:
+        """Game *game_id* of this server; without a number, this channel's last finished
+        one (a game running in the channel meanwhile has nothing to review yet)."""
+        if game_id is None:
+            past = await self._store.past_games(channel_id=channel_id, limit=1)
+            if not past:
+                raise NoGame(
+                    t(
+                        lang,
+                        "No Torres game has ended in this channel yet. Name one with "
+                        "`/torres review game:N` (`/torres history` lists them).",
+                    )
+                )
+            return past[0]
+        row = await self._store.game(game_id)
+        if row is None or row.guild_id != guild_id:
+            raise NoGame(
+                t(
+                    lang,
+                    "There is no game #{game} on this server (`/torres history` lists them).",
+                    game=game_id,
+                )
+            )
+        return row
+
+    async def _record(self, row: GameRow, seats: Sequence[SeatRow]) -> Record:
+        """The game's record from its stored log (the engine replays it)."""
+        log = [
+            (a.kind, a.action)
+            for a in await self._store.actions(row.id)
+            if a.kind in ("play", "undo")
+        ]
+        players = [s.name for s in seats if s.name is not None]
+        return record_from_log(variant=row.variant, seed=row.seed, players=players, log=log)
+
     # -- the turn review ------------------------------------------------------------
 
     async def page(
@@ -200,8 +239,13 @@ class Reviews:
         seat: str | None = None,
         page: int = 0,
         lang: str = DEFAULT,
+        asker: int | None = None,
     ) -> ReviewPage:
-        """A page of the review of a player's decisions (the player by user or seat)."""
+        """A page of the review of a player's decisions (the player by user or seat).
+
+        *asker*: who reads it; unless it is the reviewed player, the cards they kept
+        from a personal draw stay unsaid, as in the game's public posts.
+        """
         row, seats = await self._finished(channel_id, guild_id, game_id, lang)
         mine = next(
             (
@@ -219,14 +263,15 @@ class Reviews:
                     game=row.id,
                 )
             )
+        own = asker is not None and mine.user_id == asker
         reviews = await self.reviews(row, seats, mine.name)
         pages = len(reviews) + 1
         page = max(0, min(page, pages - 1))
         if page == 0:
-            text = words.review_front(row.id, mine, reviews, swings(reviews), lang)
+            text = words.review_front(row.id, mine, reviews, swings(reviews), lang, own=own)
             return ReviewPage(row.id, mine.name, 0, pages, text)
         r = reviews[page - 1]
-        record = await self._home._record(row, seats)
+        record = await self._record(row, seats)
         before = replay(record, r.number - 1)
         world = Game.from_position(r.world)
         text = words.review_page(
@@ -234,9 +279,10 @@ class Reviews:
             r,
             page,
             pages - 1,
-            describe_all(list(r.played), before, lang=lang),
+            describe_all(list(r.played), before, lang=lang, public=not own),
             describe_all(list(r.suggested), world, lang=lang) if r.suggested else "",
             lang,
+            played=r.played if own else [public_action(a) for a in r.played],
         )
         labels = picture_labels(seats, lang)
         start = before.position()
@@ -277,7 +323,7 @@ class Reviews:
     async def _review(
         self, row: GameRow, seats: Sequence[SeatRow], player: str
     ) -> list[DecisionReview]:
-        record = await self._home._record(row, seats)
+        record = await self._record(row, seats)
         views = await self._run(decisions_job, record, player)
         out = []
         for number, before, after, played in views:

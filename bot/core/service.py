@@ -43,6 +43,10 @@ COLOURS = ("red", "blue", "green", "yellow")
 VARIANTS = ("common", "personal", "master")
 BUTTONS_ALL = ("play", "end", "undo", "hand")
 HINT_SECONDS = 0.05  # thinking time for the autocomplete hint (the quick "heuristic" player)
+# The panel's 💡: a whole turn by the quick player, asked for by a tap (not at every
+# keystroke), so it may think to its full budget (1500 nodes, ~0.1 s), in the worker pool.
+SUGGEST_SECONDS = 0.2
+SUGGEST_WAIT = 2.0  # seconds the panel waits for it
 # Running games whose Game object (~23 KB with its turn's undo history), hint and
 # turn's actions stay in memory: enough for every game of a busy process (a game
 # missing here is rebuilt from the database at its next command: a read and a replay).
@@ -170,6 +174,7 @@ class Outcome:
     reply: str
     posts: list[Post] = field(default_factory=list)
     ai_game: int | None = None  # a game whose computer players should now move
+    game_id: int | None = None  # the game it opened (``new``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +246,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: Lru[int, tuple[int, Game]] = Lru(CACHED_GAMES)
         self._hints: Lru[int, tuple[tuple[int, str], str | None]] = Lru(CACHED_GAMES)
+        self._suggested: Lru[int, tuple[int, tuple[str, ...]]] = Lru(CACHED_GAMES)
         # The current turn's actions (undone ones left out) as of a log position,
         # kept up to date by this process's own writes: the panel and the turn
         # message need them at every step, and reading the log costs a round trip.
@@ -251,6 +257,7 @@ class GameService:
         # there anyway) whether the game still runs there; only if not is the
         # channel's game looked up again. Saves a round trip per command.
         self._channel_games: Lru[int, int] = Lru(CACHED_GAMES)
+        self._clocks: Lru[int, float | None] = Lru(CACHED_GAMES)  # see _turn_clock
         self._suggest_actions = suggest_actions or _engine_ai("heuristic")
         self._workers = workers
         self._lags: deque[float] = deque(maxlen=64)  # recent request lags, see _sent_here
@@ -274,10 +281,15 @@ class GameService:
         bots: int = 0,
         language: str = "en",
         ai_level: str | None = None,
+        lobby_channel_id: int | None = None,
+        lobby_message_id: int | None = None,
     ) -> Outcome:
         """Open a game in a channel; its author takes the first seat.
 
         *ai_level* is how its computer players play (None: the configured level).
+        A game in a thread of its own (*channel_id* the thread) has its lobby card,
+        *lobby_message_id*, in *lobby_channel_id*: the card shows the lobby, so no
+        lobby post is made.
 
         *language* is the game's (its public posts and pictures): the Discord
         layer decides it with :func:`bot.texts.i18n.game_language`.
@@ -329,6 +341,8 @@ class GameService:
                 now=self._clock(),
                 language=language,
                 ai_level=ai_level,
+                lobby_channel_id=lobby_channel_id,
+                lobby_message_id=lobby_message_id,
             )
         except ChannelBusy:
             row = await self._store.active_game(channel_id)
@@ -353,7 +367,8 @@ class GameService:
         text = texts.lobby_opened(game_id, user.id, players, variant, bots, humans, language)
         return Outcome(
             reply=t(lang, "You opened game #{game} and took the first seat.", game=game_id),
-            posts=[Post(channel_id, game_id, text, language=language)],
+            posts=[] if lobby_message_id else [Post(channel_id, game_id, text, language=language)],
+            game_id=game_id,
         )
 
     async def join(self, *, channel_id: int, user: User) -> Outcome:
@@ -383,7 +398,13 @@ class GameService:
             joined=joined,
             players=human_seats,
         )
-        if joined >= 2 or row.bots:
+        if (joined >= 2 or row.bots) and row.lobby_message_id:
+            text += " " + t(
+                public,
+                "{author} can start it with **Start** on the game's card (or `/torres start`).",
+                author=f"<@{row.author_id}>",
+            )
+        elif joined >= 2 or row.bots:
             text += " " + t(
                 public,
                 "{author} can start it with `/torres start`.",
@@ -391,7 +412,7 @@ class GameService:
             )
         return Outcome(
             reply=t(lang, "You joined game #{game} (seat {seat}).", game=row.id, seat=joined),
-            posts=[Post(channel_id, row.id, text, language=public)],
+            posts=[Post(row.channel_id, row.id, text, language=public)],
         )
 
     async def leave(self, *, channel_id: int, user: User) -> Outcome:
@@ -420,7 +441,7 @@ class GameService:
         )
         return Outcome(
             reply=t(lang, "You left game #{game}.", game=row.id),
-            posts=[Post(channel_id, row.id, text, language=row.language)],
+            posts=[Post(row.channel_id, row.id, text, language=row.language)],
         )
 
     async def start(self, *, channel_id: int, user: User) -> Outcome:
@@ -458,19 +479,34 @@ class GameService:
                 for i, (uid, display, name, is_ai) in enumerate(seating, start=1)
             ]
             row = replace(row, status="running", turn_no=1, turn_start_seq=0, last_seq=0)
-            post = self._start_post(row, game, seats, initial)
-            (post.outbox_id,) = await self._store.start_game(
-                row.id, seats=seating, initial=initial, now=now, outbox=[post.to_payload()]
+            clock = await self._turn_clock(row.id)
+            posts = [self._start_post(row, game, seats, initial, clock)]
+            if row.lobby_channel_id is not None:  # the channel hears once that it started
+                notice = texts.start_notice(row, seats, row.language)
+                posts.append(Post(row.lobby_channel_id, row.id, notice, language=row.language))
+            ids = await self._store.start_game(
+                row.id,
+                seats=seating,
+                initial=initial,
+                now=now,
+                outbox=[p.to_payload() for p in posts],
             )
+            for post, outbox_id in zip(posts, ids, strict=True):
+                post.outbox_id = outbox_id
             self._cache[row.id] = (row.last_seq, game.copy())
         return Outcome(
             reply=t(lang, "Game #{game} started.", game=row.id),
-            posts=[post],
+            posts=posts,
             ai_game=self._ai_pending(game, seats),
         )
 
     def _start_post(
-        self, row: GameRow, game: Game, seats: list[SeatRow], initial: dict[str, Any]
+        self,
+        row: GameRow,
+        game: Game,
+        seats: list[SeatRow],
+        initial: dict[str, Any],
+        clock: float | None = None,
     ) -> Post:
         lang = row.language
         lines = [
@@ -492,7 +528,7 @@ class GameService:
                 "`/torres play` does the same by text; `/torres rules` explains the game.",
             )
         )
-        lines.append(self._next_line(row, game, seats))
+        lines.append(self._next_line(row, game, seats, clock))
         return self._board_post(row, game, seats, "\n".join(lines), frozenset())
 
     # -- playing ------------------------------------------------------------------
@@ -983,6 +1019,33 @@ class GameService:
         self._hints[row.id] = (key, hint)
         return hint
 
+    async def _suggested_turn(self, row: GameRow, game: Game) -> tuple[str, ...]:
+        """The rest of the mover's decision as the quick computer player would play it
+        (the panel's 💡), computed in the worker pool when there is one, once per state.
+
+        Like the hint, it is computed on a game whose hidden cards are made up."""
+        cached = self._suggested.get(row.id)
+        if cached is not None and cached[0] == row.last_seq:
+            return tuple(cached[1])
+        seen = _as_seen_by_mover(game, row.last_seq)
+        try:
+            if self._workers is not None:
+                work = self._workers.run(self._suggest_actions, seen, SUGGEST_SECONDS)
+            else:
+                work = asyncio.to_thread(self._suggest_actions, seen, SUGGEST_SECONDS)
+            actions = tuple(await asyncio.wait_for(work, SUGGEST_WAIT))
+        except TimeoutError:
+            actions = ()
+        except Exception:
+            log.exception("the suggested turn for game %s failed", row.id)
+            actions = ()
+        try:  # what is offered must be legal as a whole here, hidden cards and all
+            game.copy().play("; ".join(actions))
+        except Exception:
+            actions = ()
+        self._suggested[row.id] = (row.last_seq, actions)
+        return actions
+
     # -- leaving and ending ----------------------------------------------------------
 
     async def resign(self, *, channel_id: int, user: User) -> Outcome:
@@ -1118,7 +1181,7 @@ class GameService:
                         scores, (row.position or {}).get("players") or scores, public
                     ),
                 )
-            post = Post(channel_id, row.id, text, language=public)
+            post = Post(row.channel_id, row.id, text, language=public)
             queued: list[int] = []  # the note is committed with the game's end
             if not await self._store.finish(
                 row.id,
@@ -1345,7 +1408,14 @@ class GameService:
         return row, seats
 
     async def _active(self, channel_id: int, *, lang: str = DEFAULT) -> GameRow:
+        """The channel's game: the one playing in it, else the one game whose lobby card is
+        in it (each plays in its own thread); with several there, ask which is meant."""
         row = await self._store.active_game(channel_id)
+        if row is None:
+            here = await self._store.lobby_games(channel_id)
+            if len(here) > 1:
+                raise NotAllowed(texts.which_game(here, lang))
+            row = here[0] if here else None
         if row is None:
             raise NoGame(
                 t(lang, "There is no Torres game in this channel. Open one with `/torres new`.")
@@ -1487,7 +1557,13 @@ class GameService:
         seat_to_ai: str | None = None,
         outbox: Sequence[Post] = (),
     ) -> tuple[int, list[int]]:
-        """Commit one log row with the new snapshot and the posts that report it."""
+        """Commit one log row with the new snapshot and the posts that report it (and,
+        when it ends a game in a thread, the result's one post in the lobby's channel)."""
+        if result is not None and row.lobby_channel_id is not None and outbox:
+            over = replace(row, status="over", result=result)
+            seats = await self._store.seats(row.id)
+            notice = texts.result_notice(over, seats, row.language)
+            outbox = [*outbox, Post(row.lobby_channel_id, row.id, notice, language=row.language)]
         earlier: list[int] = []
         seq, ids = await self._store.record(
             row.id,
@@ -1542,14 +1618,24 @@ class GameService:
             language=row.language,
         )
 
-    def _next_line(self, row: GameRow, game: Game, seats: Sequence[SeatRow]) -> str:
+    def _next_line(
+        self, row: GameRow, game: Game, seats: Sequence[SeatRow], clock: float | None = None
+    ) -> str:
+        """Who is to move; with a *clock* (seconds per turn), when the computer plays for them."""
         seat = self._seat_named(seats, game.to_move)
         if seat is None:
             return ""
         deadline = None
         if not seat.is_ai and row.reminder_limit > 0:
             deadline = int(self._clock() + row.reminder_interval)
-        return texts.next_player(game, seat, deadline, row.language)
+        ends = int(self._clock() + clock) if clock is not None and not seat.is_ai else None
+        return texts.next_player(game, seat, deadline, row.language, clock_ends=ends)
+
+    async def _turn_clock(self, game_id: int) -> float | None:
+        """A running game's time per turn (set before it starts, never changed after)."""
+        if game_id not in self._clocks:
+            self._clocks[game_id] = await self._store.turn_clock(game_id)
+        return self._clocks.get(game_id)
 
     async def _turn_post(
         self,
@@ -1575,9 +1661,10 @@ class GameService:
         start_scores = dict(start.get("scores") or {})
         lines = [texts.turn_header(new_row.id, seat, actions, lang)]
         lines.append(texts.scores_line(after.scores, start_scores, after.players, lang))
+        prior = _before_scoring(start, played, events)
         for event in events:
             if event.get("type") == "phase_scored":
-                lines.append(texts.phase_summary(event, seats, after.position(), lang))
+                lines.append(texts.phase_summary(event, seats, after.position(), lang, prior))
         over = next((e for e in events if e.get("type") == "game_over"), None)
         if over is not None:
             # A person's seat is named as the result counts it: theirs, or the computer's
@@ -1589,7 +1676,8 @@ class GameService:
             lines.append(texts.game_over(after, shown, lang))
             lines.append(stand_in_note(seats, stand_ins, lang))
         else:
-            lines.append(self._next_line(new_row, after, seats))
+            clock = await self._turn_clock(new_row.id)
+            lines.append(self._next_line(new_row, after, seats, clock))
         highlight = frozenset(changed_squares(start, after.position()))
         post = self._board_post(new_row, after, seats, "\n".join(x for x in lines if x), highlight)
         post.highlight_note = t(
@@ -1641,9 +1729,11 @@ class GameService:
         op: str,
         value: str = "",
         version: int | None = None,
+        values: Sequence[str] = (),
     ) -> PanelState:
         """A choice on an open panel: *op* is ``what``, ``do``, ``undo``, ``hint``, ``end``,
-        ``endok`` or ``back``; *value* the chosen option's value.
+        ``endok`` or ``back``; *value* the chosen option's value (*values*: all of them,
+        from a select that takes several: blocks built in one choice).
 
         *version* is the ``PanelState.version`` of the panel pressed (None: not bound,
         for callers that draw no panel). A choice that changes the game acts only if the
@@ -1668,6 +1758,11 @@ class GameService:
             group = value[len(panels.WHAT) :]
         elif op in ("what", "do") and value.startswith(panels.DO):
             action = value[len(panels.DO) :]
+            if len(values) > 1:
+                several = await self._several(row, game, values, lang, seats, stale)
+                if isinstance(several, PanelState):
+                    return several
+                action = several
         elif op not in ("hint", "undo", "end", "endok", "back"):
             return await self._panel_state(row, game, None, "", lang, seats)
         if action is None and op in ("what", "do", "back"):  # only the panel changes
@@ -1676,16 +1771,11 @@ class GameService:
         if stale:
             return await self._out_of_date(game_id, turn, lang)
         if op == "hint":
-            action = await self._hint(row, "", game)
-            if action is None:
-                return await self._panel_state(
-                    row,
-                    game,
-                    None,
-                    t(lang, "No suggestion right now: choose yourself."),
-                    lang,
-                    seats,
-                )
+            suggestion = await self._suggested_turn(row, game)
+            note = "" if suggestion else t(lang, "No suggestion right now: choose yourself.")
+            return await self._panel_state(
+                row, game, None, note, lang, seats, suggestion=suggestion
+            )
         elif op == "undo":
             try:
                 took, _ = await self._undo(game_id, turn, user, None, version=version)
@@ -1739,6 +1829,35 @@ class GameService:
         return await self._panel_state(
             row, after, nxt, t(lang, "Done: {words}", words=words), lang, seats
         )
+
+    async def _several(
+        self,
+        row: GameRow,
+        game: Game,
+        values: Sequence[str],
+        lang: str,
+        seats: Sequence[SeatRow],
+        stale: bool,
+    ) -> str | PanelState:
+        """Several squares of the build select as one action text, or the panel saying
+        why not (nothing done): only blocks, and a set the engine takes in some order."""
+        squares = []
+        for v in values:
+            words = v[len(panels.DO) :].split() if v.startswith(panels.DO) else []
+            if len(words) != 2 or words[0] != "build":
+                return await self._panel_state(row, game, None, "", lang, seats)
+            squares.append(words[1])
+        if stale:  # acted on by a later check; the order does not matter for it
+            return "; ".join(f"build {sq}" for sq in squares)
+        text = panels.build_order(game, squares)
+        if text is not None:
+            return text
+        note = "⚠ " + t(
+            lang,
+            "Blocks on {squares} can't all be built now; nothing was built. Choose fewer squares.",
+            squares=", ".join(squares),
+        )
+        return await self._panel_state(row, game, "build", note, lang, seats)
 
     async def panel_refresh(self, *, game_id: int, turn: int, user: User) -> PanelState:
         """A panel that does not say which state it shows (its custom ids predate
@@ -1820,6 +1939,20 @@ class GameService:
             ),
             t(lang, "Cancel the game"),
         )
+
+    async def lobby_card(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """A game in a thread of its own, as its lobby card shows it (None: no card)."""
+        row, seats = await self._store.game_and_seats(game_id)
+        if row is None or row.lobby_message_id is None:
+            return None
+        return row, seats
+
+    async def game_channel(self, game_id: int, *, lang: str = DEFAULT) -> int:
+        """Where a game plays (its thread, for a game in a thread of its own)."""
+        row = await self._store.game(game_id)
+        if row is None:
+            raise NoGame(t(lang, "There is no game #{game}.", game=game_id))
+        return row.channel_id
 
     async def active_game_id(self, channel_id: int) -> int | None:
         """The id of the channel's open or running game, if any."""
@@ -1913,6 +2046,8 @@ class GameService:
         note: str,
         lang: str = "en",
         seats: Sequence[SeatRow] | None = None,
+        *,
+        suggestion: Sequence[str] = (),
     ) -> PanelState:
         done = await self._turn_actions(row)
         if seats is None:
@@ -1924,6 +2059,7 @@ class GameService:
             note=note,
             stack_text=texts.shorten("; ".join(done), 300) if done else "",
             lang=lang,
+            suggestion=suggestion,
         )
         assert row.position is not None
         highlight = frozenset(
@@ -1941,6 +2077,23 @@ class GameService:
 
 
 # -- pure helpers ---------------------------------------------------------------------
+
+
+def _before_scoring(
+    start: dict[str, Any], played: Sequence[str], events: Sequence[dict[str, Any]]
+) -> dict[str, int] | None:
+    """The scores just before a phase was scored at this turn's end (None: no scoring, or
+    the turn cannot be replayed): the turn's actions but its last, from its start."""
+    if not any(e.get("type") == "phase_scored" for e in events) or not played:
+        return None
+    try:
+        game = Game.from_position(start)
+        for action in played[:-1]:
+            game.play(action)
+    except Exception:  # noqa: BLE001 - only the leap-frog line is missing then
+        log.warning("could not replay a turn to explain its scoring", exc_info=True)
+        return None
+    return game.scores
 
 
 def public_action(action: str) -> str:

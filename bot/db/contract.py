@@ -49,6 +49,10 @@ class GameStore(Protocol):
         """The open or running game of a channel, if any."""
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]: ...
+    async def lobby_games(self, channel_id: int) -> list[GameRow]:
+        """The open and running games whose lobby card is in *channel_id* (each plays in
+        a thread of its own), oldest first."""
+
     async def seats(self, game_id: int) -> list[SeatRow]: ...
     async def game_and_seats(self, game_id: int) -> tuple[GameRow | None, list[SeatRow]]:
         """The game and its seats, read together (the service reads both for every command)."""
@@ -71,8 +75,11 @@ class GameStore(Protocol):
         now: float | None = None,
         language: str = "en",
         ai_level: str | None = None,
+        lobby_channel_id: int | None = None,
+        lobby_message_id: int | None = None,
     ) -> int:
-        """Insert an open game with its author in seat 1.
+        """Insert an open game with its author in seat 1; a game in a thread of its own
+        names the channel and message of its lobby card.
 
         :raises ChannelBusy: if the channel already has an open or running game.
         """

@@ -515,6 +515,14 @@ class PgStore:
         )
         return None if row is None else _game(row)
 
+    async def lobby_games(self, channel_id: int) -> list[GameRow]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM games WHERE lobby_channel_id = $1 AND status IN ('open', 'running')"
+            " ORDER BY id",
+            channel_id,
+        )
+        return [_game(r) for r in rows]
+
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         rows = await self._pool.fetch(
             "SELECT * FROM games WHERE status = ANY($1::text[]) ORDER BY id", list(statuses)
@@ -554,6 +562,8 @@ class PgStore:
         now: float | None = None,
         language: str = "en",
         ai_level: str | None = None,
+        lobby_channel_id: int | None = None,
+        lobby_message_id: int | None = None,
     ) -> int:
         now = time.time() if now is None else now
         values = new_game(
@@ -570,6 +580,8 @@ class PgStore:
             idle_cancel_after=idle_cancel_after,
             language=language,
             ai_level=ai_level,
+            lobby_channel_id=lobby_channel_id,
+            lobby_message_id=lobby_message_id,
         )
         try:
             async with self.transaction() as conn:

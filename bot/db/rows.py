@@ -110,6 +110,10 @@ class GameRow:
     result: dict[str, Any] | None
     language: str = "en"  # public posts and the picture speak it (bot.texts.i18n)
     ai_level: str | None = None  # the computer players' level; None: the configured one
+    # A game in a thread of its own: the channel holding its lobby card, and the card
+    # (None: the game plays in ``channel_id`` itself, as before threads).
+    lobby_channel_id: int | None = None
+    lobby_message_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +200,8 @@ TABLES: dict[str, tuple[str, ...]] = {
         "turn_seconds",
         "language",
         "ai_level",
+        "lobby_channel_id",
+        "lobby_message_id",
     ),
     "seats": ("game_id", "seat", "user_id", "display", "name", "is_ai", "resigned", "joined_at"),
     "actions": ("game_id", "seq", "player", "user_id", "kind", "action", "time"),

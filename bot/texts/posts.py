@@ -221,11 +221,14 @@ def phase_summary(
     seats: Sequence[SeatRow],
     position: Mapping[str, Any] | None = None,
     lang: str = DEFAULT,
+    prior: Mapping[str, int] | None = None,
 ) -> str:
     """One line per player: where the phase's points came from, and the new score.
 
     With the *position* the phase was scored on (scoring changes no block or knight),
     each player's line goes on to list every castle that scored and the king's bonus.
+    With the scores before the scoring (*prior*), a player whose marker jumped over
+    taken spaces (leap-frog, docs/rules.md §4) gets one line saying so.
     """
     points: Mapping[str, Mapping[str, int]] = event.get("points") or {}
     scores: Mapping[str, int] = event.get("scores") or {}
@@ -276,6 +279,15 @@ def phase_summary(
             if parts.get("king"):
                 items.append(t(lang, "king's bonus {points}", points=parts["king"]))
             line += "\n↳ " + "; ".join(items)
+        if prior is not None and score is not None and player in prior:
+            landed = int(prior[player]) + total
+            if total and int(score) != landed:
+                line += "\n↳ " + t(
+                    lang,
+                    "Leap-frog: space {space} was taken, so the marker moved on to {score}.",
+                    space=landed,
+                    score=score,
+                )
         lines.append(line)
     return "\n".join(lines)
 
@@ -309,8 +321,16 @@ def _first(squares: Iterable[str]) -> str:
     return min(squares, key=lambda sq: (int(sq[1:]), sq[0]))
 
 
-def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEFAULT) -> str:
-    """Who moves next and what they have to decide."""
+def next_player(
+    game: Game,
+    seat: SeatRow,
+    deadline: int | None,
+    lang: str = DEFAULT,
+    *,
+    clock_ends: int | None = None,
+) -> str:
+    """Who moves next and what they have to decide; in a game with a clock, when the
+    computer plays the turn for them (*clock_ends*), else when they are reminded."""
     label = next_label(lang)
     if seat.is_ai or seat.user_id is None:
         return label + " " + t(lang, "{player} is thinking…", player=seat_name(seat, lang))
@@ -354,7 +374,14 @@ def next_player(game: Game, seat: SeatRow, deadline: int | None, lang: str = DEF
             round=game.round,
         )
     line = f"{label} {what}"
-    if deadline is not None:
+    if clock_ends is not None:
+        line += "\n" + t(
+            lang,
+            "⏰ The computer plays for {player} <t:{time}:R>.",
+            player=f"<@{seat.user_id}>",
+            time=clock_ends,
+        )
+    elif deadline is not None:
         line += " " + t(lang, "Reminder <t:{time}:R>.", time=deadline)
     return line
 
@@ -461,3 +488,141 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
             time=cancel_at,
         )
     return text
+
+
+# -- a game in a thread of its own: the lobby card and the channel's notices -------------
+
+
+def channel_link(channel_id: int) -> str:
+    """A link to a channel or thread, as Discord shows it."""
+    return f"<#{channel_id}>"
+
+
+def thread_name(game_id: int, author: str, lang: str = DEFAULT) -> str:
+    """The name of a game's thread (Discord allows 100 characters)."""
+    return shorten(t(lang, "Torres game #{game} ({author})", game=game_id, author=author), 100)
+
+
+def lobby_card(
+    row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT, replay_url: str | None = None
+) -> str:
+    """The lobby card in the channel, as the game stands: open (seats, what to press),
+    running (who plays, whose turn), over (the result and the replay) or cancelled."""
+    head = t(
+        lang,
+        "**Torres game #{game}** · {variant} · opened by {author}",
+        game=row.id,
+        variant=variant_name(row.variant, lang),
+        author=f"<@{row.author_id}>",
+    )
+    thread = channel_link(row.channel_id)
+    lines = [head]
+    if row.status == "open":
+        humans = row.seats_wanted - row.bots
+        names = ", ".join(shown_name(s.display) for s in seats)
+        lines.append(
+            tn(
+                lang,
+                "{joined} of {n} seat taken: {players}.",
+                "{joined} of {n} seats taken: {players}.",
+                humans,
+                joined=len(seats),
+                players=names,
+            )
+        )
+        if row.bots:
+            lines.append(
+                tn(lang, "And {n} computer player.", "And {n} computer players.", row.bots)
+            )
+        if len(seats) < humans:
+            lines.append(
+                t(
+                    lang,
+                    "Press **Join** to take a seat; the author presses **Start** when ready. "
+                    "The game plays in {thread}.",
+                    thread=thread,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    lang,
+                    "Every seat is taken: the author can press **Start**. "
+                    "The game plays in {thread}.",
+                    thread=thread,
+                )
+            )
+    elif row.status == "running":
+        players = ", ".join(seat_name(s, lang) for s in seats)
+        lines.append(t(lang, "Playing in {thread}: {players}.", thread=thread, players=players))
+        to_move = (row.position or {}).get("to_move")
+        mover = next((s for s in seats if s.name == to_move), None)
+        if mover is not None:
+            lines.append(
+                t(
+                    lang,
+                    "Turn {turn}: {player} to move.",
+                    turn=row.turn_no,
+                    player=seat_name(mover, lang),
+                )
+            )
+    elif row.status == "over":
+        lines.append(result_line(row, seats, lang))
+        lines.append(t(lang, "The game is in {thread}.", thread=thread))
+        if replay_url:
+            lines.append(t(lang, "Replay: {link}", link=replay_url))
+    else:
+        lines.append(t(lang, "This game was cancelled."))
+    return "\n".join(lines)
+
+
+def result_line(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
+    """A finished game's result in one line: who won, and every score."""
+    result = row.result or {}
+    scores: dict[str, int] = dict(result.get("scores") or {})
+    by_name = {s.name: s for s in seats}
+    winners = [seat_name(by_name[w], lang) for w in result.get("winners") or [] if w in by_name]
+    order = [s.name for s in seats if s.name]
+    table = score_list(scores, order, lang)
+    if len(winners) == 1:
+        return t(lang, "{player} won. {scores}", player=winners[0], scores=table)
+    if winners:
+        return t(
+            lang, "Shared victory: {players}. {scores}", players=", ".join(winners), scores=table
+        )
+    return t(lang, "Game over. {scores}", scores=table)
+
+
+def start_notice(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
+    """The channel's one post when a game in a thread starts."""
+    return t(
+        lang,
+        "**Torres game #{game} has started** in {thread}: {players}.",
+        game=row.id,
+        thread=channel_link(row.channel_id),
+        players=", ".join(seat_name(s, lang) for s in seats),
+    )
+
+
+def result_notice(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
+    """The channel's one post when a game in a thread ends."""
+    return t(
+        lang,
+        "**Torres game #{game} is over** ({thread}): {result}",
+        game=row.id,
+        thread=channel_link(row.channel_id),
+        result=result_line(row, seats, lang),
+    )
+
+
+def which_game(rows: Sequence[GameRow], lang: str = DEFAULT) -> str:
+    """Asked in a channel whose games each play in a thread: which one is meant."""
+    games = ", ".join(
+        t(lang, "#{game} in {thread}", game=r.id, thread=channel_link(r.channel_id)) for r in rows
+    )
+    return t(
+        lang,
+        "This channel has several Torres games: {games}. Use the command in the game's thread "
+        "(or the buttons on its card).",
+        games=games,
+    )

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from bot.db.rows import SeatRow
 from bot.texts.i18n import DEFAULT, t, tn
 from bot.texts.posts import seat_name
-from engine.ai.review import MUCH, DecisionReview
+from engine.ai.review import MUCH, DecisionReview, shown
 from engine.summary import CastleScore
 
 BEST_CASTLES = 3
@@ -19,6 +19,38 @@ BEST_CASTLES = 3
 def chart_title(game_id: int, lang: str = DEFAULT) -> str:
     """The chart's heading (the renderer draws it as given)."""
     return t(lang, "Game #{game}: points after every decision", game=game_id)
+
+
+ALT_LIMIT = 1024  # Discord's longest attachment description
+
+
+def chart_alt(
+    game_id: int, seats: Sequence[SeatRow], final: Mapping[str, int],
+    scorings: Sequence[tuple[int, int, int]], lang: str = DEFAULT,
+) -> str:  # fmt: skip
+    """The chart's alt text: the final scores, and when each phase was scored with the
+    king's castle's size then (*scorings*: phase, decision, size)."""
+    scores = ", ".join(
+        f"{seat_name(s, lang)} {final.get(s.name, 0)}" for s in seats if s.name is not None
+    )
+    parts = [
+        t(lang, "Score chart of game #{game}. Final scores: {scores}.", game=game_id, scores=scores)
+    ]
+    for phase, decision, size in scorings:
+        parts.append(
+            tn(
+                lang,
+                "Phase {phase} scored after decision {decision}; the king's castle covered "
+                "{n} square.",
+                "Phase {phase} scored after decision {decision}; the king's castle covered "
+                "{n} squares.",
+                size,
+                phase=phase,
+                decision=decision,
+            )
+        )
+    text = " ".join(parts)
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
 
 
 def best_castles(
@@ -68,16 +100,17 @@ def summary_text(game_id: int, seats: Sequence[SeatRow], best: str, lang: str = 
 
 
 def _worth(value: float) -> str:
-    return f"{value:.0f}"
+    return str(shown(value))
 
 
 def _lost(r: DecisionReview) -> str:
     """The loss as the two rounded worths shown beside it differ (never "71, 35 more")."""
-    return str(round(r.suggested_after) - round(r.after))
+    return str(r.loss)
 
 
 def _where(r: DecisionReview, lang: str) -> str:
-    if r.stage in ("castles", "place"):
+    setup_king = r.stage == "king" and (r.phase, r.round) == (1, 1) and not r.world.get("king")
+    if r.stage in ("castles", "place") or setup_king:
         return t(lang, "setup")
     if r.stage == "king":
         return t(lang, "king's move after phase {phase}", phase=r.phase)
@@ -86,9 +119,10 @@ def _where(r: DecisionReview, lang: str) -> str:
 
 def review_front(
     game_id: int, seat: SeatRow, reviews: Sequence[DecisionReview], top: Sequence[DecisionReview],
-    lang: str = DEFAULT,
+    lang: str = DEFAULT, *, own: bool = True,
 ) -> str:  # fmt: skip
-    """The first page: whose review, and the largest swings."""
+    """The first page: whose review, and the largest swings (*own*: the reviewed
+    player reads it)."""
     lines = [
         t(
             lang,
@@ -125,15 +159,25 @@ def review_front(
                 much=_worth(MUCH),
             )
         )
-    lines.append(
-        tn(
-            lang,
-            "▶ goes through your {n} decision, one at a time.",
-            "▶ goes through the {n} decisions, one at a time.",
-            len(reviews),
-            n=len(reviews),
+    if own:
+        lines.append(
+            tn(
+                lang,
+                "▶ shows your {n} decision.",
+                "▶ goes through your {n} decisions, one at a time.",
+                len(reviews),
+            )
         )
-    )
+    else:
+        lines.append(
+            tn(
+                lang,
+                "▶ shows the {n} decision of {player}.",
+                "▶ goes through the {n} decisions of {player}, one at a time.",
+                len(reviews),
+                player=seat_name(seat, lang),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -145,9 +189,12 @@ def review_page(
     played_words: str,
     suggested_words: str,
     lang: str = DEFAULT,
+    *,
+    played: Sequence[str] | None = None,
 ) -> str:
     """One decision's page: what was played and its worth, and the expert's choice
-    where it was worth much more."""
+    where it was worth much more (*played*: the actions as the reader may see them,
+    by default ``r.played``)."""
     lines = [
         t(
             lang,
@@ -161,7 +208,7 @@ def review_page(
         t(
             lang,
             "Played: `{actions}` ({words})",
-            actions="; ".join(r.played),
+            actions="; ".join(r.played if played is None else played),
             words=played_words,
         ),
         t(
@@ -169,9 +216,11 @@ def review_page(
             "Worth before: {before}; after: {after} ({change}).",
             before=_worth(r.before),
             after=_worth(r.after),
-            change=f"{round(r.after) - round(r.before):+d}",
+            change=f"{shown(r.after) - shown(r.before):+d}",
         ),
     ]
+    if r.suggested[-1:] == ("draw",):  # cut at a personal draw (engine.ai.review._cut)
+        suggested_words = t(lang, "{words}, then keep the best", words=suggested_words)
     if r.swing:
         lines.append(
             t(
@@ -185,17 +234,33 @@ def review_page(
             )
         )
     elif r.suggested and r.suggested != r.played:
-        lines.append(
-            t(
-                lang,
-                "The expert's choice, `{actions}`, is worth {best}: about as much.",
-                actions="; ".join(r.suggested),
-                best=_worth(r.suggested_after),
-            )
-        )
+        lines.append(_close(r, lang))
     else:
         lines.append(t(lang, "The expert would have decided the same."))
     return "\n".join(lines)
+
+
+def _close(r: DecisionReview, lang: str) -> str:
+    """The expert's other choice that was no swing, by the worths shown (never "about
+    as much" for 4 more, or for less)."""
+    diff = shown(r.suggested_after) - shown(r.after)
+    actions, best = "; ".join(r.suggested), _worth(r.suggested_after)
+    if diff > 0:
+        return t(
+            lang,
+            "The expert's choice, `{actions}`, is worth {best}: {diff} more.",
+            actions=actions, best=best, diff=diff,
+        )  # fmt: skip
+    if diff < 0:
+        return t(
+            lang,
+            "The expert's choice, `{actions}`, is worth {best}: {diff} less.",
+            actions=actions, best=best, diff=-diff,
+        )  # fmt: skip
+    return t(
+        lang, "The expert's choice, `{actions}`, is worth {best}: as much.", actions=actions,
+        best=best,
+    )  # fmt: skip
 
 
 def played_note(lang: str = DEFAULT) -> str:

@@ -14,6 +14,9 @@ view hides is sampled (``_hidden``) with a random generator seeded from the revi
 seed and the decision's number, and the worth is the mean over ``samples`` such
 worlds; the expert plans on the first of them. So the same views and seed give the
 same review, whatever the hidden cards really were, and whichever process runs it.
+Where the expert's decision draws from a personal deck, the suggestion stops at the
+draw (the cards it reveals in the sampled world are made up), and its worth is the
+expert's continuation after the draw in every sampled world, averaged.
 
 Work is counted in evaluated positions (``nodes`` per expert decision) with no
 deadline: a busy machine makes a review slower, never different.
@@ -35,7 +38,16 @@ from engine.ai._plan import Budget
 from engine.events import decision_over
 from engine.record import Record
 
-__all__ = ["MUCH", "NODES", "DecisionReview", "review_decision", "review_game", "swings"]
+__all__ = [
+    "MUCH",
+    "NODES",
+    "DecisionReview",
+    "player_views",
+    "review_decision",
+    "review_game",
+    "shown",
+    "swings",
+]
 
 NODES = NODES_PER_SECOND
 """Evaluated positions per expert decision: the ``expert`` level's work in a decision
@@ -58,16 +70,22 @@ class DecisionReview:
     played: tuple[str, ...]
     before: float  # the position's worth for the player before the decision
     after: float  # ... after it
-    suggested: tuple[str, ...]  # the expert's own decision (empty if it found none)
-    suggested_after: float  # the worth the expert's decision leads to
+    # The expert's own decision (empty if it found none), up to a personal deck's
+    # first draw: what it reveals is not known, so only the draw is advice (``_cut``).
+    suggested: tuple[str, ...]
+    # The worth the expert's decision leads to: the mean over the sampled worlds, the
+    # expert continuing after a personal draw in each with the cards drawn there.
+    suggested_after: float
     position: dict[str, Any]  # after the decision played, as the player saw it
-    suggested_position: dict[str, Any] | None  # after the expert's, in a sampled world
+    # After the expert's (before its personal draw), in a sampled world.
+    suggested_position: dict[str, Any] | None
     world: dict[str, Any]  # the sampled world the expert planned in (its hidden cards made up)
 
     @property
-    def loss(self) -> float:
-        """How much worth the decision gave away against the expert's (0 if none)."""
-        return max(0.0, self.suggested_after - self.after)
+    def loss(self) -> int:
+        """How much worth the decision gave away against the expert's (0 if none), as
+        the two worths shown differ (``shown``): a swing is what the reader sees."""
+        return max(0, shown(self.suggested_after) - shown(self.after))
 
     @property
     def swing(self) -> bool:
@@ -90,28 +108,35 @@ def review_game(
 
     :raises ValueError: *player* is not in the game, or the record does not replay.
     """
+    return [
+        review_decision(
+            before, after, played, player, number=n, seed=seed, nodes=nodes, samples=samples
+        )
+        for n, before, after, played in player_views(record, player)
+    ]
+
+
+View = tuple[int, dict[str, Any], dict[str, Any], tuple[str, ...]]
+"""A decision's number, the player's views before and after it, and its actions."""
+
+
+def player_views(record: Record, player: str) -> list[View]:
+    """*player*'s views before and after each of their decisions: all a review reads.
+
+    Hidden information stays hidden here, once for every caller (``review_game``, the
+    bot's workers): ``position(viewer=player)`` shows their own hand and draws only.
+
+    :raises ValueError: *player* is not in the game, or the record does not replay.
+    """
     if player not in record.players:
         raise ValueError(f"{player!r} does not play in this game.")
     game = record.new_game()
-    out: list[DecisionReview] = []
+    out: list[View] = []
     for n, decision in enumerate(record.decisions, start=1):
-        mine = decision.player == player
-        before = game.position(viewer=player) if mine else None
+        before = game.position(viewer=player) if decision.player == player else None
         game.play("; ".join(decision.actions))
         if before is not None:
-            after = game.position(viewer=player)
-            out.append(
-                review_decision(
-                    before,
-                    after,
-                    decision.actions,
-                    player,
-                    number=n,
-                    seed=seed,
-                    nodes=nodes,
-                    samples=samples,
-                )
-            )
+            out.append((n, before, game.position(viewer=player), tuple(decision.actions)))
     return out
 
 
@@ -140,16 +165,24 @@ def review_decision(
     suggested_after = worth_after
     suggested_position = None
     if planned is not None:
+        cut = _cut(suggested)
         values = [_worth(planned, player)]
         for w in worlds[1:]:
             trial = w.copy()
             try:
-                trial.play("; ".join(suggested))
-            except ValueError:  # a card drawn in that world is not the one planned with
+                trial.play("; ".join(cut))
+            except ValueError:  # never expected: the views agree on what was planned with
                 continue
+            if len(cut) < len(suggested):  # what the draw reveals differs: ask again
+                trial = _expert(trial, player, rng, nodes)[1]
+                if trial is None:
+                    continue
             values.append(_worth(trial, player))
         suggested_after = _mean(values)
-        suggested_position = planned.position(viewer=player)
+        shown = worlds[0].copy()
+        shown.play("; ".join(cut[:-1] if len(cut) < len(suggested) else cut))
+        suggested_position = shown.position(viewer=player)
+        suggested = cut
     return DecisionReview(
         number=number,
         stage=str(before.get("stage")),
@@ -164,6 +197,15 @@ def review_decision(
         suggested_position=suggested_position,
         world=worlds[0].position(),
     )
+
+
+def shown(worth: float) -> int:
+    """A worth as a review shows it: rounded half up (never banker's rounding).
+
+    >>> shown(2.5), shown(3.5), shown(-0.5)
+    (3, 4, 0)
+    """
+    return math.floor(worth + 0.5)
 
 
 def swings(reviews: list[DecisionReview], n: int = 3) -> list[DecisionReview]:
@@ -193,6 +235,21 @@ def _expert(world: Any, me: str, rng: random.Random, nodes: int) -> tuple[list[s
             if decision_over(stage, events):
                 return actions, game
     return [], None
+
+
+def _cut(actions: list[str]) -> list[str]:
+    """*actions* up to a personal deck's first ``draw`` (the cards a ``keep`` after it
+    names were made up by the sample the expert planned in: only the draw is advice).
+
+    >>> _cut(["move a1 a2", "draw", "keep lift top", "end"])
+    ['move a1 a2', 'draw']
+    >>> _cut(["draw", "end"])
+    ['draw', 'end']
+    """
+    for i, action in enumerate(actions):
+        if action == "draw" and any(a.startswith("keep ") for a in actions[i + 1 :]):
+            return actions[: i + 1]
+    return actions
 
 
 def _world(view: dict[str, Any], me: str, rng: random.Random) -> Any:

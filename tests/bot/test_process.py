@@ -97,21 +97,21 @@ async def test_reminders_mention_the_idle_player_a_bounded_number_of_times(fake,
     )
     await runner.start()
     try:
-        await _reply(fake, "alice", "new")
+        await _reply(fake, "alice", "new", thread=False)
         await _reply(fake, "bob", "join")
         await _reply(fake, "alice", "start")
         alice = fake.users["alice"]
 
         def reminders() -> list[FakeMessage]:
-            return [m for m in fake.channel_messages("games") if "it's your move" in m.content]
+            return [m for m in fake.channel_messages("games") if "it's your move" in m.text]
 
         await fake.wait_until(lambda: len(reminders()) >= 2, TIMEOUT, "two reminders")
         await asyncio.sleep(2.5)  # long enough for a third, which must not come
         sent = reminders()
         assert len(sent) == 2
         assert all(m.pinged_ids == [alice.id] for m in sent)
-        assert re.search(r"Next reminder <t:\d+:R>", sent[0].content)
-        assert "last reminder" in sent[1].content and re.search(r"<t:\d+:R>", sent[1].content)
+        assert re.search(r"Next reminder <t:\d+:R>", sent[0].text)
+        assert "last reminder" in sent[1].text and re.search(r"<t:\d+:R>", sent[1].text)
     finally:
         await runner.stop()
 
@@ -121,13 +121,13 @@ async def test_computer_players_post_their_turns(fake, tmp_path):
     runner = _runner(fake, tmp_path, TORRES_AI_SECONDS="0.1", TORRES_REMINDER_CHECK_SECONDS="0.3")
     await runner.start()
     try:
-        await _reply(fake, "alice", "new", bots=1)
+        await _reply(fake, "alice", "new", bots=1, thread=False)
         await _reply(fake, "alice", "start")
         ix = await fake.slash("alice", "games", "torres", "play", actions="place c3")
         await ix.reply(TIMEOUT)
         # The computer places its knight and the king: one public message, one picture.
         msg = await fake.wait_for_message(
-            lambda m: m.content.count("Computer (blue)** played") == 2,
+            lambda m: m.text.count("Computer (blue)** played") == 2,
             channel="games",
             public=True,
             after=ix.sent_seq,
@@ -135,7 +135,7 @@ async def test_computer_players_post_their_turns(fake, tmp_path):
         )
         assert [a.filename for a in msg.attachments] == ["board.png"]
         assert msg.attachments[0].description  # the alt text
-        assert "`place " in msg.content and "`king " in msg.content
+        assert "`place " in msg.text and "`king " in msg.text
         assert fake.users["alice"].id in msg.pinged_ids
     finally:
         await runner.stop()
@@ -158,7 +158,7 @@ async def test_a_computer_turn_pending_at_start_up_is_played(fake, tmp_path):
     await runner.start()
     try:
         msg = await fake.wait_for_message(
-            lambda m: "Computer (blue)** played `place " in m.content,
+            lambda m: "Computer (blue)** played `place " in m.text,
             channel="games",
             public=True,
             timeout=TIMEOUT,

@@ -29,6 +29,8 @@ MANAGE_CHANNELS = 1 << 4
 USE_APPLICATION_COMMANDS = 1 << 31
 SEND_MESSAGES_IN_THREADS = 1 << 38
 CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+MANAGE_THREADS = 1 << 34
 
 EVERYONE_PERMISSIONS = (
     VIEW_CHANNEL
@@ -139,8 +141,15 @@ class FakeChannel:
     name: str
     guild_id: int
     position: int = 0
-    parent_id: int | None = None  # set for a public thread (type 11) in that text channel
+    parent_id: int | None = None  # set for a thread (type 11 public, 12 private) in that channel
     owner_id: int = 0
+    thread_type: int = 11
+    archived: bool = False
+    locked: bool = False
+    deleted: bool = False
+    members: set[int] = field(default_factory=set)  # user ids of a thread's members
+    starter_message_id: int | None = None  # the message a thread was started from
+    auto_archive_duration: int = 1440
 
     @property
     def mention(self) -> str:
@@ -154,7 +163,7 @@ class FakeChannel:
         if self.parent_id is not None:
             return {
                 "id": str(self.id),
-                "type": 11,
+                "type": self.thread_type,
                 "guild_id": str(self.guild_id),
                 "name": self.name,
                 "parent_id": str(self.parent_id),
@@ -162,15 +171,15 @@ class FakeChannel:
                 "last_message_id": None,
                 "rate_limit_per_user": 0,
                 "message_count": 0,
-                "member_count": 1,
+                "member_count": len(self.members),
                 "total_message_sent": 0,
                 "flags": 0,
                 "applied_tags": [],
                 "thread_metadata": {
-                    "archived": False,
-                    "auto_archive_duration": 1440,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": "2026-01-01T00:00:00.000000+00:00",
-                    "locked": False,
+                    "locked": self.locked,
                     "invitable": True,
                     "create_timestamp": "2026-01-01T00:00:00.000000+00:00",
                 },
@@ -328,10 +337,46 @@ class FakeMessage:
     def visible_to(self, user: FakeUser) -> bool:
         return not self.deleted and (self.viewer is None or self.viewer.id == user.id)
 
+    def _walk(self) -> list[dict[str, Any]]:
+        """Every component of the message, nested ones included, in reading order."""
+        out: list[dict[str, Any]] = []
+
+        def walk(items: list[Any]) -> None:
+            for c in items:
+                if isinstance(c, dict):
+                    out.append(c)
+                    for key in ("components", "accessory"):
+                        sub = c.get(key)
+                        walk(sub if isinstance(sub, list) else [sub] if sub else [])
+
+        walk(self.components)
+        return out
+
+    @property
+    def v2(self) -> bool:
+        """Sent with IS_COMPONENTS_V2: a layout of components, no content."""
+        return bool(self.flags & (1 << 15))
+
+    @property
+    def text_displays(self) -> list[str]:
+        """The text of its Text Display components (Components V2), in order."""
+        return [c.get("content", "") for c in self._walk() if c.get("type") == 10]
+
+    @property
+    def gallery(self) -> list[dict[str, Any]]:
+        """The items of its Media Galleries: ``{"media": {"url"}, "description"}``."""
+        return [i for c in self._walk() if c.get("type") == 12 for i in c.get("items", [])]
+
+    @property
+    def accent_colors(self) -> list[int | None]:
+        """The accent colour of each Container, in order."""
+        return [c.get("accent_color") for c in self._walk() if c.get("type") == 17]
+
     @property
     def text(self) -> str:
-        """Content plus embed titles/descriptions/fields, for matching."""
-        parts = [self.content]
+        """Content, Text Displays and embed titles/descriptions/fields, for matching."""
+        displays = self.text_displays
+        parts = [self.content, *displays] if self.content or not displays else displays
         for e in self.embeds:
             for key in ("title", "description"):
                 if e.get(key):

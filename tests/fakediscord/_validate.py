@@ -78,25 +78,58 @@ def _len(value: Any) -> int:
     return len(value) if isinstance(value, str) else 0
 
 
+IS_COMPONENTS_V2 = 1 << 15
+# Components V2 (https://discord.com/developers/docs/components/reference): what may
+# stand at the top of a message, and inside a Container.
+V2_TOP = frozenset({1, 9, 10, 12, 13, 14, 17})
+V2_IN_CONTAINER = frozenset({1, 9, 10, 12, 13, 14})
+MAX_COMPONENTS = 40  # every component of a message, nested ones included
+MAX_TEXT_DISPLAY = 4000  # the text of all Text Displays of a message, together
+MAX_MEDIA_DESCRIPTION = 1024
+
+
 def check_components(components: Any, path: str, *, flags: int = 0) -> None:
-    """Action rows of at most 5 buttons, custom_ids present, unique and <= 100 chars."""
+    """Legacy messages: up to 5 action rows. Components V2 (flag 1 << 15): the layout types,
+    nested as Discord allows, 40 components in all and 4,000 characters of Text Display.
+    Everywhere: action rows of at most 5 buttons or one select, custom_ids unique, <= 100."""
     if components is None:
         return
     if not isinstance(components, list):
         raise FormError(path, "must be a list")
-    v2 = bool(flags & (1 << 15))
+    v2 = bool(flags & IS_COMPONENTS_V2)
     if not v2 and len(components) > 5:
         raise FormError(path, "must have at most 5 action rows")
     seen: set[str] = set()
+    ids: set[int] = set()
+    count = 0
+    text = 0
 
-    def walk(items: list[Any], p: str, depth: int) -> None:
+    def walk(items: list[Any], p: str, parent: int | None) -> None:
+        nonlocal count, text
         for i, c in enumerate(items):
             cp = f"{p}.{i}"
             if not isinstance(c, dict) or "type" not in c:
                 raise FormError(cp, "component needs a type")
             t = c["type"]
-            if depth == 0 and not v2 and t != 1:
-                raise FormError(cp, "top-level components must be action rows")
+            count += 1
+            if count > MAX_COMPONENTS:
+                raise FormError(path, f"a message holds at most {MAX_COMPONENTS} components")
+            if c.get("id") is not None:
+                if c["id"] in ids:
+                    raise FormError(f"{cp}.id", "component ids must be unique in a message")
+                ids.add(c["id"])
+            if parent is None and not v2 and t != 1:
+                raise FormError(
+                    cp, "top-level components must be action rows (no IS_COMPONENTS_V2 flag)"
+                )
+            if parent is None and v2 and t not in V2_TOP:
+                raise FormError(cp, f"component type {t} cannot be at the top level")
+            if parent == 17 and t not in V2_IN_CONTAINER:
+                raise FormError(cp, f"a container cannot hold component type {t}")
+            if parent == 1 and t not in (2, 3, 5, 6, 7, 8):
+                raise FormError(cp, f"an action row cannot hold component type {t}")
+            if t in (9, 10, 11, 12, 13, 14, 17) and not v2:
+                raise FormError(cp, f"component type {t} needs the IS_COMPONENTS_V2 flag")
             if t == 1:
                 children = c.get("components", [])
                 if not 1 <= len(children) <= 5:
@@ -104,40 +137,138 @@ def check_components(components: Any, path: str, *, flags: int = 0) -> None:
                 selects = [x for x in children if isinstance(x, dict) and x.get("type") != 2]
                 if selects and len(children) > 1:
                     raise FormError(f"{cp}.components", "a select menu needs a row of its own")
-                walk(children, f"{cp}.components", depth + 1)
+                walk(children, f"{cp}.components", 1)
             elif t == 2:
-                style = c.get("style")
-                if style not in (1, 2, 3, 4, 5, 6):
-                    raise FormError(f"{cp}.style", f"invalid button style {style!r}")
-                if _len(c.get("label")) > 80:
-                    raise FormError(f"{cp}.label", "must be 80 or fewer in length")
-                if not c.get("label") and not c.get("emoji"):
-                    raise FormError(cp, "a button needs a label or an emoji")
-                if style == 5:
-                    if not c.get("url") or c.get("custom_id"):
-                        raise FormError(cp, "a link button has a url and no custom_id")
-                elif style != 6:
-                    _check_custom_id(c, cp, seen)
+                _check_button(c, cp, seen)
             elif t in (3, 5, 6, 7, 8):
-                _check_custom_id(c, cp, seen)
-                if t == 3:
-                    _check_options_of_select(c, cp)
-                low, high = c.get("min_values", 1), c.get("max_values", 1)
-                if not (0 <= low <= 25 and 1 <= high <= 25 and low <= high):
-                    raise FormError(f"{cp}.min_values", "min_values/max_values out of range")
-                if _len(c.get("placeholder")) > 150:
-                    raise FormError(f"{cp}.placeholder", "must be 150 or fewer in length")
+                if parent != 1:
+                    raise FormError(cp, "a select menu must be inside an action row")
+                _check_select(c, cp, seen)
             elif t == 4:
                 _check_custom_id(c, cp, seen)
+            elif t == 10:
+                content = c.get("content")
+                if not isinstance(content, str) or not content:
+                    raise FormError(f"{cp}.content", "a text display needs text")
+                text += len(content)
+                if text > MAX_TEXT_DISPLAY:
+                    raise FormError(
+                        path, f"text displays exceed {MAX_TEXT_DISPLAY} characters in total"
+                    )
+            elif t == 9:
+                children = c.get("components") or []
+                if not 1 <= len(children) <= 3:
+                    raise FormError(f"{cp}.components", "a section holds 1 to 3 text displays")
+                if any(not isinstance(x, dict) or x.get("type") != 10 for x in children):
+                    raise FormError(f"{cp}.components", "a section holds text displays only")
+                walk(children, f"{cp}.components", 9)
+                acc = c.get("accessory")
+                if not isinstance(acc, dict) or acc.get("type") not in (2, 11):
+                    raise FormError(f"{cp}.accessory", "a section needs a button or thumbnail")
+                walk([acc], f"{cp}.accessory", 9)
+            elif t == 11:
+                if parent != 9:
+                    raise FormError(cp, "a thumbnail is a section's accessory")
+                _check_media(c, cp)
+            elif t == 12:
+                items = c.get("items") or []
+                if not 1 <= len(items) <= 10:
+                    raise FormError(f"{cp}.items", "a media gallery holds 1 to 10 items")
+                for j, item in enumerate(items):
+                    _check_media(item, f"{cp}.items.{j}")
+            elif t == 13:
+                url = (c.get("file") or {}).get("url")
+                if not isinstance(url, str) or not url.startswith("attachment://"):
+                    raise FormError(f"{cp}.file.url", "a file component shows an attachment://")
+            elif t == 14:
+                if c.get("spacing", 1) not in (1, 2):
+                    raise FormError(f"{cp}.spacing", "spacing is 1 (small) or 2 (large)")
+                if not isinstance(c.get("divider", True), bool):
+                    raise FormError(f"{cp}.divider", "divider is a boolean")
+            elif t == 17:
+                children = c.get("components") or []
+                if not children:
+                    raise FormError(f"{cp}.components", "a container holds 1 or more components")
+                accent = c.get("accent_color")
+                if accent is not None and (
+                    not isinstance(accent, int) or not 0 <= accent <= 0xFFFFFF
+                ):
+                    raise FormError(f"{cp}.accent_color", "a colour is an RGB integer")
+                walk(children, f"{cp}.components", 17)
             else:
-                for key in ("components", "accessory"):
-                    sub = c.get(key)
-                    if isinstance(sub, list):
-                        walk(sub, f"{cp}.{key}", depth + 1)
-                    elif isinstance(sub, dict):
-                        walk([sub], f"{cp}.{key}", depth + 1)
+                raise FormError(f"{cp}.type", f"unknown component type {t!r}")
 
-    walk(components, path, 0)
+    walk(components, path, None)
+
+
+def media_urls(components: list[Any]) -> list[tuple[str, str]]:
+    """(path, url) of every media a V2 message shows (gallery items, thumbnails, files)."""
+    out: list[tuple[str, str]] = []
+
+    def walk(items: list[Any], p: str) -> None:
+        for i, c in enumerate(items):
+            if not isinstance(c, dict):
+                continue
+            cp = f"{p}.{i}"
+            if c.get("type") == 11:
+                out.append((f"{cp}.media.url", (c.get("media") or {}).get("url", "")))
+            elif c.get("type") == 12:
+                for j, item in enumerate(c.get("items") or []):
+                    out.append(
+                        (f"{cp}.items.{j}.media.url", (item.get("media") or {}).get("url", ""))
+                    )
+            elif c.get("type") == 13:
+                out.append((f"{cp}.file.url", (c.get("file") or {}).get("url", "")))
+            for key in ("components", "accessory"):
+                sub = c.get(key)
+                if isinstance(sub, list):
+                    walk(sub, f"{cp}.{key}")
+                elif isinstance(sub, dict):
+                    walk([sub], f"{cp}.{key}")
+
+    walk(components, "components")
+    return out
+
+
+def _check_media(item: Any, path: str) -> None:
+    """An unfurled media item (a URL or an ``attachment://`` name) and its alt text."""
+    if not isinstance(item, dict):
+        raise FormError(path, "must be an object")
+    url = (item.get("media") or {}).get("url")
+    if not isinstance(url, str) or not url:
+        raise FormError(f"{path}.media.url", "a media item needs a url")
+    if not url.startswith(("attachment://", "https://", "http://")):
+        raise FormError(f"{path}.media.url", "a media url is attachment:// or http(s)://")
+    if _len(item.get("description")) > MAX_MEDIA_DESCRIPTION:
+        raise FormError(
+            f"{path}.description", f"must be {MAX_MEDIA_DESCRIPTION} or fewer in length"
+        )
+
+
+def _check_button(c: dict[str, Any], cp: str, seen: set[str]) -> None:
+    style = c.get("style")
+    if style not in (1, 2, 3, 4, 5, 6):
+        raise FormError(f"{cp}.style", f"invalid button style {style!r}")
+    if _len(c.get("label")) > 80:
+        raise FormError(f"{cp}.label", "must be 80 or fewer in length")
+    if not c.get("label") and not c.get("emoji"):
+        raise FormError(cp, "a button needs a label or an emoji")
+    if style == 5:
+        if not c.get("url") or c.get("custom_id"):
+            raise FormError(cp, "a link button has a url and no custom_id")
+    elif style != 6:
+        _check_custom_id(c, cp, seen)
+
+
+def _check_select(c: dict[str, Any], cp: str, seen: set[str]) -> None:
+    _check_custom_id(c, cp, seen)
+    if c["type"] == 3:
+        _check_options_of_select(c, cp)
+    low, high = c.get("min_values", 1), c.get("max_values", 1)
+    if not (0 <= low <= 25 and 1 <= high <= 25 and low <= high):
+        raise FormError(f"{cp}.min_values", "min_values/max_values out of range")
+    if _len(c.get("placeholder")) > 150:
+        raise FormError(f"{cp}.placeholder", "must be 150 or fewer in length")
 
 
 def _check_options_of_select(c: dict[str, Any], cp: str) -> None:
@@ -222,7 +353,14 @@ def check_message(body: dict[str, Any], path: str, *, n_files: int, creating: bo
             if len(am.get(kind) or []) > 100:
                 raise FormError(f"{path}allowed_mentions.{kind}", "at most 100 ids")
     check_embeds(body.get("embeds"), f"{path}embeds")
-    check_components(body.get("components"), f"{path}components", flags=body.get("flags") or 0)
+    flags = body.get("flags") or 0
+    check_components(body.get("components"), f"{path}components", flags=flags)
+    if flags & IS_COMPONENTS_V2:
+        for key in ("content", "embeds", "poll", "sticker_ids"):
+            if body.get(key):
+                raise FormError(
+                    f"{path}{key}", f"{key} cannot be used with the IS_COMPONENTS_V2 flag"
+                )
     if creating and not (
         content
         or body.get("embeds")

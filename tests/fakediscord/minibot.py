@@ -263,6 +263,69 @@ async def empty(interaction: discord.Interaction) -> None:
         print("MINIBOT empty refused:", e.code, flush=True)
 
 
+@probe.command(description="Start a thread from a post, add the user, post a V2 card there")
+async def thread(interaction: discord.Interaction, name: str) -> None:
+    await interaction.response.send_message(f"card for {name}")
+    card = await interaction.original_response()
+    ch = interaction.channel
+    assert isinstance(ch, discord.TextChannel), type(ch)
+    try:
+        room = await card.create_thread(name=name, auto_archive_duration=1440)
+    except discord.HTTPException as e:
+        await interaction.followup.send(f"no thread: {e.status} {e.code}", ephemeral=True)
+        return
+    await room.add_user(interaction.user)
+    view = discord.ui.LayoutView(timeout=None)
+    box = discord.ui.Container(accent_colour=discord.Colour(0x3366CC))
+    box.add_item(discord.ui.TextDisplay(f"{interaction.user.mention} to move"))
+    box.add_item(discord.ui.Separator())
+    gallery = discord.ui.MediaGallery()
+    gallery.add_item(media="attachment://board.png", description="the board, in words")
+    box.add_item(gallery)
+    row: discord.ui.ActionRow = discord.ui.ActionRow()
+    row.add_item(Counter(0))
+    box.add_item(row)
+    view.add_item(box)
+    png = discord.File(io.BytesIO(tiny_png(4, 4)), "board.png")
+    msg = await room.send(view=view, file=png, allowed_mentions=discord.AllowedMentions(users=True))
+    members = [m.id for m in await room.fetch_members()]
+    await room.edit(archived=True)
+    try:
+        await msg.edit(view=view)
+        archived_edit = "allowed"
+    except discord.HTTPException as e:
+        archived_edit = str(e.code)
+    await room.edit(archived=False)
+    view.children[0].children[0].content = "edited"  # type: ignore[attr-defined]
+    await msg.edit(view=view)
+    await interaction.followup.send(
+        f"thread {room.id} members={len(members)} archived_edit={archived_edit}", ephemeral=True
+    )
+
+
+@probe.command(description="Start a public thread without a message")
+async def lone(interaction: discord.Interaction, name: str) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    ch = interaction.channel
+    assert isinstance(ch, discord.TextChannel), type(ch)
+    try:
+        room = await ch.create_thread(name=name, type=discord.ChannelType.public_thread)
+        await room.send("hello thread")
+        await interaction.followup.send(f"lone {room.id} {room.type}", ephemeral=True)
+    except discord.HTTPException as e:
+        await interaction.followup.send(f"no thread: {e.status} {e.code}", ephemeral=True)
+
+
+@probe.command(description="Reply with a Components V2 card")
+async def card(interaction: discord.Interaction) -> None:
+    view = discord.ui.LayoutView(timeout=None)
+    section = discord.ui.Section(
+        discord.ui.TextDisplay("a section"), accessory=discord.ui.Button(label="go", custom_id="s")
+    )
+    view.add_item(discord.ui.Container(section, accent_colour=0xAA0000))
+    await interaction.response.send_message(view=view)
+
+
 def main() -> None:
     base = os.environ.get("DISCORD_API_BASE")
     if base:

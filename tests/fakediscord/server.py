@@ -24,26 +24,33 @@ from aiohttp import WSMsgType, web
 
 from ._model import (
     BOT_PERMISSIONS,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     EVERYONE_PERMISSIONS,
     LOADING,
     MANAGE_CHANNELS,
+    MANAGE_THREADS,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     Attachment,
     FakeChannel,
     FakeMessage,
     FakeRole,
     FakeUser,
+    iso_now,
     parse_mentions,
     snowflake,
 )
 from ._validate import (
+    IS_COMPONENTS_V2,
     LOCALES,
     FormError,
     check_autocomplete,
     check_commands,
     check_message,
     check_modal,
+    media_urls,
 )
 
 log = logging.getLogger("fakediscord")
@@ -137,6 +144,29 @@ def _disposition(headers: dict[str, str]) -> dict[str, str]:
         key, _, value = item.strip().partition("=")
         out[key.strip()] = value.strip().strip('"')
     return out
+
+
+def _mention_text(body: dict[str, Any]) -> str:
+    """Where Discord looks for mentions: the content and every Text Display."""
+    parts = [body.get("content") or ""]
+
+    def walk(items: Any) -> None:
+        for c in items if isinstance(items, list) else []:
+            if isinstance(c, dict):
+                if c.get("type") == 10:
+                    parts.append(str(c.get("content") or ""))
+                walk(c.get("components"))
+
+    walk(body.get("components"))
+    return "\n".join(parts)
+
+
+def _check_media_refs(msg: FakeMessage, path: str) -> None:
+    """Every ``attachment://name`` a V2 message shows must be one of its files."""
+    names = {a.filename for a in msg.attachments}
+    for where, url in media_urls(msg.components):
+        if url.startswith("attachment://") and url[len("attachment://") :] not in names:
+            raise FormError(f"{path}{where}", f"{url} is not an attachment of this message")
 
 
 def _no_content() -> web.Response:
@@ -396,6 +426,10 @@ class FakeDiscord:
         self.sync_count = 0
         # Channels where the bot lacks Send Messages: its posts there get 403 (50013).
         self.muted_channels: set[int] = set()
+        # Permissions the bot's role lacks in a channel (channel id -> bits), e.g.
+        # ``fake.deny_bot("games", CREATE_PUBLIC_THREADS)``; a thread inherits its parent's.
+        self.bot_denied: dict[int, int] = {}
+        self.thread_unarchives = 0  # threads brought back from the archive (by the bot's acts)
         # Direct messages: POST /users/@me/channels opens one channel per user; posts there
         # are refused with 50007 for the users named in ``dms_closed`` (their DMs are off).
         self.dm_channels: dict[int, FakeUser] = {}
@@ -460,6 +494,13 @@ class FakeDiscord:
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self._channel_patch_message)
         r.add_delete(api + "/channels/{cid}/messages/{mid}", self._channel_delete_message)
         r.add_post(api + "/channels/{cid}/typing", self._typing)
+        r.add_patch(api + "/channels/{cid}", self._patch_channel)
+        r.add_delete(api + "/channels/{cid}", self._delete_channel)
+        r.add_post(api + "/channels/{cid}/threads", self._start_thread)
+        r.add_post(api + "/channels/{cid}/messages/{mid}/threads", self._start_thread)
+        r.add_get(api + "/channels/{cid}/thread-members", self._thread_members)
+        r.add_put(api + "/channels/{cid}/thread-members/{uid}", self._thread_member_put)
+        r.add_delete(api + "/channels/{cid}/thread-members/{uid}", self._thread_member_delete)
         r.add_get(api + "/guilds/{gid}", self._get_guild)
         r.add_get(api + "/guilds/{gid}/channels", self._get_guild_channels)
         r.add_get(api + "/guilds/{gid}/roles", self._get_roles)
@@ -1023,11 +1064,7 @@ class FakeDiscord:
             "member": self._member_payload(user, with_permissions=True),
             "token": ix.token,
             "version": 1,
-            "app_permissions": str(
-                BOT_PERMISSIONS & ~SEND_MESSAGES
-                if channel.id in self.muted_channels
-                else BOT_PERMISSIONS
-            ),
+            "app_permissions": str(self.bot_permissions(channel)),
             "locale": user.locale,
             "guild_locale": self.guild_locales[channel.guild_id],
             "entitlements": [],
@@ -1194,7 +1231,7 @@ class FakeDiscord:
         return [
             c.payload()
             for c in self.channels.values()
-            if c.guild_id == guild_id and c.is_thread == threads
+            if c.guild_id == guild_id and c.is_thread == threads and not (c.deleted or c.archived)
         ]
 
     def _guild_payload(self, *, full: bool, guild_id: int | None = None) -> dict[str, Any]:
@@ -1288,6 +1325,55 @@ class FakeDiscord:
                 self._conn_for(thread.guild_id),
             )
         return thread
+
+    def deny_bot(self, channel: FakeChannel | str, permissions: int) -> None:
+        """Take ``permissions`` (bits) from the bot in ``channel`` (and its threads)."""
+        ch = self.channel(channel)
+        self.bot_denied[ch.id] = self.bot_denied.get(ch.id, 0) | permissions
+
+    def bot_permissions(self, channel: FakeChannel) -> int:
+        """What the bot may do in ``channel``: its role, less what is denied there
+        (a thread takes its parent's permissions; a muted channel lacks Send Messages)."""
+        perms = BOT_PERMISSIONS
+        for cid in (channel.id, channel.parent_id):
+            if cid is not None:
+                perms &= ~self.bot_denied.get(cid, 0)
+                if cid in self.muted_channels:
+                    perms &= ~(SEND_MESSAGES | SEND_MESSAGES_IN_THREADS)
+        return perms
+
+    def threads(self, parent: FakeChannel | str) -> list[FakeChannel]:
+        """The threads of ``parent`` (deleted ones too), oldest first."""
+        pid = self.channel(parent).id
+        return sorted((c for c in self.channels.values() if c.parent_id == pid), key=lambda c: c.id)
+
+    def thread_of(self, message: FakeMessage) -> FakeChannel | None:
+        """The thread started from ``message``, if any."""
+        return next((c for c in self.channels.values() if c.starter_message_id == message.id), None)
+
+    async def archive_thread(self, thread: FakeChannel | str, *, locked: bool = False) -> None:
+        """Discord archives ``thread`` (after its inactivity period, or a moderator does)."""
+        ch = self.channel(thread)
+        ch.archived, ch.locked = True, locked
+        await self._dispatch("THREAD_UPDATE", ch.payload(), self._conn_for(ch.guild_id))
+
+    async def delete_thread(self, thread: FakeChannel | str) -> None:
+        """A moderator deletes ``thread``: Discord forgets it and what it held."""
+        ch = self.channel(thread)
+        ch.deleted = True
+        for m in self._per_channel.get(ch.id, []):
+            m.deleted = True
+        await self._dispatch(
+            "THREAD_DELETE",
+            {
+                "id": str(ch.id),
+                "guild_id": str(ch.guild_id),
+                "parent_id": str(ch.parent_id),
+                "type": ch.thread_type,
+            },
+            self._conn_for(ch.guild_id),
+        )
+        self._notify()
 
     def inject_fault(
         self,
@@ -1649,7 +1735,9 @@ class FakeDiscord:
         flags |= flags_extra
         content = body.get("content") or ""
         members = {u.id: u for u in self._all_members()}
-        mentioned, pinged = parse_mentions(content, body.get("allowed_mentions"), members)
+        mentioned, pinged = parse_mentions(
+            _mention_text(body), body.get("allowed_mentions"), members
+        )
         msg = FakeMessage(
             id=snowflake(),
             seq=self._next_seq(),
@@ -1667,6 +1755,7 @@ class FakeDiscord:
             interaction=interaction,
             viewer=interaction.user if interaction is not None and flags & EPHEMERAL else None,
         )
+        _check_media_refs(msg, path)
         if not msg.loading:
             msg.resolved_at = msg.created_at
         self._store(msg)
@@ -1677,12 +1766,25 @@ class FakeDiscord:
     ) -> None:
         if msg.deleted:
             raise FormError("", "Unknown Message", code=10008, status=404)
-        check_message(body, path, n_files=len(files), creating=False)
+        v2 = bool(msg.flags & IS_COMPONENTS_V2)
+        wanted_flags = body.get("flags")
+        if v2 and wanted_flags is not None and not int(wanted_flags) & IS_COMPONENTS_V2:
+            raise FormError(f"{path}flags", "the IS_COMPONENTS_V2 flag cannot be removed")
+        becomes_v2 = v2 or bool(int(wanted_flags or 0) & IS_COMPONENTS_V2)
+        checked = {**body, "flags": int(wanted_flags or 0) | (IS_COMPONENTS_V2 if v2 else 0)}
+        check_message(checked, path, n_files=len(files), creating=False)
+        if (
+            becomes_v2
+            and not v2
+            and (body.get("content", msg.content) or body.get("embeds", msg.embeds))
+        ):
+            raise FormError(f"{path}flags", "IS_COMPONENTS_V2 needs the content and embeds gone")
         msg.history.append(msg.snapshot())
-        if "content" in body:
-            msg.content = body["content"] or ""
+        if "content" in body or "components" in body:
+            msg.content = body.get("content", msg.content) or ""
             members = {u.id: u for u in self._all_members()}
-            mentioned, pinged = parse_mentions(msg.content, body.get("allowed_mentions"), members)
+            text = _mention_text({"content": msg.content, "components": body.get("components")})
+            mentioned, pinged = parse_mentions(text, body.get("allowed_mentions"), members)
             msg.mentioned_ids = mentioned
             # An edit never pings; keep who the original pinged.
         if "embeds" in body:
@@ -1691,9 +1793,10 @@ class FakeDiscord:
             msg.components = body["components"] or []
         if "flags" in body and body["flags"] is not None:
             wanted = int(body["flags"])
-            # Ephemerality and the V2 flag cannot change on edit; SUPPRESS_EMBEDS can.
-            msg.flags = (msg.flags & ~(1 << 2)) | (wanted & (1 << 2))
+            # Ephemerality cannot change on edit; SUPPRESS_EMBEDS can; V2 can be set, never unset.
+            msg.flags = (msg.flags & ~(1 << 2)) | (wanted & ((1 << 2) | IS_COMPONENTS_V2))
         msg.attachments = self._attachments_for(body, files, msg.attachments, creating=False)
+        _check_media_refs(msg, path)
         if msg.loading:
             msg.flags &= ~LOADING
             msg.resolved_at = time.monotonic()
@@ -1840,7 +1943,10 @@ class FakeDiscord:
             # Discord: the first follow-up after a deferral resolves the loading
             # message, keeping the deferral's visibility whatever its own flags say.
             check_message(body, "", n_files=len(files), creating=True)
+            v2 = int(body.get("flags") or 0) & IS_COMPONENTS_V2
             body = {k: v for k, v in body.items() if k != "flags"}
+            if v2:
+                body["flags"] = v2
             self._edit_message(orig, body, files, "")
             msg = orig
         else:
@@ -1892,7 +1998,7 @@ class FakeDiscord:
     def _channel_by_id(self, request: web.Request) -> FakeChannel:
         cid = request.match_info["cid"]
         ch = next((c for c in self.channels.values() if str(c.id) == cid), None)
-        if ch is None:
+        if ch is None or ch.deleted:
             raise FormError("", "Unknown Channel", code=10003, status=404)
         return ch
 
@@ -1961,8 +2067,7 @@ class FakeDiscord:
                 raise FormError(
                     "", "dropped: the sender was gone before Discord answered", status=503
                 )
-        if ch.id in self.muted_channels:
-            raise FormError("", "Missing Permissions", code=50013, status=403)
+        self._check_can_post(ch)
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:
             raise FormError("nonce", "must be 25 or fewer in length")
@@ -2006,6 +2111,7 @@ class FakeDiscord:
 
     async def _channel_patch_message(self, request: web.Request) -> web.Response:
         msg = self._channel_message(request)
+        self._check_not_archived(self._channel_by_id(request))
         body, files = await self._read_body(request)
         self._edit_message(msg, body, files, "")
         self._notify()
@@ -2020,6 +2126,158 @@ class FakeDiscord:
     async def _typing(self, request: web.Request) -> web.Response:
         self._channel_by_id(request)
         return _no_content()
+
+    # ------------------------------------------------------------------ REST: threads
+
+    def _check_can_post(self, ch: FakeChannel) -> None:
+        """Send Messages (Send Messages in Threads in a thread); a post in an archived
+        thread unarchives it unless it is locked, as on Discord."""
+        need = SEND_MESSAGES_IN_THREADS if ch.is_thread else SEND_MESSAGES
+        if not self.bot_permissions(ch) & need:
+            raise FormError("", "Missing Permissions", code=50013, status=403)
+        if ch.is_thread and ch.archived:
+            if ch.locked:
+                raise FormError("", "Thread is locked", code=50083, status=400)
+            ch.archived = False
+            self.thread_unarchives += 1
+
+    def _check_not_archived(self, ch: FakeChannel) -> None:
+        if ch.is_thread and ch.archived:
+            raise FormError(
+                "", "Operation cannot be performed on an archived thread", code=50083, status=400
+            )
+
+    def _thread_name(self, name: str) -> str:
+        """The key under which a new thread is kept in ``channels`` (names can repeat)."""
+        return name if name not in self.channels else f"{name} #{len(self.channels)}"
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        parent = self._channel_by_id(request)
+        body, _ = await self._read_body(request)
+        if parent.is_thread:
+            raise FormError("", "Cannot execute action on this channel type", code=50024)
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise FormError("name", "Must be between 1 and 100 in length.")
+        duration = body.get("auto_archive_duration", 4320)
+        if duration not in (60, 1440, 4320, 10080):
+            raise FormError("auto_archive_duration", "one of 60, 1440, 4320, 10080 minutes")
+        starter = None
+        if "mid" in request.match_info:
+            starter = self._channel_message(request)
+            if self.thread_of(starter) is not None:
+                raise FormError(
+                    "", "A thread has already been created for this message", code=160004
+                )
+            kind = 11
+        else:
+            kind = body.get("type")
+            if kind not in (11, 12):
+                raise FormError("type", "a thread is type 11 (public) or 12 (private)")
+        need = CREATE_PUBLIC_THREADS if kind == 11 else CREATE_PRIVATE_THREADS
+        if not self.bot_permissions(parent) & need:
+            raise FormError("", "Missing Permissions", code=50013, status=403)
+        thread = FakeChannel(
+            starter.id if starter is not None else snowflake(),
+            name,
+            parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            thread_type=kind,
+            members={self.bot_user.id},
+            starter_message_id=starter.id if starter is not None else None,
+            auto_archive_duration=duration,
+        )
+        self.channels[self._thread_name(name)] = thread
+        self._notify()
+        await self._dispatch(
+            "THREAD_CREATE",
+            {**thread.payload(), "newly_created": True},
+            self._conn_for(thread.guild_id),
+        )
+        return _json(thread.payload(), 201)
+
+    def _thread(self, request: web.Request) -> FakeChannel:
+        ch = self._channel_by_id(request)
+        if not ch.is_thread:
+            raise FormError("", "Cannot execute action on this channel type", code=50024)
+        return ch
+
+    def _member_id(self, request: web.Request) -> int:
+        uid = request.match_info["uid"]
+        if uid == "@me":
+            return self.bot_user.id
+        if not any(str(u.id) == uid for u in self._all_members()):
+            raise FormError("", "Unknown Member", code=10007, status=404)
+        return int(uid)
+
+    async def _thread_members(self, request: web.Request) -> web.Response:
+        ch = self._thread(request)
+        return _json(
+            [
+                {
+                    "id": str(ch.id),
+                    "user_id": str(uid),
+                    "join_timestamp": iso_now(),
+                    "flags": 0,
+                }
+                for uid in sorted(ch.members)
+            ]
+        )
+
+    async def _thread_member_put(self, request: web.Request) -> web.Response:
+        ch = self._thread(request)
+        uid = self._member_id(request)
+        self._check_not_archived(ch)
+        if uid != self.bot_user.id and not self.bot_permissions(ch) & SEND_MESSAGES_IN_THREADS:
+            raise FormError("", "Missing Permissions", code=50013, status=403)
+        ch.members.add(uid)
+        self._notify()
+        return _no_content()
+
+    async def _thread_member_delete(self, request: web.Request) -> web.Response:
+        ch = self._thread(request)
+        uid = self._member_id(request)
+        self._check_not_archived(ch)
+        ch.members.discard(uid)
+        self._notify()
+        return _no_content()
+
+    async def _patch_channel(self, request: web.Request) -> web.Response:
+        """Modify Channel, for threads: ``archived``, ``locked``, ``name``,
+        ``auto_archive_duration`` (as the thread's creator may)."""
+        ch = self._thread(request)
+        body, _ = await self._read_body(request)
+        unknown = set(body) - {"archived", "locked", "name", "auto_archive_duration"}
+        if unknown:
+            raise FormError(sorted(unknown)[0], "not faked for threads")
+        if ch.locked and body.get("archived") is False and body.get("locked") is not False:
+            raise FormError(
+                "", "Missing Permissions (the thread is locked)", code=50013, status=403
+            )
+        if "name" in body:
+            if not isinstance(body["name"], str) or not 1 <= len(body["name"]) <= 100:
+                raise FormError("name", "Must be between 1 and 100 in length.")
+            ch.name = body["name"]
+        if "archived" in body:
+            if ch.archived and not body["archived"]:
+                self.thread_unarchives += 1
+            ch.archived = bool(body["archived"])
+        if "locked" in body:
+            ch.locked = bool(body["locked"])
+        if "auto_archive_duration" in body:
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+        self._notify()
+        await self._dispatch("THREAD_UPDATE", ch.payload(), self._conn_for(ch.guild_id))
+        return _json(ch.payload())
+
+    async def _delete_channel(self, request: web.Request) -> web.Response:
+        ch = self._thread(request)
+        if not self.bot_permissions(ch) & MANAGE_THREADS and ch.owner_id != self.bot_user.id:
+            raise FormError("", "Missing Permissions", code=50013, status=403)
+        payload = ch.payload()
+        await self.delete_thread(ch)
+        return _json(payload)
 
     def _check_guild(self, request: web.Request) -> int:
         gid = request.match_info["gid"]

@@ -459,3 +459,73 @@ async def test_modal_callback_is_recorded(fake: FakeDiscord) -> None:
     assert ix.callback_type == 9 and ix.modal is not None
     assert ix.modal["title"] == "A question" and ix.messages == []
     assert not fake.take_errors()
+
+
+async def test_thread_from_a_message_members_archive_and_a_v2_card(fake: FakeDiscord) -> None:
+    ix = await fake.slash("alice", "games", "probe", "thread", name="Game 1")
+    report = await ix.wait(lambda m: m.content.startswith("thread"))
+    starter = ix.original
+    assert starter is not None
+    room = fake.thread_of(starter)
+    assert room is not None and room.id == starter.id and room.parent_id == starter.channel_id
+    assert room.name == "Game 1" and room.thread_type == 11
+    assert room.members == {fake.bot_user.id, fake.users["alice"].id}
+    assert report.content == f"thread {room.id} members=2 archived_edit=50083"
+    assert [e["code"] for e in fake.take_errors()] == [50083]
+    (card,) = fake.channel_messages(room)
+    assert card.v2 and card.content == "" and card.accent_colors == [0x3366CC]
+    assert card.text_displays == ["edited"] and card.edits == 1
+    assert card.pinged_ids == [fake.users["alice"].id]
+    assert card.gallery[0]["media"]["url"] == "attachment://board.png"
+    assert card.gallery[0]["description"] == "the board, in words"
+    assert png_size(card.attachments[0].data) == (4, 4)
+    assert card not in fake.channel_messages("games") and fake.thread_unarchives == 1
+    # the Counter answers with `content`, which a V2 message cannot take: refused as Discord does
+    click = await fake.click("alice", card, "probe:count:0")
+    assert click.channel is room
+    await fake.wait_until(lambda: fake.errors, 10, "the refused edit")
+    assert (
+        "content cannot be used with the IS_COMPONENTS_V2 flag" in fake.take_errors()[0]["message"]
+    )
+    # the same message cannot start a second thread; a thread cannot hold one
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot x"}) as s:
+        url = f"{fake.api_base}/channels/{starter.channel_id}/messages/{starter.id}/threads"
+        async with s.post(url, json={"name": "again"}) as r:
+            assert (r.status, (await r.json())["code"]) == (400, 160004)
+        async with s.post(f"{fake.api_base}/channels/{room.id}/threads", json={"name": "x"}) as r:
+            assert (await r.json())["code"] == 50024
+    assert codes(fake.take_errors()) == [160004, 50024]
+
+
+async def test_thread_permissions_and_lone_threads(fake: FakeDiscord) -> None:
+    from tests.fakediscord._model import CREATE_PUBLIC_THREADS
+
+    ix = await fake.slash("bob", "general", "probe", "lone", name="side talk")
+    done = await ix.wait(lambda m: m.content.startswith("lone"))
+    room = fake.threads("general")[-1]
+    assert done.content == f"lone {room.id} public_thread" and room.starter_message_id is None
+    assert [m.content for m in fake.channel_messages(room)] == ["hello thread"]
+    fake.deny_bot("general", CREATE_PUBLIC_THREADS)
+    try:
+        ix = await fake.slash("bob", "general", "probe", "lone", name="refused")
+        refused = await ix.wait(lambda m: m.content.startswith("no thread"))
+        assert refused.content == "no thread: 403 50013"
+        assert [e["code"] for e in fake.take_errors()] == [50013]
+        assert not fake.bot_permissions(fake.channels["general"]) & CREATE_PUBLIC_THREADS
+    finally:
+        fake.bot_denied.clear()
+    await fake.archive_thread(room)
+    ix = await fake.slash("bob", room, "probe", "post", quiet=True)
+    await fake.wait_for_message(lambda m: "edited" in m.content, after=ix, channel=room)
+    assert not room.archived  # a post brings an archived thread back
+    await fake.delete_thread(room)
+    assert fake.channel_messages(room) == []
+    assert not fake.take_errors()
+
+
+async def test_v2_card_reply(fake: FakeDiscord) -> None:
+    ix = await fake.slash("carol", "games", "probe", "card")
+    msg = (await ix.response()).original
+    assert msg is not None and msg.v2 and msg.text_displays == ["a section"]
+    assert msg.accent_colors == [0xAA0000] and [b.label for b in msg.buttons] == ["go"]
+    assert not fake.take_errors()

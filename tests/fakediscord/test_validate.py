@@ -219,3 +219,78 @@ def test_members_and_guilds_get_their_locales_at_creation() -> None:
     assert FakeDiscord()._guild_payload(full=False)["preferred_locale"] == "en-US"
     with pytest.raises(ValueError, match="not a Discord locale"):
         FakeDiscord(locales={"alice": "de-DE"})
+
+
+def text(content: str) -> dict:
+    return {"type": 10, "content": content}
+
+
+def container(*items: dict, accent: int | None = 0x3366CC) -> dict:
+    return {"type": 17, "accent_color": accent, "components": list(items)}
+
+
+def gallery(url: str = "attachment://board.png", alt: str = "alt") -> dict:
+    return {"type": 12, "items": [{"media": {"url": url}, "description": alt}]}
+
+
+V2 = 1 << 15
+
+
+def test_v2_layout_accepted_with_the_flag_only() -> None:
+    card = [
+        container(
+            text("**Alice** to move"),
+            {"type": 14, "divider": True, "spacing": 1},
+            gallery(),
+            {"type": 9, "components": [text("a")], "accessory": button("sec")},
+            row(button("t:1:1:end"), button("t:1:1:undo")),
+        )
+    ]
+    check_components(card, "components", flags=V2)
+    check_message({"components": card, "flags": V2}, "", n_files=1, creating=True)
+    with pytest.raises(FormError, match="IS_COMPONENTS_V2"):
+        check_components(card, "components")
+
+
+@pytest.mark.parametrize(
+    ("components", "needle"),
+    [
+        ([text("x" * 2000), container(text("y" * 2001))], "4000"),
+        ([container(*[row(button(f"b{i}")) for i in range(20)])], "40 components"),
+        ([container(container(text("x")))], "cannot hold component type 17"),
+        ([text("")], "needs text"),
+        ([{"type": 9, "components": [text("a")] * 4, "accessory": button("x")}], "1 to 3"),
+        ([{"type": 9, "components": [text("a")]}], "button or thumbnail"),
+        ([{"type": 9, "components": [row(button("x"))], "accessory": button("y")}], "text"),
+        ([gallery(alt="a" * 1025)], "1024"),
+        ([gallery(url="board.png")], "attachment://"),
+        ([{"type": 12, "items": []}], "1 to 10"),
+        ([container(accent=0x1000000)], "1 or more"),
+        ([container(text("x"), accent=0x1000000)], "RGB"),
+        ([{"type": 14, "spacing": 3}], "spacing"),
+        ([{"type": 11, "media": {"url": "attachment://a.png"}}], "top level"),
+        ([row(text("x"))], "action row cannot hold"),
+        ([{"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}], "top level"),
+        ([container(text("x"), {"type": 99})], "type 99"),
+        ([text("a") | {"id": 1}, text("b") | {"id": 1}], "unique"),
+    ],
+)
+def test_v2_layouts_refused_like_discord(components: list, needle: str) -> None:
+    with pytest.raises(FormError, match=needle):
+        check_components(components, "components", flags=V2)
+
+
+def test_v2_limits_at_the_edge_pass() -> None:
+    check_components([text("x" * 2000), container(text("y" * 2000))], "c", flags=V2)
+    rows = [
+        row(button(f"a{i}"), button(f"b{i}"), button(f"c{i}"), button(f"d{i}")) for i in range(7)
+    ]
+    check_components([container(*rows, text("t"), text("u"))], "c", flags=V2)  # 1+7*5+2 = 38
+
+
+def test_v2_message_has_no_content_or_embeds() -> None:
+    for extra in ({"content": "hi"}, {"embeds": [{"title": "t"}]}):
+        with pytest.raises(FormError, match="IS_COMPONENTS_V2"):
+            check_message(
+                {"components": [text("x")], "flags": V2, **extra}, "", n_files=0, creating=True
+            )

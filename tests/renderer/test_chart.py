@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from engine.summary import ScoreTrack
+from renderer import chart
 from renderer.chart import HEIGHT, WIDTH, score_chart
 from renderer.i18n import LANGUAGES
 
@@ -32,10 +33,15 @@ def test_each_player_line_is_drawn_in_their_colour_and_their_final_score_shown()
     from renderer._model import PLAYER_COLOURS
 
     image = Image.open(io.BytesIO(score_chart(TRACK))).convert("RGB")
-    colours = {c for _, c in image.getcolors(1 << 16)}
+    # The plot area alone: the legend above it and the final scores' markers right of it
+    # show every colour even with no line drawn.
+    plot = image.crop((chart._LEFT, chart._TOP, WIDTH - chart._RIGHT, chart._PLOT_BOTTOM))
+    colours = {c for _, c in plot.getcolors(1 << 16)}
     for seat in range(3):
-        assert PLAYER_COLOURS[seat] in colours
+        assert PLAYER_COLOURS[seat] in colours, seat
     assert PLAYER_COLOURS[3] not in colours  # no fourth player
+    whole = {c for _, c in image.getcolors(1 << 16)}
+    assert PLAYER_COLOURS[3] not in whole
 
 
 def test_a_track_without_scores_is_refused():

@@ -15,6 +15,7 @@ import pytest
 from bot.client import views
 from bot.client.app import COMPONENTS
 from bot.client.learn_views import LearnButton, LearnSelect
+from bot.client.lobby import LobbyButton
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
 from bot.client.review_views import BoardButton, ReviewButton
 from bot.client.views import TurnButton, first_delivery
@@ -81,6 +82,8 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "tp:1:2:3:endok",
         "torres:1:2:play",
         "torres:ok:resign:1:0:yes",
+        "torres:lobby:1:join",
+        "torres:lobby:1:cancel",
         "torres:review:1:red:2:next",
         "torres:board:1:0:first",
         "torres:board:1:7:last",
@@ -96,10 +99,12 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         TurnButton,
         ConfirmButton,
         ReviewButton,
+        LobbyButton,
         BoardButton,
         LearnSelect,
         LearnButton,
     } == set(COMPONENTS)
+    assert match(LobbyButton, "torres:lobby:١:join") is None  # ASCII digits only
 
 
 def test_an_interaction_is_taken_once_and_memory_is_bounded(

@@ -16,6 +16,7 @@ from discord import app_commands
 import renderer
 import renderer.replay
 from bot.client.app import TorresBot, _delivery_note
+from bot.client.cards import card_text
 from bot.client.cog import APOLOGY, report_error
 from bot.client.views import TurnButton, turn_view
 from bot.core import complete as completion
@@ -204,7 +205,9 @@ class _Channel:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
-    async def send(self, text: str, **kwargs: Any) -> object:
+    async def send(self, text: str | None = None, **kwargs: Any) -> object:
+        if text is None:  # a turn card (Components V2): its text is in its Text Display
+            text = card_text(kwargs["view"])
         self.sent.append((text, kwargs))
         return object()  # not a discord.Message: nothing to retire
 
@@ -269,7 +272,10 @@ async def test_public_posts_speak_the_games_language(
         ((text, kwargs),) = channel.sent
         assert text.startswith(t(lang, "*(Posted late after a restart.)*"))
         assert text != post.text and "Posted late" not in text
-        assert [b.item.label for b in kwargs["view"].children] == [
+        buttons = [
+            b for b in kwargs["view"].walk_children() if isinstance(b, discord.ui.DynamicItem)
+        ]
+        assert [b.item.label for b in buttons] == [
             "Spielen" if lang == "de" else "Spelen",
             "Zug beenden" if lang == "de" else "Beurt beëindigen",
         ]

@@ -18,7 +18,9 @@ import uvloop
 from bot.__main__ import _loop_factory
 from bot.client import cog
 from bot.client.app import TorresBot
+from bot.client.cards import card_buttons, card_text
 from bot.client.views import TEMPLATE, TurnButton, turn_view
+from bot.core.batch import MESSAGE_LIMIT
 from bot.core.config import BotConfig, ConfigError
 from bot.core.outbox import FORBIDDEN, POSTED, REJECTED, RETRY
 from bot.core.review import Summary
@@ -231,7 +233,11 @@ class _Channel:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict]] = []
 
-    async def send(self, text: str, **kwargs: object) -> None:
+    async def send(self, text: str | None = None, **kwargs: object) -> None:
+        if text is None:  # a turn card (Components V2): its text is in its Text Display
+            view = kwargs["view"]
+            assert isinstance(view, discord.ui.LayoutView)
+            text = card_text(view)
         self.sent.append((text, kwargs))
 
 
@@ -259,7 +265,7 @@ async def test_a_post_goes_out_even_if_the_picture_fails(bot: TorresBot, monkeyp
     ((text, kwargs),) = channel.sent
     assert text.startswith("**red** played `end`") and "could not be drawn" in text
     assert "file" not in kwargs
-    assert [i.custom_id for i in kwargs["view"].children][0] == "torres:7:3:end"
+    assert card_buttons(kwargs["view"])[0] == "torres:7:3:end"
     assert [u.id for u in kwargs["allowed_mentions"].users] == [42]
 
 
@@ -297,7 +303,9 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     assert [f.description for f in kwargs["files"]] == ["the board in words"]
     mentions = kwargs["allowed_mentions"]
     assert [u.id for u in mentions.users] == [42] and not mentions.everyone and not mentions.roles
-    assert "view" not in kwargs
+    assert card_buttons(kwargs["view"]) == []  # a card (Components V2) without buttons
+    (gallery,) = [c for c in kwargs["view"].to_components()[0]["components"] if c["type"] == 12]
+    assert gallery["items"][0]["description"] == "the board in words"
 
 
 async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
@@ -336,7 +344,7 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
 
     async def fake_summary(game_id: int, language: str = "en") -> Summary:
         assert game_id == 7 and language == "en"
-        return Summary(b"PNG", "**Castles that scored most**", "")
+        return Summary(b"PNG", "**Castles that scored most**", "", "Score chart of game #7.")
 
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
     monkeypatch.setattr(bot.renderer, "animate", fake_animate)
@@ -346,8 +354,20 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     ((text, kwargs),) = channel.sent
     # The game's last post: the animation, the score chart and the castles that scored most.
     assert [f.filename for f in kwargs["files"]] == ["replay.gif", "chart.png"]
+    assert kwargs["files"][1].description == "Score chart of game #7."
     assert "Game #7" in text and text.endswith("\n**Castles that scored most**")
     assert not kwargs["allowed_mentions"].users
+    # The animation drawn, the chart not: the animation alone, and a note for the chart.
+    monkeypatch.undo()
+    monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
+    monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
+    monkeypatch.setattr(bot.renderer, "animate", fake_animate)
+    channel.sent.clear()
+    assert await bot.send_post(post) == POSTED
+    ((text, kwargs),) = channel.sent
+    assert [f.filename for f in kwargs["files"]] == ["replay.gif"]
+    assert "(The score chart could not be drawn.)" in text  # game 7 is in no store here
+    assert "could not be drawn" not in text.replace("(The score chart could not be drawn.)", "")
     monkeypatch.undo()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
     monkeypatch.setattr(bot.service, "replay_frames", fake_frames)
@@ -363,6 +383,18 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     assert "could not draw the replay of game 7" in caplog.text
     assert "(The score chart could not be drawn.)" in text  # game 7 is in no store here
     assert "could not draw the score chart of game 7" in caplog.text
+    # A last post sent late, as long as the room kept for one note allowed: with both
+    # the animation's and the chart's notes it still fits in one message.
+    room = len("*(Posted late after a restart.)*") + len(
+        "(The board picture could not be drawn; `/torres board` may show it.)"
+    )
+    long = Post(1, 7, "x" * (MESSAGE_LIMIT - room - 2), animation=True)
+    channel.sent.clear()
+    assert await bot.send_post(long, late=True) == POSTED
+    assert all(len(text) <= MESSAGE_LIMIT for text, _ in channel.sent), [
+        len(text) for text, _ in channel.sent
+    ]
+    assert channel.sent[-1][0].endswith("(The score chart could not be drawn.)")
 
 
 @pytest.mark.parametrize(

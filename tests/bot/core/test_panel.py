@@ -16,6 +16,7 @@ from bot.core.panel import (
     LIMIT,
     MAX_OPTIONS,
     WHAT,
+    build_order,
     build_panel,
     describe,
     done_words,
@@ -91,11 +92,30 @@ def test_every_legal_action_is_on_the_panel(seed: int, steps: int, variant: str)
     assert panel.can_end == ("end" in legal)
     expected = {a for a in legal if a != "end"}
     offered = reachable(game)
-    # Score steps are offered as `score N` too; each of those is legal as a whole.
-    singles = {a for a in offered if not a.startswith("score ")}
+    # Score steps are offered as `score N` too, a knight's further squares as paths
+    # (`move c3 d3 e3`); each of those is legal as a whole, and each path's end is a
+    # square no single step reaches.
+    singles = {
+        a
+        for a in offered
+        if not a.startswith("score ")
+        and not (a.startswith("move ") and len(a.split()) > 3)
+        and not a.endswith("; end")
+    }
     assert singles == expected
     for a in offered - singles:
-        game.copy().play("; ".join(["score"] * int(a.split()[1])))
+        work = game.copy()
+        work.play(a)
+        if a.endswith("; end"):  # the last action and End turn in one choice, only
+            before = game.copy()  # when nothing but End turn is left after it
+            before.play(a.removesuffix("; end"))
+            assert before.ap == 0
+            assert all(x == "end" or x.startswith("stack ") for x in before.legal())
+            continue
+        if a.startswith("move "):
+            start, end = a.split()[1], a.split()[-1]
+            assert f"move {start} {end}" not in legal
+            assert work.ap == (game.ap or 0) - (len(a.split()) - 2)
 
 
 def test_more_than_25_builds_are_split_by_rank() -> None:
@@ -106,8 +126,17 @@ def test_more_than_25_builds_are_split_by_rank() -> None:
     builds = [a for a in game.legal() if a.startswith("build ")]
     assert len(builds) > MAX_OPTIONS
     panel = build_panel(game, header="h", group="build")
-    where = panel.selects[1:]
+    where = [s for s in panel.selects[1:] if s.placeholder.startswith("Build")]
     assert len(where) == 2 and all("ranks" in s.placeholder for s in where)
+    # the free row offers the knight's nearest squares at once
+    (other,) = [s for s in panel.selects[1:] if s not in where]
+    assert other.placeholder == "Move a knight: the nearest squares"
+    assert {o.value.split()[0] for o in other.options} == {DO + "move"}
+    # the scores and the new knights are listed in the what select itself, and the
+    # longest score also with the end of the turn
+    what = [o.value for o in panel.selects[0].options]
+    assert DO + "score 5" in what and DO + "score 5; end" in what
+    assert any(v.startswith(DO + "knight ") for v in what) and len(what) <= MAX_OPTIONS
     assert sorted(o.value[len(DO) :] for s in where for o in s.options) == sorted(builds)
     assert where[0].options[0].label.startswith("Build on ") and "castle of" in (
         where[0].options[0].label
@@ -195,8 +224,7 @@ def test_a_card_with_hundreds_of_targets_asks_for_the_source_first() -> None:
     assert len(plays) > MAX_OPTIONS * 3
     panel = build_panel(game, header="h", group="play moveblock")
     check_limits(panel)
-    (sources,) = panel.selects[1:]
-    assert "from which square" in sources.placeholder
+    (sources,) = [s for s in panel.selects[1:] if "from which square" in s.placeholder]
     assert all(o.value.startswith(WHAT + "play moveblock ") for o in sources.options)
     assert reachable(game) >= set(plays)
 
@@ -243,3 +271,79 @@ def test_describe_reads_ascii_digits_only(action: str, words: str) -> None:
     """Words for a typed action never fail (``int("²")`` raises), nor read another
     script's digits as a number (``int("\u0661")`` is 1)."""
     assert describe(action) == words
+
+
+def _position(**fields) -> Game:  # type: ignore[no-untyped-def]
+    return Game.from_position(
+        {
+            "format": "torres-position/1",
+            "players": ["red", "blue"],
+            "stage": "play",
+            "to_move": "red",
+            "king": "h1",
+            **fields,
+        }
+    )
+
+
+def test_blocks_that_depend_on_each_other_are_refused_as_a_set() -> None:
+    """d4 joins the castle on c4, e4 the one on e5; after either, the other would touch
+    both castles. Each alone is offered; together the engine refuses them, in any order."""
+    game = _position(heights={"c4": 1, "e5": 1}, knights={"red": ["a1"], "blue": ["h8"]})
+    legal = game.legal()
+    assert "build d4" in legal and "build e4" in legal
+    assert build_order(game, ["d4", "e4"]) is None
+    assert build_order(game, ["d4", "c5"]) == "build d4; build c5"
+
+
+def test_after_a_card_the_panel_shows_what_it_set_up() -> None:
+    """A card that moves a knight leaves that knight's moves open (1 AP: single steps,
+    few enough for one select)."""
+    game = _position(
+        heights={"c3": 1, "c4": 3, "d4": 1, "c5": 1},
+        knights={"red": ["c3"], "blue": ["h8"]},
+        hands={"red": ["jump"], "blue": []},
+        turn={"ap": 1, "stack": None, "drawn": [], "played": False, "revealed": []},
+    )
+    jump = next(a for a in game.legal() if a.startswith("play jump c3 "))
+    after = game.copy()
+    after.play(jump)
+    target = jump.split()[-1]
+    assert follow_group(jump, grouped(after)) == f"move {target}"
+
+
+def test_at_0_ap_with_a_card_to_play_one_instruction() -> None:
+    game = _position(
+        heights={"c3": 1, "c4": 3, "d4": 1, "c5": 1},
+        knights={"red": ["c3"], "blue": ["h8"]},
+        hands={"red": ["jump"], "blue": []},
+        turn={"ap": 0, "stack": None, "drawn": [], "played": False, "revealed": []},
+    )
+    assert any(a.startswith("play jump") for a in game.legal())
+    text = build_panel(game, header="h").text
+    assert "0 AP left: play a card, or press End turn." in text
+    assert "press End turn." not in text.replace("play a card, or press End turn.", "")
+    assert "Choose" not in text
+
+
+def test_the_last_action_can_end_the_turn_in_the_same_choice() -> None:
+    """A card kept with no AP left: the keep choices again, under "…and end your turn",
+    each the kept card and `end`; with AP left, not."""
+    game = Game.new(players=2, names=["red", "blue"], variant="personal", seed=5)
+    while game.stage != "play":
+        game.play(game.legal()[0])
+    spent = game.copy()
+    spent.play("score 4; draw")
+    assert spent.stage == "draw-keep" and spent.ap == 0
+    panel = build_panel(spent, header="h")
+    check_limits(panel)
+    keeps = [a for a in spent.legal() if a.startswith("keep ")]
+    (ending,) = [s for s in panel.selects if s.placeholder == "…and end your turn: choose"]
+    assert [o.value for o in ending.options] == [f"{DO}{a}; end" for a in keeps]
+    for o in ending.options:
+        after = spent.copy()
+        after.play(o.value[len(DO) :])
+        assert after.to_move == "blue"
+    early = game.copy()
+    early.play("draw")
+    assert not any("end your turn" in s.placeholder for s in build_panel(early, header="h").selects)

@@ -93,7 +93,13 @@ async def test_the_same_choice_on_two_panels_at_once_acts_once(env: Env, action:
     again = await env.service.panel_press(
         game_id=1, turn=turn, user=ANN, op="hint", version=refreshed.version
     )
-    assert "Done:" in again.model.text and len(await played(env)) == 2
+    assert "💡 Suggested:" in again.model.text and len(await played(env)) == 1
+    (offer,) = [s for s in again.model.selects if s.placeholder.startswith("💡")]
+    await env.service.panel_press(
+        game_id=1, turn=turn, user=ANN, op="do", value=offer.options[0].value, version=again.version
+    )
+    row = await env.store.game(1)
+    assert row is not None and (row.turn_no > turn or len(await played(env)) > 1)
 
 
 async def test_a_second_tap_on_the_same_panel_does_not_act_again(env: Env) -> None:
@@ -189,3 +195,64 @@ async def test_the_out_of_date_line_speaks_the_players_language(
     )
     assert words in state.model.text and OUT_OF_DATE not in state.model.text
     assert await played(env) == ["draw"]
+
+
+# -- fewer taps (issue 35) ------------------------------------------------------------
+
+
+async def test_several_blocks_in_one_choice(env: Env) -> None:
+    """The build select takes as many squares as AP and the stack allow; the set is
+    played as one action, in the order chosen, and stays on the builds."""
+    turn = await past_setup(env)
+    panel = await env.service.panel_open(game_id=1, turn=turn, user=ANN)
+    builds = [s for s in panel.model.selects if s.placeholder.startswith("Build")]
+    assert builds and all(s.max_values == 3 for s in builds)  # stack of 3, 5 AP
+    values = [DO + "build b3", DO + "build c4"]
+    done = await env.service.panel_press(
+        game_id=1,
+        turn=turn,
+        user=ANN,
+        op="do",
+        value=values[0],
+        values=values,
+        version=panel.version,
+    )
+    assert await played(env) == ["build b3; build c4"]
+    assert "**3 AP** left" in done.model.text and "this turn's stack: 1 block" in done.model.text
+    # the builds stay at hand: one block left, so one square a choice
+    after = [s for s in done.model.selects if s.placeholder.startswith("Build")]
+    assert after and all(s.max_values == 1 for s in after)
+
+
+async def test_a_set_of_blocks_the_engine_refuses_changes_nothing(env: Env) -> None:
+    """Four squares with three blocks in the stack (a forged choice): refused, in words."""
+    turn = await past_setup(env)
+    values = [DO + f"build {sq}" for sq in ("b3", "c4", "d3", "c2")]
+    state = await env.service.panel_press(
+        game_id=1, turn=turn, user=ANN, op="do", value=values[0], values=values
+    )
+    assert await played(env) == []
+    assert "⚠ Blocks on b3, c4, d3, c2 can't all be built now; nothing was built." in (
+        state.model.text
+    )
+    # values that are not all blocks are not played at all
+    mixed = [DO + "build b3", DO + "move c3 d3"]
+    await env.service.panel_press(
+        game_id=1, turn=turn, user=ANN, op="do", value=mixed[0], values=mixed
+    )
+    assert await played(env) == []
+
+
+async def test_a_path_is_one_choice_at_its_cost(env: Env) -> None:
+    """A square two steps away is one option, `move c3 d3 e3` style, at 2 AP."""
+    turn = await past_setup(env)
+    panel = await env.service.panel_press(
+        game_id=1, turn=turn, user=ANN, op="what", value=WHAT + "move c3"
+    )
+    paths = [o for s in panel.model.selects for o in s.options if len(o.value.split()) == 4]
+    assert paths and all("(2 AP)" in o.label for o in paths if len(o.value.split()) == 4)
+    done = await env.service.panel_press(
+        game_id=1, turn=turn, user=ANN, op="do", value=paths[0].value
+    )
+    assert await played(env) == [paths[0].value[len(DO) :]]
+    assert "**3 AP** left" in done.model.text

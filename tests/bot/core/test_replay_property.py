@@ -16,9 +16,11 @@ from bot.core import panel as panels
 from bot.core.actions import split_actions
 from bot.core.errors import ServiceError
 from bot.core.home import HomeService
+from bot.core.review import Reviews
 from bot.core.service import GameService, ServiceConfig, User
 from bot.db.rows import GameRow
 from bot.db.sqlite import Store
+from bot.texts.posts import seat_name
 from engine import Game, decision_over
 from engine.record import format_record, parse_record, replay
 from engine.summary import score_track
@@ -199,19 +201,30 @@ class _Table:
                 n = rng.randint(1, 3)
                 parts.append(_typed([a for u in units[i : i + n] for a in u]))
                 i += n
-        else:  # the panel: its "score N" options and single actions
-            parts = [
-                f"score {len(u)}" if u[0] == "score" and len(u) > 1 else a
-                for u in _units(actions)
-                for a in (u if u[0] != "score" else u[:1])
-            ]
+        else:  # the panel: "score N", a knight's path, several blocks in one choice
+            parts = []
+            for u in _units(actions):
+                several = len(u) > 1 and u[0] != "score" and len(set(u)) == len(u)
+                if u[0] == "score" and len(u) > 1:
+                    parts.append(f"score {len(u)}")
+                elif several and u[0].startswith("move "):
+                    parts.append(_typed(u))  # one option: `move c3 d3 d4`
+                elif several:  # blocks on different squares: one choice of several values
+                    parts.append("; ".join(u))
+                else:
+                    parts.extend(u)
         for k, text in enumerate(parts):
             row = await self.row()
             if how == "panel":
-                value = panels.DO + text
+                values = [panels.DO + a for a in text.split("; ")]
                 op = "endok" if text == "end" else "do"
                 await self.service.panel_press(
-                    game_id=self.game_id, turn=row.turn_no, user=user, op=op, value=value
+                    game_id=self.game_id,
+                    turn=row.turn_no,
+                    user=user,
+                    op=op,
+                    value=values[0],
+                    values=values,
                 )
             else:
                 await self.service.play(channel_id=_CHANNEL, user=user, text=text)
@@ -229,6 +242,34 @@ class _Table:
                 self.truth.play(redo)
                 assert self.truth.position() == before_undo.position()
                 assert (await self.row()).position == before_undo.position()
+
+    async def suggested(self, user: User, rng: random.Random) -> None:
+        """💡 on the panel, then its one option (the suggestion as shown); the rest of
+        the decision, if the suggestion stops short of it (a draw), by the panel."""
+        assert self.truth is not None
+        row = await self.row()
+        shown = await self.service.panel_press(
+            game_id=self.game_id, turn=row.turn_no, user=user, op="hint"
+        )
+        assert (await self.row()).position == self.truth.position()  # 💡 changes nothing
+        offers = [s for s in shown.model.selects if s.placeholder.startswith("💡")]
+        if not offers:
+            await self.send(user, "panel", _decision(self.truth, rng), rng)
+            return
+        (option,) = offers[0].options
+        await self.service.panel_press(
+            game_id=self.game_id,
+            turn=row.turn_no,
+            user=user,
+            op="do",
+            value=option.value,
+            version=shown.version,
+        )
+        stage = self.truth.stage
+        events = self.truth.play(option.value[len(panels.DO) :])
+        assert (await self.row()).position == self.truth.position(), option.value
+        if not decision_over(stage, events):
+            await self.send(user, "panel", _decision(self.truth, rng), rng)
 
     async def computer_decision(self) -> None:
         """The computer's decision (ai_step), fed to the truth from the log it wrote."""
@@ -311,6 +352,8 @@ async def _whole_game(seed: int, variant: str, players: int, bots: int) -> None:
                 user = await table.user_to_move()
                 if user is None:
                     await table.computer_decision()
+                elif rng.random() < 0.2:
+                    await table.suggested(user, rng)
                 else:
                     how = rng.choice(["whole", "typed", "panel"])
                     await table.send(user, how, _decision(table.truth, rng), rng)
@@ -336,6 +379,13 @@ async def _check_result(table: _Table) -> None:
     assert track.scores == [p["scores"] for p in table.positions]
     assert [phase for phase, _ in track.scorings] == [1, 2, 3]
     assert track.scorings[-1][1] == len(table.positions) - 1
+    # The chart's alt text: the engine's final scores, each scoring and the king's castle.
+    alt = (await Reviews(table.store).summary(table.game_id)).alt
+    for seat in await table.store.seats(table.game_id):
+        assert f"{seat_name(seat)} {scores[seat.name]}" in alt, alt
+    for phase, n in track.scorings:
+        size = track.king_castle[n]
+        assert f"Phase {phase} scored after decision {n}; the king's castle covered {size} " in alt
     result_line = record.headers["Result"]
     for score in scores.values():
         assert re.search(rf"\b{score}\b", result_line), result_line
@@ -351,7 +401,7 @@ async def _check_result(table: _Table) -> None:
 @given(seed=st.integers(0, 2**31), bots=st.integers(0, 1))
 def test_every_view_agrees_with_the_engine_after_every_decision(variant, players, seed, bots):
     """Property: whole games played by typed shorthands, typed parts and panel choices
-    (``score N`` among them) show the engine's position in the store, the record's
+    (``score N``, knights' paths, several blocks in one choice, the 💡 suggestion among them) show the engine's position in the store, the record's
     replay, ``/torres board decision:K`` and its alt text after every decision, and the
     engine's result at the end (the issue-33 records lost all but one step of ``score N``)."""
     asyncio.run(_whole_game(seed, variant, players, bots))

@@ -62,7 +62,7 @@ def test_the_chart_and_the_castles_are_the_engines(store: Store) -> None:
     async def go() -> None:
         game_id = await _finished(store, "de")
         home = HomeService(store, ai_level="random")
-        reviews = Reviews(store, home, nodes=300, samples=1)
+        reviews = Reviews(store, nodes=300, samples=1)
         summary = await reviews.summary(game_id, "de")
         assert summary.png[:8] == b"\x89PNG\r\n\x1a\n"
         row = await store.game(game_id)
@@ -74,7 +74,7 @@ def test_the_chart_and_the_castles_are_the_engines(store: Store) -> None:
         )
         assert summary.castles.startswith("**Burgen, die am meisten brachten**")
         best = track.best(track.players[0])[0]
-        assert f"{best.square} {best.points} ({best.area} × Stufe {best.level}" in summary.castles
+        assert f"{best.square} {best.points} ({best.area} × Ebene {best.level}" in summary.castles
         again = await reviews.chart(channel_id=CHANNEL, guild_id=GUILD, game_id=None, lang="en")
         assert again.png != summary.png  # in English now
         assert "`/torres review game:" in again.text
@@ -85,7 +85,7 @@ def test_the_chart_and_the_castles_are_the_engines(store: Store) -> None:
 def test_review_pages_swings_first_then_every_decision(store: Store) -> None:
     async def go() -> None:
         game_id = await _finished(store)
-        reviews = Reviews(store, HomeService(store, ai_level="random"), nodes=300, samples=1)
+        reviews = Reviews(store, nodes=300, samples=1)
         front = await reviews.page(
             channel_id=CHANNEL, guild_id=GUILD, game_id=game_id, user_id=ANN.id
         )
@@ -113,13 +113,33 @@ def test_review_pages_swings_first_then_every_decision(store: Store) -> None:
                 assert "The expert would have played `" in page.text
         assert seen_swing  # a quick heuristic gives much away somewhere
         # Deterministic: the same pages from a fresh service (the game's number is the seed).
-        fresh = Reviews(store, HomeService(store, ai_level="random"), nodes=300, samples=1)
+        fresh = Reviews(store, nodes=300, samples=1)
         again = await fresh.page(
             channel_id=CHANNEL, guild_id=GUILD, game_id=game_id, user_id=ANN.id
         )
         assert again.text == front.text
         with pytest.raises(NotAllowed, match="has no seat in game"):
             await reviews.page(channel_id=CHANNEL, guild_id=GUILD, game_id=game_id, user_id=99)
+
+    asyncio.run(go())
+
+
+def test_without_a_number_the_channels_last_finished_game_while_another_runs(
+    store: Store,
+) -> None:
+    async def go() -> None:
+        game_id = await _finished(store)
+        service = GameService(store, ServiceConfig(seed=6))
+        await service.new(guild_id=GUILD, channel_id=CHANNEL, user=ANN, players=2)
+        await service.join(channel_id=CHANNEL, user=BOB)
+        await service.start(channel_id=CHANNEL, user=ANN)
+        reviews = Reviews(store, nodes=300, samples=1)
+        chart = await reviews.chart(channel_id=CHANNEL, guild_id=GUILD, game_id=None)
+        assert f"Game #{game_id}:" in chart.text
+        front = await reviews.page(channel_id=CHANNEL, guild_id=GUILD, game_id=None, user_id=ANN.id)
+        assert front.game_id == game_id
+        with pytest.raises(NoGame, match="No Torres game has ended in this channel yet"):
+            await reviews.chart(channel_id=CHANNEL + 1, guild_id=GUILD, game_id=None)
 
     asyncio.run(go())
 
@@ -131,7 +151,7 @@ def test_refusals(store: Store) -> None:
         game_id = out.posts[0].game_id
         await service.join(channel_id=CHANNEL, user=BOB)
         await service.start(channel_id=CHANNEL, user=ANN)
-        reviews = Reviews(store, HomeService(store, ai_level="random"))
+        reviews = Reviews(store)
         with pytest.raises(NotAllowed, match="has not finished"):
             await reviews.chart(channel_id=CHANNEL, guild_id=GUILD, game_id=game_id)
         with pytest.raises(NotAllowed, match="has not finished"):

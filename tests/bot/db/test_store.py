@@ -130,6 +130,27 @@ async def test_one_active_game_per_channel(backend):
     await store.close()
 
 
+async def test_games_in_threads_are_found_by_their_lobby_channel(backend):
+    """Several games may run from one channel, each in a thread of its own (the thread is
+    the game's channel); the channel finds them by their lobby card's channel."""
+    store = await backend.open()
+    try:
+        first = await _new_game(store, channel=101, lobby_channel_id=10, lobby_message_id=101)
+        second = await _new_game(store, channel=102, lobby_channel_id=10, lobby_message_id=102)
+        elsewhere = await _new_game(store, channel=11)
+        found = await store.lobby_games(10)
+        assert [(g.id, g.channel_id, g.lobby_message_id) for g in found] == [
+            (first, 101, 101),
+            (second, 102, 102),
+        ]
+        assert (await store.game(elsewhere)).lobby_channel_id is None  # type: ignore[union-attr]
+        assert await store.active_game(10) is None
+        await store.finish(first, status="cancelled", result={}, now=2000.0)
+        assert [g.id for g in await store.lobby_games(10)] == [second]
+    finally:
+        await store.close()
+
+
 async def test_action_log_is_append_only(backend):
     """Updating or deleting a log row is refused by the database itself."""
     store = await backend.open()

@@ -192,6 +192,7 @@ class Table:
         self.runner = runner
         self.fake = runner.fake
         self.channel = self.fake.channels[channel]
+        self.lobby: FakeMessage | None = None  # the lobby card of a game in a thread
 
     def user(self, name: str) -> FakeUser:
         return self.fake.users[name]
@@ -204,6 +205,22 @@ class Table:
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
         check_answered_in_time(ix)
+        if sub == "new":
+            # A new game plays in a thread of its own (the default): the table moves there,
+            # as its players do; its lobby card stays in the channel (``lobby``).
+            card = next((m for m in ix.messages if self.fake.thread_of(m)), None)
+            if card is None:
+                card = next(
+                    (
+                        m
+                        for m in self.fake.channel_messages(self.channel)
+                        if m.seq > ix.sent_seq and self.fake.thread_of(m) is not None
+                    ),
+                    None,
+                )
+            if card is not None:
+                self.lobby = card
+                self.channel = self.fake.thread_of(card) or self.channel
         return ix, reply
 
     async def confirmed(
@@ -229,7 +246,7 @@ class Table:
         ix = await self.fake.click(who, message, button.custom_id or "")
         reply = await ix.reply(TIMEOUT)
         assert reply.ephemeral and reply.viewer is self.user(who), f"reply not private: {reply!r}"
-        if action == "end" and confirm and "End your turn anyway?" in reply.content:
+        if action == "end" and confirm and "End your turn anyway?" in reply.text:
             # With AP left, End turn asks first (docs/bot.md): confirm it.
             yes = next(b for b in reply.buttons if (b.custom_id or "").endswith(":yes"))
             ix = await self.fake.click(who, reply, yes.custom_id or "")
@@ -257,13 +274,13 @@ async def open_game(
 ) -> int:
     """alice opens a game, ``joiners`` join, alice starts it; returns the game id."""
     _, reply = await t.slash("alice", "new", players=players, bots=bots)
-    m = re.search(r"game #(\d+)", reply.content)
-    assert m, reply.content
+    m = re.search(r"game #(\d+)", reply.text)
+    assert m, reply.text
     for who in joiners:
         _, joined = await t.slash(who, "join")
-        assert "You joined" in joined.content, joined.content
+        assert "You joined" in joined.text, joined.text
     _, reply = await t.slash("alice", "start")
-    assert f"Game #{m.group(1)} started" in reply.content, reply.content
+    assert f"Game #{m.group(1)} started" in reply.text, reply.text
     return int(m.group(1))
 
 
@@ -273,11 +290,36 @@ async def play_setup(t: Table, game: Any, seats: dict[str, str]) -> FakeMessage:
     while game.stage != "play":
         action = game.legal()[0]
         ix, reply = await t.slash(seats[game.to_move], "play", actions=action)
-        assert reply.content == "Your turn is over.", reply.content
+        assert reply.text == "Your turn is over.", reply.text
         game.play(action)
         post = await t.public_after(ix, "the setup turn message", lambda m: bool(m.attachments))
     assert post is not None
     return post
+
+
+async def play_the_computer(t: Table, runner: BotRunner) -> FakeMessage:
+    """alice opens a game against one computer and ends each turn at once (the first
+    legal choice in setup) until it is over; returns the "**Game over!**" post, the
+    moment it comes (the animation and the chart follow in a post of their own)."""
+    import json
+
+    from engine import Game
+
+    await t.slash("alice", "new", players=2, bots=1)
+    await t.slash("alice", "start")
+    seen = 0
+    while True:
+        post = await t.fake.wait_for_message(
+            lambda m: bool(m.attachments), channel=t.channel, public=True, after=seen,
+            timeout=TIMEOUT, what="the next turn message",
+        )  # fmt: skip
+        seen = post.seq
+        if "**Game over!**" in post.text:
+            return post
+        if t.user("alice").id in post.pinged_ids:
+            [position] = runner.db_row("SELECT position FROM games WHERE id = ?", 1)
+            legal = Game.from_position(json.loads(position)).legal()
+            await t.slash("alice", "play", actions="end" if "end" in legal else legal[0])
 
 
 class PanelDriver:
@@ -295,6 +337,9 @@ class PanelDriver:
         self.seen: list[str] = []  # every state of the panel, as the player read it
         self.latencies: list[float] = []  # seconds from each tap to the panel's update
         self.opened_in: float | None = None  # seconds from Play to the panel
+        self.uploads = 0  # taps answered with a new picture
+        self.group_taps: list[str] = []  # the kind of action each what-choice led to
+        self.upload_bytes = 0
 
     async def open(self, turn_message: FakeMessage, button: str = "play") -> FakeMessage:
         """Press Play (or *button*: Undo) on a turn message; the panel arrives privately."""
@@ -307,7 +352,7 @@ class PanelDriver:
         assert ix.callback_type in (4, 5), f"Play answered with callback {ix.callback_type}"
         self.opened_in = ix.callback_latency
         self.panel = panel
-        self.seen.append(panel.content)
+        self.seen.append(panel.text)
         return panel
 
     def find(self, value: str) -> str | None:
@@ -322,19 +367,23 @@ class PanelDriver:
         assert self.panel is not None
         return [o["value"] for s in self.panel.selects for o in s.get("options", [])]
 
-    async def tap(self, custom_id: str, value: str | None = None) -> FakeInteraction:
-        """One tap on the panel; it must be answered by editing the panel in place."""
+    async def tap(self, custom_id: str, value: str | list[str] | None = None) -> FakeInteraction:
+        """One tap on the panel (one choice of a select, of one or several values); it
+        must be answered by editing the panel in place."""
         assert self.panel is not None
         before = self.panel.edits
-        ix = await self.fake.click(
-            self.who, self.panel, custom_id, values=[value] if value is not None else None
-        )
+        pictures = {a.id for a in self.panel.attachments}
+        values = [value] if isinstance(value, str) else value
+        ix = await self.fake.click(self.who, self.panel, custom_id, values=values)
         self.taps += 1
         await ix.reply(TIMEOUT)  # 7, or 6 then an edit when the work was slow
         assert ix.callback_type in (6, 7), f"{ix.describe()} answered with {ix.callback_type}"
         assert ix.messages == [], f"the panel tap made new messages: {ix.messages}"
         assert self.panel.edits == before + 1
-        self.seen.append(self.panel.content)
+        self.seen.append(self.panel.text)
+        new = [a for a in self.panel.attachments if a.id not in pictures]
+        self.uploads += bool(new)
+        self.upload_bytes += sum(len(a.data) for a in new)
         if ix.callback_latency is not None:
             self.latencies.append(ix.callback_latency)
         return ix
@@ -351,7 +400,7 @@ class PanelDriver:
     async def do(self, action: str) -> FakeInteraction:
         """Choose *action* the shortest way: straight from a select, else its group first
         (and, for a card with many sources, the source square next)."""
-        from bot.core.panel import DO, WHAT
+        from bot.core.panel import DO
 
         value = DO + action
         chosen: set[str] = set()
@@ -359,20 +408,95 @@ class PanelDriver:
             cid = self.find(value)
             if cid is not None:
                 return await self.tap(cid, value)
-            assert self.panel is not None
-            groups = [
-                (s["custom_id"], o["value"])
-                for s in self.panel.selects
-                for o in s.get("options", [])
-                if o["value"].startswith(WHAT)
-                and o["value"] not in chosen
-                and (action + " ").startswith(o["value"][len(WHAT) :] + " ")
-            ]
-            assert groups, f"{action!r} is nowhere on the panel: {self.values()}\n{self.seen[-3:]}"
-            gcid, gval = max(groups, key=lambda g: len(g[1]))
-            chosen.add(gval)
-            await self.tap(gcid, gval)
+            chosen.add(await self._open_group(action, chosen))
         raise AssertionError(f"{action!r} not reached in three choices: {self.values()}")
+
+    async def play(self, game: Any, actions: list[str], *, suggest: bool = False) -> None:
+        """Play *actions* (one decision's, canonical single actions, from *game*'s
+        position) the way a player who knows them would: each tap takes the option that
+        covers most of what is left (a knight's path, several blocks in one choice,
+        ``score N``); a path the panel lists by another way counts if it ends in the
+        same position. *suggest*: first ask 💡, and take the suggestion if it is
+        exactly these actions."""
+        from bot.core.actions import split_actions
+        from bot.core.panel import DO
+
+        work = game.copy()
+        todo = list(tidy(game, actions))
+        if suggest:
+            await self.tap(self.button("hint"))
+            assert self.panel is not None
+            for sel in self.panel.selects:
+                if sel["custom_id"].endswith(":do0") and len(sel.get("options", [])) == 1:
+                    value = sel["options"][0]["value"]
+                    if split_actions(value[len(DO) :]) == todo:
+                        await self.tap(sel["custom_id"], value)
+                        return
+        groups = 0
+        while todo and todo[0] != "end":
+            best = self._best(work, todo)
+            if best is None:
+                assert groups < 3, f"{todo[0]!r} not reached in three choices: {self.values()}"
+                await self._open_group(todo[0])
+                groups += 1
+                continue
+            groups = 0
+            cid, values, n = best
+            await self.tap(cid, values)
+            work.play("; ".join(todo[:n]))
+            del todo[:n]
+        if todo:
+            await self.end()
+
+    def _best(self, work: Any, todo: list[str]) -> tuple[str, list[str], int] | None:
+        """The choice on the panel that plays the longest start of *todo*."""
+        from bot.core.actions import split_actions
+        from bot.core.panel import DO
+
+        assert self.panel is not None
+        best: tuple[str, list[str], int] | None = None
+        for sel in self.panel.selects:
+            cid, options = sel["custom_id"], sel.get("options", [])
+            offered = [o["value"] for o in options if o["value"].startswith(DO)]
+            many = sel.get("max_values", 1)
+            builds = []  # several blocks in one choice: the plan's next builds, in order
+            for a in todo:
+                if not a.startswith("build ") or DO + a not in offered or DO + a in builds:
+                    break
+                builds.append(DO + a)
+            if len(builds) > 1 and many > 1:
+                take = builds[:many]
+                if best is None or len(take) > best[2]:
+                    best = (cid, take, len(take))
+            for value in offered:
+                acts = split_actions(value[len(DO) :])
+                n = len(acts)
+                if n > len(todo) or (best is not None and n <= best[2]):
+                    continue
+                if acts == todo[:n] or _same_end(work, acts, todo[:n]):
+                    best = (cid, [value], n)
+        return best
+
+    async def _open_group(self, action: str, chosen: set[str] | None = None) -> str:
+        """Choose, on the what select (or a source select), the group holding *action*
+        (not one already open, or in *chosen*); returns its value."""
+        from bot.core.panel import WHAT
+
+        assert self.panel is not None
+        groups = [
+            (s["custom_id"], o["value"])
+            for s in self.panel.selects
+            for o in s.get("options", [])
+            if o["value"].startswith(WHAT)
+            and not o.get("default")
+            and o["value"] not in (chosen or ())
+            and (action + " ").startswith(o["value"][len(WHAT) :] + " ")
+        ]
+        assert groups, f"{action!r} is nowhere on the panel: {self.values()}\n{self.seen[-3:]}"
+        gcid, gval = max(groups, key=lambda g: len(g[1]))
+        await self.tap(gcid, gval)
+        self.group_taps.append(action.split()[0])
+        return gval
 
     async def end(self) -> None:
         """End turn, confirming if asked (AP left)."""
@@ -380,6 +504,35 @@ class PanelDriver:
         assert self.panel is not None
         if any((b.custom_id or "").endswith(":endok") for b in self.panel.buttons):
             await self.tap(self.button("endok"))
+
+
+def tidy(game: Any, actions: list[str]) -> list[str]:
+    """*actions* as a player would tap them: the stack named first and the score steps
+    together at the end (before a closing ``draw`` or ``end``), if the engine says
+    that leads to the same position; else as given."""
+    body, tail = list(actions), []
+    while body and body[-1] in ("end", "draw"):
+        tail.insert(0, body.pop())
+    order = {"stack": 0, "score": 2}
+    tidied = sorted(body, key=lambda a: order.get(a.split()[0], 1)) + tail
+    return tidied if _same_position(game, actions, tidied) else actions
+
+
+def _same_end(work: Any, a: list[str], b: list[str]) -> bool:
+    """Whether a knight's path *a* the panel lists by other squares than the player's
+    *b* ends in the same position."""
+    return a[0].split()[0] == b[0].split()[0] == "move" and _same_position(work, a, b)
+
+
+def _same_position(game: Any, a: list[str], b: list[str]) -> bool:
+    """Whether actions *a* and *b*, both legal, lead *game* to the same position."""
+    one, two = game.copy(), game.copy()
+    try:
+        one.play("; ".join(a))
+        two.play("; ".join(b))
+    except Exception:
+        return False
+    return bool(one.position() == two.position())
 
 
 def compress_scores(actions: list[str]) -> list[str]:

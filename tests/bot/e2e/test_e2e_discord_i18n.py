@@ -30,8 +30,8 @@ async def test_public_in_the_games_language_private_in_each_users(runner: BotRun
     table = Table(runner)
 
     _, reply = await table.slash("alice", "new")
-    assert reply.content.endswith("\nÖffentliche Nachrichten dieser Partie: Deutsch."), reply
-    game_id = int(re.search(r"#(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    assert reply.text.endswith("\nÖffentliche Nachrichten dieser Partie: Deutsch."), reply
+    game_id = int(re.search(r"#(\d+)", reply.text).group(1))  # type: ignore[union-attr]
     assert runner.db_row("SELECT language FROM games WHERE id = ?", game_id) == ("de",)
     await table.slash("bob", "join")
     seq = fake.last_seq
@@ -60,9 +60,9 @@ async def test_public_in_the_games_language_private_in_each_users(runner: BotRun
     ix = await fake.click(mover, turn, end.custom_id or "")
     question = await ix.reply(TIMEOUT)
     assert question.ephemeral
-    assert question.content == (
+    assert question.text == (
         f"Du hast noch **{game.ap} AP**. Zug trotzdem beenden? (Nicht genutzte AP verfallen.)"
-    ), question.content
+    ), question.text
     confirm = [b.label for b in question.buttons if (b.custom_id or "").endswith(":yes")]
     assert confirm == ["Zug beenden"], confirm
 
@@ -86,10 +86,10 @@ async def test_public_in_the_games_language_private_in_each_users(runner: BotRun
     ix = await fake.click(other, turn, hand.custom_id or "")
     reply = await ix.reply(TIMEOUT)
     assert reply.ephemeral and reply.viewer is table.user(other)
-    assert reply.content.startswith("Je hand"), reply.content
+    assert reply.text.startswith("Je hand"), reply.text
     ix = await fake.click(other, turn, end.custom_id or "")
     reply = await ix.reply(TIMEOUT)  # not his turn: refused in Dutch
-    assert reply.ephemeral and "beurt" in reply.content, reply.content
+    assert reply.ephemeral and "beurt" in reply.text, reply.text
     assert not runner.unexpected_log_errors()
 
 
@@ -99,8 +99,8 @@ async def test_a_chosen_language_wins(runner: BotRunner) -> None:
     fake.set_guild_locale("de")
     table = Table(runner)
     _, reply = await table.slash("alice", "new", language="nl", bots=1)
-    assert "Öffentliche Nachrichten" not in reply.content, reply.content  # chosen: no note
-    game_id = int(re.search(r"#(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    assert "Öffentliche Nachrichten" not in reply.text, reply.text  # chosen: no note
+    game_id = int(re.search(r"#(\d+)", reply.text).group(1))  # type: ignore[union-attr]
     assert runner.db_row("SELECT language FROM games WHERE id = ?", game_id) == ("nl",)
     seq = fake.last_seq
     await table.slash("alice", "start")
@@ -117,20 +117,20 @@ async def test_a_dutch_server_gets_dutch_games_and_english_users_english_replies
     table = Table(runner)
     seq = fake.last_seq
     _, reply = await table.slash("carol", "new", bots=1)
-    assert reply.content.startswith("You opened game #"), reply.content
-    assert reply.content.endswith("\nThe game's public messages are in Nederlands."), reply
-    game_id = int(re.search(r"#(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    assert reply.text.startswith("You opened game #"), reply.text
+    assert reply.text.endswith("\nThe game's public messages are in Nederlands."), reply
+    game_id = int(re.search(r"#(\d+)", reply.text).group(1))  # type: ignore[union-attr]
     assert runner.db_row("SELECT language FROM games WHERE id = ?", game_id) == ("nl",)
-    lobby = await fake.wait_until(
-        lambda: next((m for m in table.public_since(seq) if f"#{game_id}" in m.content), None),
+    lobby = table.lobby or await fake.wait_until(  # a card in the channel, with a thread
+        lambda: next((m for m in table.public_since(seq) if f"#{game_id}" in m.text), None),
         TIMEOUT,
         "the lobby post",
     )
-    assert "Torres-spel" in lobby.content and "game" not in lobby.content, lobby.content
+    assert "Torres-spel" in lobby.text and "game" not in lobby.text, lobby.text
     seq = fake.last_seq
     _, reply = await table.slash("carol", "start")
     turn = await _turn_message(table, seq)
     assert {b.label for b in turn.buttons} <= {"Spelen", "Beurt beëindigen", "Mijn hand"}
     assert "spelbord" in (turn.attachments[0].description or ""), turn.attachments
     _, reply = await table.slash("carol", "hand")
-    assert reply.ephemeral and reply.content.startswith("Your hand"), reply.content
+    assert reply.ephemeral and reply.text.startswith("Your hand"), reply.text

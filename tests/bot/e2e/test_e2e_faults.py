@@ -25,7 +25,16 @@ from pathlib import Path
 import pytest
 
 from engine import Game
-from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, Table, check_gif, open_game, play_setup
+from tests.bot.e2e._harness import (
+    SEED,
+    TIMEOUT,
+    BotRunner,
+    Table,
+    check_gif,
+    open_game,
+    play_setup,
+    play_the_computer,
+)
 from tests.fakediscord import BotProcess, FakeDiscord, FakeMessage, WriteLock
 
 SEATS = {"red": "alice", "blue": "bob"}
@@ -93,15 +102,15 @@ async def test_a_post_discord_refuses_for_a_while_is_retried_until_posted(
     await t.slash("bob", "join")
     fault = t.fake.inject_fault("channel_post", status, count=count, via=via, retry_after=0.05)
     ix, reply = await t.slash("alice", "start")
-    assert "started" in reply.content, reply.content
-    assert "permission" not in reply.content.lower(), reply.content
+    assert "started" in reply.text, reply.text
+    assert "permission" not in reply.text.lower(), reply.text
     posts = await t.fake.wait_until(
         lambda: turn_messages(t, ix.sent_seq), TIMEOUT, "the start message, once Discord takes it"
     )
     assert fault.served == count
     await asyncio.sleep(0.5)  # time for a wrong second copy to arrive
     assert len(turn_messages(t, ix.sent_seq)) == 1 == len(posts), turn_messages(t, ix.sent_seq)
-    assert t.user("alice").mention in posts[0].content
+    assert t.user("alice").mention in posts[0].text
     assert runner.db_row("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")[0] == 0
 
 
@@ -125,8 +134,8 @@ async def test_failing_follow_ups_after_a_commit_get_the_true_reply(
     t.fake.inject_fault("followup", status, count=count)
     ix = await t.fake.slash("alice", t.channel, "torres", "play", actions=action)
     reply = await ix.reply(wait)
-    assert reply.content == "Your turn is over.", reply.content
-    said = " ".join(m.content for m in ix.messages)
+    assert reply.text == "Your turn is over.", reply.text
+    said = " ".join(m.text for m in ix.messages)
     assert "nothing was changed" not in said.lower(), said
     game.play(action)
     assert mirror(runner, 1).position() == game.position()
@@ -146,11 +155,11 @@ async def test_marking_a_post_sent_fails_after_it_was_posted(runner: BotRunner) 
     async with WriteLock(runner.db):
         t.fake.release_channel_posts(drop=False)
         reply = await ix.reply(TIMEOUT)
-        assert reply.content == "Your turn is over.", reply.content
+        assert reply.text == "Your turn is over.", reply.text
         assert unsent(runner) == 1  # posted, but the mark could not be written yet
     await until(lambda: unsent(runner) == 0, TIMEOUT, "the post to be marked sent")
     assert len(turn_messages(t, ix.sent_seq)) == 1
-    assert "nothing was changed" not in " ".join(m.content for m in ix.messages).lower()
+    assert "nothing was changed" not in " ".join(m.text for m in ix.messages).lower()
 
 
 # -- item 6: reads never wait behind a held write lock ----------------------------------------
@@ -182,10 +191,10 @@ async def test_reads_answer_while_another_process_holds_the_write_lock(runner: B
         _, board = await side.slash("bob", "board")
         assert [a.filename for a in board.attachments] == ["board.png"], board
         busy = await write.reply(TIMEOUT)
-        assert "busy" in busy.content and "nothing was changed" in busy.content, busy.content
+        assert "busy" in busy.text and "nothing was changed" in busy.text, busy.text
     assert runner.db_row("SELECT last_seq, position FROM games WHERE id = 1") == before
     _, reply = await main.slash("alice", "play", actions=legal[0])
-    assert reply.content == "Your turn is over.", reply.content
+    assert reply.text == "Your turn is over.", reply.text
 
 
 # -- item 7: every committed decision is posted, even late, in order --------------------------
@@ -215,17 +224,17 @@ async def test_a_turn_message_left_unposted_by_a_crash_is_posted_late_before_the
     await until(lambda: runner.db_row("SELECT last_seq FROM games")[0] == 2, TIMEOUT, "commit")
     t.fake.clear_faults()
     reply = await ix2.reply(TIMEOUT)
-    assert reply.content.startswith("Your turn is over."), reply.content
+    assert reply.text.startswith("Your turn is over."), reply.text
     posts = await t.fake.wait_until(
         lambda: (p := turn_messages(t, ix.sent_seq)) and len(p) >= 2 and p, TIMEOUT, "both posts"
     )
     await until(lambda: unsent(runner) == 0, TIMEOUT, "the outbox to empty")
     posts = turn_messages(t, ix.sent_seq)
-    assert [PLAYED.search(p.content).group(1) for p in posts] == [first, second], posts  # type: ignore[union-attr]
+    assert [PLAYED.search(p.text).group(1) for p in posts] == [first, second], posts  # type: ignore[union-attr]
     late, on_time = posts
-    assert "posted late after a restart" in late.content.lower(), late.content
+    assert "posted late after a restart" in late.text.lower(), late.text
     assert late.buttons == [] and late.pinged_ids == [], "a late message's turn is over"
-    assert "late" not in on_time.content.lower()
+    assert "late" not in on_time.text.lower()
     assert on_time.pinged_ids == [t.user(SEATS[game.to_move]).id]
 
 
@@ -235,25 +244,8 @@ async def test_a_turn_message_left_unposted_by_a_crash_is_posted_late_before_the
 async def test_the_replay_survives_a_kill_right_after_game_over(runner: BotRunner) -> None:
     """alice plays the computer to the end; the bot dies as it posts replay.gif: it comes after the restart."""
     t = Table(runner)
-    _, reply = await t.slash("alice", "new", players=2, bots=1)
-    await t.slash("alice", "start")
-    over = None
-    seen = 0
-    while over is None:
-        post = await t.fake.wait_for_message(
-            lambda m: bool(m.attachments), channel=t.channel, public=True, after=seen,
-            timeout=TIMEOUT, what="the next turn message",
-        )  # fmt: skip
-        seen = post.seq
-        if "**Game over!**" in post.content:
-            over = post
-            t.fake.hold_channel_posts()  # the replay, drawn after this message, is held
-            break
-        if t.user("alice").id in post.pinged_ids:
-            game = mirror(runner, 1)
-            legal = game.legal()
-            action = "end" if "end" in legal else legal[0]
-            await t.slash("alice", "play", actions=action)
+    over = await play_the_computer(t, runner)
+    t.fake.hold_channel_posts()  # the replay, drawn after this message, is held
     await t.fake.wait_until(lambda: t.fake.held_posts >= 1, TIMEOUT, "the replay to be posted")
     await runner.kill()
     t.fake.release_channel_posts(drop=True)
@@ -266,7 +258,7 @@ async def test_the_replay_survives_a_kill_right_after_game_over(runner: BotRunne
     )  # fmt: skip
     assert check_gif(replay.attachments[0].data) > 10
     await until(lambda: unsent(runner) == 0, TIMEOUT, "the outbox to empty")
-    finals = [m for m in t.public_since(0) if "**Game over!**" in m.content]
+    finals = [m for m in t.public_since(0) if "**Game over!**" in m.text]
     gifs = [
         m for m in t.public_since(0) if m.attachments and m.attachments[0].filename == "replay.gif"
     ]
@@ -322,10 +314,10 @@ async def test_random_kills_never_lose_or_repeat_a_decision_message(runner: BotR
     assert len(log) == rows and rows >= 10, f"only {rows} decisions were committed"
     posts = turn_messages(t)
     start, decisions = posts[0], posts[1:]
-    assert "starts" in start.content
-    played = [PLAYED.search(p.content).group(1) for p in decisions]  # type: ignore[union-attr]
+    assert "starts" in start.text
+    played = [PLAYED.search(p.text).group(1) for p in decisions]  # type: ignore[union-attr]
     assert played == log, f"{len(played)} messages for {len(log)} committed decisions"
-    late = sum("posted late after a restart" in p.content.lower() for p in decisions)
+    late = sum("posted late after a restart" in p.text.lower() for p in decisions)
     print(f"{kills} kills, {rows} decisions committed, {late} posted late after a restart")
     # Interactions killed in flight never got their reply; Discord saw nothing wrong (checked
     # by the fixture), only requests cut off by the kills.
@@ -447,7 +439,7 @@ async def test_backup_while_running_and_restore(runner: BotRunner, tmp_path: Pat
     shutil.copy(backup, runner.db)
     await runner.start()
     _, reply = await t.slash(SEATS[game.to_move], "play", actions="end")
-    assert reply.content == "Your turn is over.", reply.content
+    assert reply.text == "Your turn is over.", reply.text
     refused = subprocess.run(
         [sys.executable, "-m", "bot", "backup", str(runner.db)],
         env={**os.environ, "TORRES_DB": str(runner.db)},

@@ -145,14 +145,14 @@ class Match:
             self.public_seq = replay.seq
         # docs/bot.md: the kept card of a personal-deck draw is secret, shown as `keep ? top`.
         public = [re.sub(r"^keep \S+ ", "keep ? ", a) for a in actions]
-        assert f"played `{'; '.join(public)}`" in post.content, (actions, post.content)
+        assert f"played `{'; '.join(public)}`" in post.text, (actions, post.text)
         for event in self.pending_events:
             if event.get("type") != "phase_scored":
                 continue
             # The phase's own summary, one line per player ending in the new score.
             self.phases_scored += 1
-            assert f"Phase {event['phase']} scoring" in post.content, post.content
-            lines = post.content.split(f"Phase {event['phase']} scoring", 1)[1].splitlines()
+            assert f"Phase {event['phase']} scoring" in post.text, post.text
+            lines = post.text.split(f"Phase {event['phase']} scoring", 1)[1].splitlines()
             for player, score in event["scores"].items():
                 assert any(
                     player in line
@@ -161,24 +161,24 @@ class Match:
                 ), (
                     player,
                     score,
-                    post.content,
+                    post.text,
                 )
         self.pending_events = []
         scores = self.game.scores
         for colour in self.seats:
-            assert re.search(rf"\b{colour} {scores[colour]}\b", post.content), (
+            assert re.search(rf"\b{colour} {scores[colour]}\b", post.text), (
                 colour,
                 scores,
-                post.content,
+                post.text,
             )
         users = {c: self.fake.users[u] for c, u in self.seats.items()}
         if self.over:
-            assert "**Game over!**" in post.content
+            assert "**Game over!**" in post.text
             assert post.buttons == []
             players = {u.id for u in users.values()}
             assert set(post.pinged_ids) == players, "game over pings every player"
             for w in self.game.winners:
-                assert f"{users[w].mention} ({w})" in post.content
+                assert f"{users[w].mention} ({w})" in post.text
         else:
             self.check_next(post)
         return post
@@ -186,9 +186,9 @@ class Match:
     def check_next(self, post: FakeMessage) -> None:
         """The next player is pinged (only them), and the buttons are theirs for this turn."""
         nxt = self.fake.users[self.mover]
-        assert f"Next: {nxt.mention} ({self.game.to_move})" in post.content, post.content
+        assert f"Next: {nxt.mention} ({self.game.to_move})" in post.text, post.text
         assert post.pinged_ids == [nxt.id], (post.pinged_ids, nxt)
-        assert re.search(r"<t:\d+:R>", post.content), "no reminder deadline as a Discord timestamp"
+        assert re.search(r"<t:\d+:R>", post.text), "no reminder deadline as a Discord timestamp"
         ids = [CUSTOM_ID.match(b.custom_id or "") for b in post.buttons]
         assert all(ids), [b.custom_id for b in post.buttons]
         actions = [m.group(3) for m in ids if m]
@@ -212,7 +212,7 @@ class Match:
         """All of the decision in one ``/torres play``."""
         who = self.mover
         ix, reply = await self.t.slash(who, "play", actions="; ".join(actions))
-        assert reply.content in ("Your turn is over.", "The game is over."), reply.content
+        assert reply.text in ("Your turn is over.", "The game is over."), reply.text
         self.apply(actions)
         return await self.turn_post(ix, actions)
 
@@ -223,14 +223,14 @@ class Match:
         for a in actions[:-1]:
             ix, reply = await self.t.slash(who, "play", actions=a)
             self.apply([a])
-            assert reply.content.startswith(f"Done: `{a}`"), reply.content
+            assert reply.text.startswith(f"Done: `{a}`"), reply.text
             if self.game.stage == "draw-keep":
-                assert "keep" in reply.content, reply.content
+                assert "keep" in reply.text, reply.text
             else:
-                assert f"{self.game.ap} AP left" in reply.content, reply.content
+                assert f"{self.game.ap} AP left" in reply.text, reply.text
         self.only_public(None)
         ix, reply = await self.t.click(who, self.turn_msg, "end")
-        assert "turn is over" in reply.content, reply.content
+        assert "turn is over" in reply.text, reply.text
         self.apply(["end"])
         return await self.turn_post(ix, actions)
 
@@ -246,18 +246,18 @@ class Match:
         trial.play(wrong)
         assert trial.undo()
         ix, reply = await self.t.slash(who, "play", actions=wrong)
-        assert reply.content.startswith(f"Done: `{wrong}`"), reply.content
+        assert reply.text.startswith(f"Done: `{wrong}`"), reply.text
         self.game.play(wrong)
         if self.turn_msg is not None and self.rng.random() < 0.5:
             # the turn message's Undo opens the panel, which says what its Undo takes back
             driver = PanelDriver(self.t.fake, who)
             panel = await driver.open(self.turn_msg, "undo")
-            assert f"Press **Undo** below to take back `{wrong}`" in panel.content, panel.content
+            assert f"Press **Undo** below to take back `{wrong}`" in panel.text, panel.text
             await driver.tap(driver.button("undo"))
-            assert f"Took back `{wrong}`" in panel.content, panel.content
+            assert f"Took back `{wrong}`" in panel.text, panel.text
         else:
             ix, reply = await self.t.slash(who, "undo")
-            assert reply.content.startswith("Took back"), reply.content
+            assert reply.text.startswith("Took back"), reply.text
         assert self.game.undo()
         return await self.play_slash(actions)
 
@@ -278,8 +278,8 @@ class Match:
         mover, waiter = self.mover, self.waiter
         legal = self.game.legal()
         _, reply = await self.t.slash(waiter, "play", actions=legal[0])
-        assert "not your turn" in reply.content.lower(), reply.content
-        assert self.fake.users[mover].mention in reply.content or self.game.to_move in reply.content
+        assert "not your turn" in reply.text.lower(), reply.text
+        assert self.fake.users[mover].mention in reply.text or self.game.to_move in reply.text
 
         illegal, message = None, ""
         for candidate in ("move a1 a2", "move h8 h7", "build a1", "knight h8", "move d4 d5"):
@@ -292,9 +292,9 @@ class Match:
                 continue
         assert illegal is not None, "no illegal action found to try"
         _, reply = await self.t.slash(mover, "play", actions=illegal)
-        assert message in reply.content and "Nothing was changed" in reply.content, (
+        assert message in reply.text and "Nothing was changed" in reply.text, (
             message,
-            reply.content,
+            reply.text,
         )
 
         malformed = "<the engine accepted 'fly c3 d3'>"
@@ -303,21 +303,21 @@ class Match:
         except NotationError as e:
             malformed = str(e)
         _, reply = await self.t.slash(mover, "play", actions="fly c3 d3")
-        assert malformed in reply.content, (malformed, reply.content)
+        assert malformed in reply.text, (malformed, reply.text)
 
         # All or nothing: a legal action followed by an illegal one applies neither.
         _, reply = await self.t.slash(mover, "play", actions=f"{legal[0]}; {illegal}")
-        assert "Nothing was changed" in reply.content, reply.content
+        assert "Nothing was changed" in reply.text, reply.text
 
         _, reply = await self.t.slash("carol", "play", actions=legal[0])
-        assert "not playing" in reply.content.lower(), reply.content
+        assert "not playing" in reply.text.lower(), reply.text
         assert self.turn_msg is not None
         _, reply = await self.t.click("carol", self.turn_msg, "end")
-        assert "not playing" in reply.content.lower(), reply.content
+        assert "not playing" in reply.text.lower(), reply.text
         _, reply = await self.t.click(waiter, self.turn_msg, "end")
-        assert "not your turn" in reply.content.lower(), reply.content
+        assert "not your turn" in reply.text.lower(), reply.text
         _, reply = await self.t.click(waiter, self.turn_msg, "undo")
-        assert "not your turn" in reply.content.lower(), reply.content
+        assert "not your turn" in reply.text.lower(), reply.text
         self.only_public(None)
 
     async def hands_and_board(self) -> None:
@@ -327,13 +327,13 @@ class Match:
         colour = {u: c for c, u in self.seats.items()}
         _, reply = await self.t.slash(mover, "hand")
         assert reply.viewer is self.fake.users[mover]
-        assert "Your hand (" in reply.content and colour[mover] in reply.content.splitlines()[0]
+        assert "Your hand (" in reply.text and colour[mover] in reply.text.splitlines()[0]
         _, reply = await self.t.click(waiter, self.turn_msg, "hand")
         assert reply.viewer is self.fake.users[waiter]
-        assert colour[waiter] in reply.content.splitlines()[0], reply.content
-        assert colour[mover] not in reply.content.splitlines()[0]
+        assert colour[waiter] in reply.text.splitlines()[0], reply.text
+        assert colour[mover] not in reply.text.splitlines()[0]
         _, reply = await self.t.slash("carol", "hand")
-        assert "not playing" in reply.content.lower(), reply.content
+        assert "not playing" in reply.text.lower(), reply.text
         _, reply = await self.t.slash("carol", "board")
         assert [a.filename for a in reply.attachments] == ["board.png"]
         check_png(reply.attachments[0].data)
@@ -360,8 +360,8 @@ class Match:
                 _, reply = await self.t.click(user, self.turn_msg, "hand")
             mine = set(self.game.hand(colour))
             for card in engine.CARDS:
-                shown = f"`play {card}`" in reply.content
-                assert shown == (card in mine), (colour, card, mine, reply.content)
+                shown = f"`play {card}`" in reply.text
+                assert shown == (card in mine), (colour, card, mine, reply.text)
         self.only_public(None)
 
     async def stale_button(self) -> None:
@@ -387,39 +387,39 @@ class Match:
         question = await (await self.fake.click(who, self.turn_msg, button.custom_id or "")).reply(
             TIMEOUT
         )
-        assert "End your turn anyway?" in question.content, question.content  # 5 AP left
+        assert "End your turn anyway?" in question.text, question.text  # 5 AP left
         yes = next(b for b in question.buttons if (b.custom_id or "").endswith(":yes"))
         a = await self.fake.click(who, question, yes.custom_id or "")
         b = await self.fake.slash(who, self.t.channel, "torres", "play", actions="end")
         ra, rb = await a.reply(TIMEOUT), await b.reply(TIMEOUT)
-        texts = sorted([ra.content, rb.content])
+        texts = sorted([ra.text, rb.text])
         ok = [t for t in texts if "turn is over" in t]
         assert len(ok) == 1, texts
         refused = [t for t in texts if t not in ok][0]
         assert "earlier turn" in refused or "not your turn" in refused.lower(), refused
         self.apply(["end"])
         self.decisions += 1
-        return await self.turn_post(a if "turn is over" in ra.content else b, ["end"])
+        return await self.turn_post(a if "turn is over" in ra.text else b, ["end"])
 
 
 async def open_game(t: Table) -> int:
     """Lobby: open, a second open refused, join, a third player refused, start."""
     ix, reply = await t.slash("alice", "new", players=2)
-    m = re.search(r"game #(\d+)", reply.content)
-    assert m, reply.content
+    m = re.search(r"game #(\d+)", reply.text)
+    assert m, reply.text
     game_id = int(m.group(1))
-    lobby = await t.public_after(ix, "the lobby message")
-    assert t.user("alice").mention in lobby.content and f"#{game_id}" in lobby.content
+    lobby = t.lobby or await t.public_after(ix, "the lobby message")  # a card, with a thread
+    assert t.user("alice").mention in lobby.text and f"#{game_id}" in lobby.text
 
     _, reply = await t.slash("carol", "new")
-    assert "thread" in reply.content, reply.content
+    assert "thread" in reply.text, reply.text
     _, reply = await t.slash("bob", "start")
-    assert "author" in reply.content, reply.content
+    assert "author" in reply.text, reply.text
     ix, reply = await t.slash("bob", "join")
-    assert f"game #{game_id}" in reply.content, reply.content
-    await t.public_after(ix, "the join note", lambda m: "bob" in m.content.lower())
+    assert f"game #{game_id}" in reply.text, reply.text
+    await t.public_after(ix, "the join note", lambda m: "bob" in m.text.lower())
     _, reply = await t.slash("carol", "join")
-    assert "full" in reply.content, reply.content
+    assert "full" in reply.text, reply.text
     return game_id
 
 
@@ -430,14 +430,11 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
     match.public_seq = t.fake.last_seq
 
     ix, reply = await t.slash("alice", "start")
-    assert f"Game #{game_id} started" in reply.content, reply.content
+    assert f"Game #{game_id} started" in reply.text, reply.text
     start = await t.public_after(ix, "the start message", lambda m: bool(m.attachments))
     match.only_public(start)
     check_png(start.attachments[0].data)
-    assert (
-        f"{t.user('alice').mention}" in start.content
-        and f"{t.user('bob').mention}" in start.content
-    )
+    assert f"{t.user('alice').mention}" in start.text and f"{t.user('bob').mention}" in start.text
     match.check_next(start)
     match.turn_posts.append(start)
 
@@ -470,7 +467,7 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
     final = match.turn_posts[-1]
     for colour, user in match.seats.items():
         name = t.user(user).display_name
-        assert f"{colour} ({name}): {match.game.scores[colour]}" in final.content, final.content
+        assert f"{colour} ({name}): {match.game.scores[colour]}" in final.text, final.text
 
     # The bot's own record agrees with the mirror: every acknowledged action is there.
     status, position = runner.db_row("SELECT status, position FROM games WHERE id = ?", game_id)
@@ -485,9 +482,9 @@ async def test_whole_game_with_kill_and_restart(runner: BotRunner) -> None:
 
     # The channel is free again; a new game can be opened.
     _, reply = await t.slash("bob", "play", actions="end")
-    assert "no torres game" in reply.content.lower(), reply.content
+    assert "no torres game" in reply.text.lower(), reply.text
     ix, reply = await t.slash("bob", "new")
-    assert re.search(r"game #\d+", reply.content), reply.content
+    assert re.search(r"game #\d+", reply.text), reply.text
 
 
 async def kill_mid_turn(runner: BotRunner, match: Match) -> None:
@@ -498,7 +495,7 @@ async def kill_mid_turn(runner: BotRunner, match: Match) -> None:
     assert legal, "nothing to do before the kill"
     first = match.rng.choice(legal)
     ix, reply = await t.slash(who, "play", actions=first)
-    assert reply.content.startswith(f"Done: `{first}`"), reply.content
+    assert reply.text.startswith(f"Done: `{first}`"), reply.text
     match.apply([first])
     old_turn_msg = match.turn_msg
     assert old_turn_msg is not None
@@ -510,7 +507,7 @@ async def kill_mid_turn(runner: BotRunner, match: Match) -> None:
     _, reply = await t.slash(who, "board")
     check_png(reply.attachments[0].data)
     ix, reply = await t.click(who, old_turn_msg, "end")
-    assert "turn is over" in reply.content, reply.content
+    assert "turn is over" in reply.text, reply.text
     match.apply(["end"])
     match.decisions += 1
     await match.turn_post(ix, [first, "end"])
@@ -526,7 +523,7 @@ async def test_whole_game_in_other_variants(
     """Personal decks (draw, keep) and the master version with 3 players, start to finish."""
     t = Table(runner)
     ix, reply = await t.slash("alice", "new", players=len(names), variant=variant)
-    game_id = int(re.search(r"game #(\d+)", reply.content).group(1))  # type: ignore[union-attr]
+    game_id = int(re.search(r"game #(\d+)", reply.text).group(1))  # type: ignore[union-attr]
     for who in names[1:]:
         await t.slash(who, "join")
     colours = ["red", "blue", "green", "yellow"][: len(names)]
@@ -540,7 +537,7 @@ async def test_whole_game_in_other_variants(
         assert match.decisions < 300, "the game does not end"
         await match.decide()
     final = match.turn_posts[-1]
-    assert "**Game over!**" in final.content
+    assert "**Game over!**" in final.text
     status, position = runner.db_row("SELECT status, position FROM games WHERE id = ?", game_id)
     assert status == "over" and json.loads(position) == match.game.position()
     if variant == "personal":  # kept and held cards never show in public

@@ -37,18 +37,18 @@ async def test_undrawn_cards_never_shape_an_answer(runner: BotRunner) -> None:
     missing = next(c for c in ("jump", "vault", "ap6", "ap7", "extra") if c not in hidden)
     _, reply = await t.slash(who, "play", actions=f"draw; keep {missing} top")
     game.play("draw")
-    assert reply.content.startswith("Done: `draw` (a draw can't be taken back)"), reply.content
-    assert f"`keep {missing} top` was not played" in reply.content, reply.content
-    assert all(c in reply.content for c in hidden), reply.content
+    assert reply.text.startswith("Done: `draw` (a draw can't be taken back)"), reply.text
+    assert f"`keep {missing} top` was not played" in reply.text, reply.text
+    assert all(c in reply.text for c in hidden), reply.text
     row = runner.db_row("SELECT action FROM actions ORDER BY seq DESC LIMIT 1")
     assert row == ("draw",), row
     # The turn goes on with the cards really drawn.
     keep = f"keep {hidden[1]} bottom"
     ix, reply = await t.slash(who, "play", actions=f"{keep}; end")
-    assert reply.content == "Your turn is over.", reply.content
+    assert reply.text == "Your turn is over.", reply.text
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
-    assert "played `draw; keep ? bottom; end`" in post.content, post.content
-    assert hidden[1] not in post.content
+    assert "played `draw; keep ? bottom; end`" in post.text, post.text
+    assert hidden[1] not in post.text
 
 
 HOSTILE = "[pwn](https://evil.example) <@{alice}> @everyone **# x**"
@@ -69,18 +69,18 @@ async def test_hostile_display_names_are_shown_as_typed(runner: BotRunner) -> No
     await t.public_after(ix, "red's placement", lambda m: bool(m.attachments))
     _, board = await t.slash("alice", "board")
     ix, reply = await t.confirmed("bob", "resign")
-    await t.public_after(ix, "the resignation", lambda m: "resigned" in m.content)
-    await t.public_after(ix, "blue's computer move", lambda m: "(blue)** played" in m.content)
-    shown = [m for m in t.fake.channel_messages(t.channel) if "evil" in m.content]
+    await t.public_after(ix, "the resignation", lambda m: "resigned" in m.text)
+    await t.public_after(ix, "blue's computer move", lambda m: "(blue)** played" in m.text)
+    shown = [m for m in t.fake.channel_messages(t.channel) if "evil" in m.text]
     shown.append(board)
-    assert len(shown) >= 4, [m.content for m in t.fake.channel_messages(t.channel)]
+    assert len(shown) >= 4, [m.text for m in t.fake.channel_messages(t.channel)]
     for m in shown:
-        assert "](" not in m.content and "https://" not in m.content, m.content
-        assert f"<@{alice.id}> @" not in m.content and "@everyone" not in m.content, m.content
-        assert "**#" not in m.content, m.content
-        assert m.pinged_ids in ([], [alice.id]) and not m.content.startswith("#"), m
-    join = next(m for m in shown if "joined" in m.content)
-    assert join.pinged_ids == [], join.content  # the name's <@alice> pings nobody
+        assert "](" not in m.text and "https://" not in m.text, m.text
+        assert f"<@{alice.id}> @" not in m.text and "@everyone" not in m.text, m.text
+        assert "**#" not in m.text, m.text
+        assert m.pinged_ids in ([], [alice.id]) and not m.text.startswith("#"), m
+    join = next(m for m in shown if "joined" in m.text)
+    assert join.pinged_ids == [], join.text  # the name's <@alice> pings nobody
 
 
 async def test_odd_numbers_and_forged_buttons_get_clear_answers(runner: BotRunner) -> None:
@@ -95,9 +95,7 @@ async def test_odd_numbers_and_forged_buttons_get_clear_answers(runner: BotRunne
         )
         assert len(choices) <= 25
         _, reply = await t.slash(who, "play", actions=text)
-        assert "Nothing was changed" in reply.content and "Sorry" not in reply.content, (
-            reply.content
-        )
+        assert "Nothing was changed" in reply.text and "Sorry" not in reply.text, reply.text
     # A modified client claims the turn message carries buttons with forged ids
     # (discord.py only dispatches a custom_id that is on the message).
     real = copy.deepcopy(post.components)
@@ -106,7 +104,7 @@ async def test_odd_numbers_and_forged_buttons_get_clear_answers(runner: BotRunne
             re.sub(r"torres:\d+:\d+:(end|undo|hand)", custom_id, json.dumps(real))
         )
         _, reply = await t.click(who, post, custom_id.rsplit(":", 1)[1])
-        assert "doesn't belong to any game" in reply.content, reply.content
+        assert "doesn't belong to any game" in reply.text, reply.text
     post.components = real
 
 
@@ -123,7 +121,7 @@ async def test_an_end_sent_before_the_turn_began_does_not_end_the_next_turn(
     ix_a = await t.fake.slash(mover, t.channel, "torres", "play", actions="end")
     ix_b = await t.fake.slash(other, t.channel, "torres", "play", actions="end")
     ra, rb = await asyncio.gather(ix_a.reply(TIMEOUT), ix_b.reply(TIMEOUT))
-    assert ra.content == "Your turn is over.", ra.content
-    assert rb.content != "Your turn is over.", rb.content
-    assert re.search(r"before your turn began|not your turn", rb.content), rb.content
+    assert ra.text == "Your turn is over.", ra.text
+    assert rb.text != "Your turn is over.", rb.text
+    assert re.search(r"before your turn began|not your turn", rb.text), rb.text
     assert runner.db_row("SELECT turn_no FROM games")[0] == turns + 1

@@ -109,17 +109,15 @@ async def test_games_history_board_export_stats_leaderboard(home_runner):
     games_channel = fake.channels["games"].id
 
     _, reply = await t.slash("alice", "games")
-    assert reply.content.startswith("**Your Torres games** (1 unfinished, your turn in 1)")
-    assert (
-        f"• #{ids['running']} (🔵 blue) in <#{general}>: **your turn**, since <t:" in reply.content
-    )
+    assert reply.text.startswith("**Your Torres games** (1 unfinished, your turn in 1)")
+    assert f"• #{ids['running']} (🔵 blue) in <#{general}>: **your turn**, since <t:" in reply.text
     _, reply = await t.slash("carol", "games")
-    assert "no unfinished Torres games" in reply.content
+    assert "no unfinished Torres games" in reply.text
 
     _, reply = await t.slash("bob", "history")
-    lines = reply.content.splitlines()
+    lines = reply.text.splitlines()
     assert lines[0] == "**Finished Torres games in this channel** (newest first)"
-    assert [int(m) for m in re.findall(r"^• #(\d+)", reply.content, re.M)] == [
+    assert [int(m) for m in re.findall(r"^• #(\d+)", reply.text, re.M)] == [
         ids["finished2"],
         ids["finished1"],
         ids["finished0"],
@@ -127,13 +125,13 @@ async def test_games_history_board_export_stats_leaderboard(home_runner):
 
     # this channel's last finished game, as nobody's cards
     _, reply = await t.slash("carol", "board")
-    assert f"Game #{ids['finished2']}, decision " in reply.content
+    assert f"Game #{ids['finished2']}, decision " in reply.text
     check_png(reply.attachments[0].data)
     _, reply = await t.slash("carol", "board", game=ids["finished0"], decision=0)
-    assert f"Game #{ids['finished0']} at the start (decision 0 of " in reply.content
+    assert f"Game #{ids['finished0']} at the start (decision 0 of " in reply.text
     check_png(reply.attachments[0].data)
     _, reply = await t.slash("carol", "board", game=ids["finished0"], decision=9999)
-    assert "there is no decision 9999" in reply.content and not reply.attachments
+    assert "there is no decision 9999" in reply.text and not reply.attachments
 
     _, reply = await t.slash("bob", "export", game=ids["finished1"])
     (attachment,) = reply.attachments
@@ -144,16 +142,16 @@ async def test_games_history_board_export_stats_leaderboard(home_runner):
     assert record.headers["Name red"] == "Alice" and record.headers["Name green"] == "Computer"
     assert record.headers["Channel"] == str(games_channel)
     _, reply = await t.slash("bob", "export", game=ids["running"])
-    assert "still going" in reply.content and not reply.attachments
+    assert "still going" in reply.text and not reply.attachments
 
     _, reply = await t.slash("carol", "stats", player="alice")
-    assert reply.content.startswith("**Alice** on this server: 3 games, "), reply.content
-    assert "Rating " in reply.content
+    assert reply.text.startswith("**Alice** on this server: 3 games, "), reply.text
+    assert "Rating " in reply.text
     _, reply = await t.slash("carol", "stats")
-    assert "no finished Torres games" in reply.content
+    assert "no finished Torres games" in reply.text
 
     _, reply = await t.slash("dana", "leaderboard")
-    lines = reply.content.splitlines()
+    lines = reply.text.splitlines()
     assert lines[0].startswith("**Torres leaderboard**")
     names = {line.split(" — ")[0].split(". ", 1)[1] for line in lines[1:4]}
     assert names == {

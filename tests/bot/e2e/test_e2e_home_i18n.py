@@ -18,33 +18,33 @@ async def test_home_answers_in_each_users_language(runner: BotRunner):
     fake.set_locale("bob", "nl")
 
     _, reply = await t.slash("alice", "games")
-    assert reply.content.startswith(
+    assert reply.text.startswith(
         "**Deine Torres-Partien** (1 nicht beendet, in 1 bist du am Zug)\n"
         f"• #{game_id} (🔴 Rot) in <#{t.channel.id}>: **du bist am Zug** (Zugbeginn <t:"
-    ), reply.content
+    ), reply.text
     _, reply = await t.slash("bob", "games")
-    assert reply.content.startswith(
+    assert reply.text.startswith(
         "**Jouw Torres-spellen** (1 niet afgelopen)\n"
         f"• #{game_id} (🔵 blauw) in <#{t.channel.id}>: Alice is aan de beurt (begonnen <t:"
-    ), reply.content
+    ), reply.text
     _, reply = await t.slash("carol", "history")
-    assert reply.content == "No Torres game has ended on this server yet."
+    assert reply.text == "No Torres game has ended on this server yet."
     _, reply = await t.slash("alice", "history")
-    assert reply.content == "Auf diesem Server ist noch keine Torres-Partie zu Ende gegangen."
+    assert reply.text == "Auf diesem Server ist noch keine Torres-Partie zu Ende gegangen."
     _, reply = await t.slash("bob", "leaderboard")
-    assert reply.content.startswith("Nog niemand heeft op deze server 3 afgelopen spellen;")
+    assert reply.text.startswith("Nog niemand heeft op deze server 3 afgelopen spellen;")
     _, reply = await t.slash("alice", "settings", dm=False)
-    assert reply.content.startswith("**Deine Torres-Einstellungen** (gespeichert)\n• `dm`: aus")
+    assert reply.text.startswith("**Deine Torres-Einstellungen** (gespeichert)\n• `dm`: aus")
 
     ix, reply = await t.slash("bob", "away", days=1)
-    assert reply.content.startswith("Je bent afwezig tot <t:"), reply.content
-    assert "staan stil in 1 lopend spel." in reply.content
-    shown = await t.public_after(ix, "the away notice", lambda m: "<t:" in m.content)
+    assert reply.text.startswith("Je bent afwezig tot <t:"), reply.text
+    assert "staan stil in 1 lopend spel." in reply.text
+    shown = await t.public_after(ix, "the away notice", lambda m: "<t:" in m.text)
     expected = {
         "en": "Bob is away until <t:",
         "de": "Bob ist bis <t:",
         "nl": "Bob is afwezig tot <t:",
     }[game_language]
-    assert shown.content.startswith(expected), shown.content
+    assert shown.text.startswith(expected), shown.text
     _, reply = await t.slash("bob", "away", days=0)
-    assert reply.content == "Welkom terug: je klokken en herinneringen lopen weer."
+    assert reply.text == "Welkom terug: je klokken en herinneringen lopen weer."

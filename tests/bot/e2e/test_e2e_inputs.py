@@ -41,19 +41,19 @@ async def test_huge_and_negative_numbers_get_a_clear_refusal(runner: BotRunner) 
     for number, shown in ((2**63, "9223372036854775808"), (2**64, "18446744073709551616")):
         for sub in ("board", "export"):
             reply = await forged(t, "alice", sub, game=number)
-            assert reply.content == (
+            assert reply.text == (
                 f"There is no game #{shown} on this server (`/torres history` lists them)."
-            ), reply.content
+            ), reply.text
     reply = await forged(t, "alice", "board", game=game_id, decision=2**64)
-    assert "there is no decision 18446744073709551616." in reply.content, reply.content
+    assert "there is no decision 18446744073709551616." in reply.text, reply.text
     reply = await forged(t, "alice", "board", game=game_id, decision=1.5)
-    assert reply.content == "1.5 is not a whole number; nothing was changed.", reply.content
+    assert reply.text == "1.5 is not a whole number; nothing was changed.", reply.text
     seq = t.fake.last_seq
     for days in (-1, 15, 2**64, 2.0**70):
         reply = await forged(t, "bob", "away", days=days)
-        assert reply.content == (
+        assert reply.text == (
             "An away period lasts 1 to 14 days (`days:0` ends one now); nothing was changed."
-        ), reply.content
+        ), reply.text
     assert runner.db_row(
         "SELECT away_until FROM user_settings WHERE user_id = ?", t.user("bob").id
     ) in (
@@ -61,9 +61,9 @@ async def test_huge_and_negative_numbers_get_a_clear_refusal(runner: BotRunner) 
         (None,),
     )
     reply = await forged(t, "carol", "new", clock=-5)
-    assert reply.content.startswith("Choose the time per turn from the list"), reply.content
+    assert reply.text.startswith("Choose the time per turn from the list"), reply.text
     reply = await forged(t, "carol", "new", players=2.5)
-    assert reply.content == "2.5 is not a whole number; nothing was changed.", reply.content
+    assert reply.text == "2.5 is not a whole number; nothing was changed.", reply.text
     assert t.public_since(seq) == []
     assert runner.db_row("SELECT COUNT(*) FROM games")[0] == 1
 
@@ -75,7 +75,7 @@ async def test_away_posts_show_the_name_as_typed(runner: BotRunner) -> None:
     t.user("bob").global_name = f"[pwn](https://evil.example) <@{alice.id}> @everyone **# x**"
     for days, words in ((2, "is away until"), (0, "is back:")):
         ix, _ = await t.slash("bob", "away", days=days)
-        post = await t.public_after(ix, "the away note", lambda m, w=words: w in m.content)
-        assert "](" not in post.content and "https://" not in post.content, post.content
-        assert f"<@{alice.id}>" not in post.content and "@everyone" not in post.content
-        assert "**#" not in post.content and post.pinged_ids == [], post
+        post = await t.public_after(ix, "the away note", lambda m, w=words: w in m.text)
+        assert "](" not in post.text and "https://" not in post.text, post.text
+        assert f"<@{alice.id}>" not in post.text and "@everyone" not in post.text
+        assert "**#" not in post.text and post.pinged_ids == [], post

@@ -38,4 +38,4 @@ async def test_each_user_is_answered_in_their_own_language(runner: BotRunner):
         ix = await fake.slash(who, "general", "torres", "hand")
         reply = await ix.reply()
         assert reply.ephemeral and reply.viewer is fake.users[who]
-        assert reply.content == t(lang, NO_GAME), (who, locale, reply.content)
+        assert reply.text == t(lang, NO_GAME), (who, locale, reply.text)

@@ -83,9 +83,9 @@ async def test_the_same_choice_pressed_twice_at_once_on_one_panel_acts_once(
     await both_answered(list(presses))
     assert turn_log(runner) == ["draw"]
     await t.fake.wait_until(
-        lambda: "This turn so far: `draw`" in panel.content or None, TIMEOUT, "the last edit"
+        lambda: "This turn so far: `draw`" in panel.text or None, TIMEOUT, "the last edit"
     )
-    assert "**4 AP** left" in panel.content, panel.content
+    assert "**4 AP** left" in panel.text, panel.text
 
 
 async def test_the_same_choice_on_two_panels_acts_once_and_the_other_redraws(
@@ -99,20 +99,18 @@ async def test_the_same_choice_on_two_panels_acts_once_and_the_other_redraws(
     await b.open(post)
     await asyncio.gather(a.do("draw"), b.do("draw"))
     assert turn_log(runner) == ["draw"]
-    late, first = (a, b) if OUT_OF_DATE in (a.panel.content if a.panel else "") else (b, a)
+    late, first = (a, b) if OUT_OF_DATE in (a.panel.text if a.panel else "") else (b, a)
     assert late.panel is not None and first.panel is not None
-    assert OUT_OF_DATE in late.panel.content and "Done: Draw a card" in first.panel.content
+    assert OUT_OF_DATE in late.panel.text and "Done: Draw a card" in first.panel.text
     # The redrawn panel shows the game as it is now, and plays on from there.
-    assert (
-        "This turn so far: `draw`" in late.panel.content and "**4 AP** left" in late.panel.content
-    )
+    assert "This turn so far: `draw`" in late.panel.text and "**4 AP** left" in late.panel.text
     build = next(x for x in (await mirror(runner)).legal() if x.startswith("build "))
     square = build.split()[1]
     for d in (late, first):  # both panels show the builds (choosing a group acts on nothing)
         await d.tap(d.find(WHAT + "build") or "", WHAT + "build")
     await asyncio.gather(*(d.tap(d.find(DO + build) or "", DO + build) for d in (late, first)))
     assert turn_log(runner) == ["draw", build], turn_log(runner)
-    assert sum(OUT_OF_DATE in d.panel.content for d in (a, b) if d.panel) == 1
+    assert sum(OUT_OF_DATE in d.panel.text for d in (a, b) if d.panel) == 1
     stored = await mirror(runner)
     assert stored.height(square) == game.height(square) + 1
     assert stored.ap == 3
@@ -132,11 +130,11 @@ async def test_undo_on_the_turn_message_pressed_on_two_devices_takes_back_one(
     a, b = PanelDriver(t.fake, who), PanelDriver(t.fake, who)
     for d in (a, b):
         panel = await d.open(post, "undo")
-        assert f"Press **Undo** below to take back `{second}`" in panel.content, panel.content
+        assert f"Press **Undo** below to take back `{second}`" in panel.text, panel.text
     assert turn_log(runner) == [f"{first}; {second}"]  # opening the panels did nothing
     await asyncio.gather(a.tap(a.button("undo")), b.tap(b.button("undo")))
     assert turn_log(runner) == [f"{first}; {second}", "undo"], turn_log(runner)
-    texts = [d.panel.content for d in (a, b) if d.panel]
+    texts = [d.panel.text for d in (a, b) if d.panel]
     assert sum(OUT_OF_DATE in x for x in texts) == 1, texts
     assert sum(f"Took back `{second}`" in x for x in texts) == 1, texts
 
@@ -165,7 +163,7 @@ async def test_an_interaction_delivered_twice_is_handled_once(runner: BotRunner)
     for again in ("press", "command"):
         if again == "command":
             _, reply = await t.slash(who, "play", actions="draw")
-            assert reply.content.startswith("Done: `draw`"), reply.content
+            assert reply.text.startswith("Done: `draw`"), reply.text
         data, conn = sent[-1]
         await dispatch("INTERACTION_CREATE", data, conn)  # the Draw press, the command: again
         # the bot's evidence that it took the second delivery for what it is
@@ -189,7 +187,7 @@ async def press_forged(
     with_ids(message, lambda text: text.replace(real_id, custom_id))
     ix = await t.fake.click(who, message, custom_id)
     reply = await ix.reply(TIMEOUT)
-    assert reply.ephemeral and "doesn't belong to any game" in reply.content, reply.content
+    assert reply.ephemeral and "doesn't belong to any game" in reply.text, reply.text
     message.components = real
 
 
@@ -204,7 +202,7 @@ async def test_a_panel_posted_before_versions_redraws_instead_of_acting(
     assert old is not None and old.count(":") == 3, old
     await driver.tap(old, DO + "draw")
     assert turn_log(runner) == []
-    assert OUT_OF_DATE in panel.content and driver.button("hint").count(":") == 4
+    assert OUT_OF_DATE in panel.text and driver.button("hint").count(":") == 4
     await driver.do("draw")  # the redrawn panel plays
     assert turn_log(runner) == ["draw"]
 

@@ -80,15 +80,15 @@ class Walk:
             ix, reply = await self.t.slash(who, "undo")
         else:
             ix, reply = await self.t.slash(who, "play", actions=arg)
-        self.log.append(f"{who} {how} {arg!r} -> {reply.content[:80]!r}")
-        assert accepted(reply.content) == should_accept, "\n".join(self.log[-8:])
+        self.log.append(f"{who} {how} {arg!r} -> {reply.text[:80]!r}")
+        assert accepted(reply.text) == should_accept, "\n".join(self.log[-8:])
         return ix, reply
 
     async def after_decision(self, ix) -> None:
         post = await self.t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
         if self.game.stage != "over":
             nxt = self.t.user(self.mover)
-            assert post.pinged_ids == [nxt.id], post.content
+            assert post.pinged_ids == [nxt.id], post.text
             self.turn_msgs.append(post)
 
     def button_msg(self, action: str) -> FakeMessage | None:
@@ -134,11 +134,11 @@ class Walk:
                 # the turn message's Undo opens the mover's panel (or refuses): nothing yet
                 _, panel = await self.expect(who, "button", "undo", False, via=msg)
                 if ok:
-                    assert "Press **Undo** below to take back" in panel.content, panel.content
+                    assert "Press **Undo** below to take back" in panel.text, panel.text
                     driver = PanelDriver(self.t.fake, who)
                     driver.panel = panel
                     await driver.tap(driver.button("undo"))
-                    assert "Took back" in panel.content, panel.content
+                    assert "Took back" in panel.text, panel.text
             else:
                 await self.expect(who, "undo", "", bool(ok))
             if ok:
@@ -172,12 +172,9 @@ class Walk:
             _, reply = await self.t.slash(who, "hand")
             if who in SEATS.values():
                 colour = next(c for c, u in SEATS.items() if u == who)
-                assert (
-                    reply.content.startswith("Your hand (")
-                    and colour in reply.content.splitlines()[0]
-                )
+                assert reply.text.startswith("Your hand (") and colour in reply.text.splitlines()[0]
             else:
-                assert "not playing" in reply.content.lower(), reply.content
+                assert "not playing" in reply.text.lower(), reply.text
 
     def stored_position(self) -> dict:
         [position] = self.runner.db_row("SELECT position FROM games WHERE id = ?", self.game_id)
@@ -192,6 +189,7 @@ async def test_random_walk_of_commands(runner: BotRunner, seed: int) -> None:
         lambda m: bool(m.attachments), channel=t.channel, public=True, timeout=TIMEOUT
     )
     walk = Walk(runner, game_id, seed=seed)
+    walk.t.channel = t.channel  # where the game plays (its thread)
     walk.turn_msgs.append(start)
     for i in range(160):
         if walk.game.stage == "over":

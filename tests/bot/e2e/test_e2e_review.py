@@ -13,7 +13,7 @@ import re
 import pytest
 
 from engine import Game
-from tests.bot.e2e._harness import TIMEOUT, BotRunner, Table, check_png
+from tests.bot.e2e._harness import TIMEOUT, BotRunner, Table, check_png, play_the_computer
 from tests.fakediscord import FakeMessage
 
 REVIEW_TIMEOUT = 120.0  # a whole game's review by the expert, one decision at a time
@@ -34,7 +34,7 @@ def ids(message: FakeMessage) -> dict[str, tuple[str, bool]]:
 
 async def press(t: Table, reply: FakeMessage, step: str) -> FakeMessage:
     custom_id, disabled = ids(reply)[step]
-    assert not disabled, (step, reply.content)
+    assert not disabled, (step, reply.text)
     ix = await t.fake.click("alice", reply, custom_id)
     edited = await ix.reply(REVIEW_TIMEOUT)
     assert ix.callback_type in (6, 7), ix.describe()  # edited in place, not a new message
@@ -44,23 +44,11 @@ async def press(t: Table, reply: FakeMessage, step: str) -> FakeMessage:
 
 async def play_to_the_end(t: Table, runner: BotRunner) -> FakeMessage:
     """alice against the computer; returns the game's last post."""
-    await t.slash("alice", "new", players=2, bots=1)
-    await t.slash("alice", "start")
-    seen = 0
-    while True:
-        post = await t.fake.wait_for_message(
-            lambda m: bool(m.attachments), channel=t.channel, public=True, after=seen,
-            timeout=TIMEOUT, what="the next turn message",
-        )  # fmt: skip
-        seen = post.seq
-        if "**Game over!**" in post.content:
-            return await t.fake.wait_for_message(
-                lambda m: any(a.filename == "replay.gif" for a in m.attachments),
-                channel=t.channel, public=True, after=seen, timeout=TIMEOUT, what="the last post",
-            )  # fmt: skip
-        if t.user("alice").id in post.pinged_ids:
-            legal = mirror(runner, 1).legal()
-            await t.slash("alice", "play", actions="end" if "end" in legal else legal[0])
+    over = await play_the_computer(t, runner)
+    return await t.fake.wait_for_message(
+        lambda m: any(a.filename == "replay.gif" for a in m.attachments),
+        channel=t.channel, public=True, after=over.seq, timeout=TIMEOUT, what="the last post",
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -75,43 +63,43 @@ async def test_the_chart_the_review_and_the_board_steps(runner: BotRunner) -> No
     # The last post: the replay, the score chart and the castles that scored most.
     assert [a.filename for a in last.attachments] == ["replay.gif", "chart.png"]
     check_png(last.attachments[1].data)
-    assert "**Castles that scored most**" in last.content
-    assert "Alice (red)" in last.content or "alice (red)" in last.content.lower()
+    assert "**Castles that scored most**" in last.text
+    assert "Alice (red)" in last.text or "alice (red)" in last.text.lower()
     assert t.public_since(last.seq) == []  # nothing after it
 
     # /torres review game:1 shows the chart again, privately.
     _, reply = await t.slash("alice", "review", game=1)
     assert [a.filename for a in reply.attachments] == ["chart.png"]
     check_png(reply.attachments[0].data)
-    assert "Game #1" in reply.content and "/torres review game:1 player:@name" in reply.content
+    assert "Game #1" in reply.text and "/torres review game:1 player:@name" in reply.text
 
     # /torres review game:1 player:alice: the swings first, then ▶ through every decision.
     ix = await t.fake.slash("alice", t.channel, "torres", "review", game=1, player="alice")
     front = await ix.reply(REVIEW_TIMEOUT)
     assert front.ephemeral and front.viewer is t.user("alice")
-    assert "**Review of" in front.content and "in game #1**" in front.content
-    assert "**Largest swings**" in front.content, front.content
-    swing = [int(n) for n in re.findall(r"^\d\. Decision (\d+) ", front.content, re.M)]
+    assert "**Review of" in front.text and "in game #1**" in front.text
+    assert "**Largest swings**" in front.text, front.text
+    swing = [int(n) for n in re.findall(r"^\d\. Decision (\d+) ", front.text, re.M)]
     assert 1 <= len(swing) <= 3
     assert ids(front)["prev"][1] and not ids(front)["next"][1]  # ◀ off on the first page
-    pages = int(re.search(r"through (?:your|the) (\d+) decision", front.content).group(1))
+    pages = int(re.search(r"through (?:your|the) (\d+) decision", front.text).group(1))
     page, seen_pictures = front, set()
     for n in range(1, pages + 1):
         page = await press(t, page, "next")
-        m = re.search(r"\*\*Game #1, decision (\d+)\*\* \([^)]*\) · (\d+)/(\d+)", page.content)
-        assert m and (int(m.group(2)), int(m.group(3))) == (n, pages), page.content
+        m = re.search(r"\*\*Game #1, decision (\d+)\*\* \([^)]*\) · (\d+)/(\d+)", page.text)
+        assert m and (int(m.group(2)), int(m.group(3))) == (n, pages), page.text
         names = [a.filename for a in page.attachments]
         for a in page.attachments:
             check_png(a.data)
         if int(m.group(1)) in swing:
-            assert names == ["played.png", "expert.png"], (names, page.content)
-            assert "The expert would have played `" in page.content
+            assert names == ["played.png", "expert.png"], (names, page.text)
+            assert "The expert would have played `" in page.text
         seen_pictures.add(tuple(names))
         if n == 2:  # ◀ goes back one, ▶ forward again
             back = await press(t, page, "prev")
-            assert " · 1/" in back.content
+            assert " · 1/" in back.text
             page = await press(t, back, "next")
-            assert " · 2/" in page.content
+            assert " · 2/" in page.text
     assert ("played.png", "expert.png") in seen_pictures
     assert ids(page)["next"][1]  # ▶ off on the last page
 
@@ -120,15 +108,15 @@ async def test_the_chart_the_review_and_the_board_steps(runner: BotRunner) -> No
     steps = ids(board)
     assert set(steps) == {"first", "prev", "next", "last"}
     assert steps["next"][1] and steps["last"][1] and not steps["prev"][1]
-    total = int(re.search(r"decision (\d+) of (\d+)", board.content).group(2))
+    total = int(re.search(r"decision (\d+) of (\d+)", board.text).group(2))
     board = await press(t, board, "prev")
-    assert f"decision {total - 1} of {total}" in board.content
+    assert f"decision {total - 1} of {total}" in board.text
     assert [a.filename for a in board.attachments] == ["board.png"]
     board = await press(t, board, "first")
-    assert f"at the start (decision 0 of {total})" in board.content
+    assert f"at the start (decision 0 of {total})" in board.text
     assert ids(board)["first"][1] and ids(board)["prev"][1]
     board = await press(t, board, "next")
-    assert f"decision 1 of {total}" in board.content
+    assert f"decision 1 of {total}" in board.text
     board = await press(t, board, "last")
-    assert f"decision {total} of {total}" in board.content
+    assert f"decision {total} of {total}" in board.text
     assert runner.unexpected_log_errors() == []

@@ -40,14 +40,14 @@ async def test_undo_works_across_a_restart(runner: BotRunner) -> None:
     who = SEATS[game.to_move]
     [first] = some_actions(game, 1)
     _, reply = await t.slash(who, "play", actions=first)
-    assert reply.content.startswith(f"Done: `{first}`"), reply.content
+    assert reply.text.startswith(f"Done: `{first}`"), reply.text
     game.play(first)
 
     await runner.restart_after_kill()
 
     _, reply = await t.slash(who, "undo")
-    assert reply.content.startswith(f"Took back `{first}`") and "5 AP left" in reply.content, (
-        f"after a restart /torres undo should take back {first!r}, the bot said: {reply.content!r}"
+    assert reply.text.startswith(f"Took back `{first}`") and "5 AP left" in reply.text, (
+        f"after a restart /torres undo should take back {first!r}, the bot said: {reply.text!r}"
     )
 
 
@@ -62,14 +62,14 @@ async def test_two_plays_at_once_are_applied_one_after_the_other(runner: BotRunn
     ix_a = await t.fake.slash(who, t.channel, "torres", "play", actions=a)
     ix_b = await t.fake.slash(who, t.channel, "torres", "play", actions=b)
     ra, rb = await ix_a.reply(TIMEOUT), await ix_b.reply(TIMEOUT)
-    left = sorted(re.findall(r"(\d) AP left", m.content)[0] for m in (ra, rb))
-    assert left == ["3", "4"], (ra.content, rb.content)
+    left = sorted(re.findall(r"(\d) AP left", m.text)[0] for m in (ra, rb))
+    assert left == ["3", "4"], (ra.text, rb.text)
     game.play(a)
     game.play(b)
     ix, reply = await t.slash(who, "play", actions="end")
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
-    played = re.search(r"played `([^`]*)`", post.content)
-    assert played and sorted(played.group(1).split("; ")) == sorted([a, b, "end"]), post.content
+    played = re.search(r"played `([^`]*)`", post.text)
+    assert played and sorted(played.group(1).split("; ")) == sorted([a, b, "end"]), post.text
 
 
 async def test_resigning_player_is_replaced_by_the_computer(runner: BotRunner) -> None:
@@ -84,22 +84,20 @@ async def test_resigning_player_is_replaced_by_the_computer(runner: BotRunner) -
     await t.public_after(ix, "red's placement", lambda m: bool(m.attachments))
     assert game.to_move == "blue"
     ix, reply = await t.confirmed("bob", "resign")
-    assert "computer takes over" in reply.content, reply.content
-    note = await t.public_after(ix, "the resignation note", lambda m: "resigned" in m.content)
-    assert "computer plays their seat" in note.content, note.content
-    blue = await t.public_after(
-        ix, "blue's computer move", lambda m: "(blue)** played" in m.content
-    )
+    assert "computer takes over" in reply.text, reply.text
+    note = await t.public_after(ix, "the resignation note", lambda m: "resigned" in m.text)
+    assert "computer plays their seat" in note.text, note.text
+    blue = await t.public_after(ix, "blue's computer move", lambda m: "(blue)** played" in m.text)
     # Consecutive computer decisions (blue, then green) come as one post.
-    assert "Computer (for Bob)" in blue.content, blue.content
+    assert "Computer (for Bob)" in blue.text, blue.text
     check_png(blue.attachments[0].data)
     _, reply = await t.slash("bob", "play", actions="end")
-    assert "resigned" in reply.content, reply.content
+    assert "resigned" in reply.text, reply.text
     # The computer plays blue and green until red (alice) is to move again, then pings her.
     back = await t.public_after(
         ix,
         "alice's next turn",
-        lambda m: t.user("alice").mention in m.content and "Next:" in m.content,
+        lambda m: t.user("alice").mention in m.text and "Next:" in m.text,
     )
     assert back.pinged_ids == [t.user("alice").id]
     row = runner.db_row(
@@ -113,9 +111,9 @@ async def test_a_channel_the_bot_cannot_post_in_is_explained_privately(runner: B
     t.fake.muted_channels.add(t.channel.id)
     runner.expected_log_errors.append("could not post in channel")
     ix = await t.fake.slash("alice", t.channel, "torres", "new")
-    note = await ix.wait(lambda m: "could not post" in m.content, TIMEOUT)
+    note = await ix.wait(lambda m: "could not post" in m.text, TIMEOUT)
     assert note.ephemeral and note.viewer is t.user("alice")
-    assert "Send Messages" in note.content
+    assert "Send Messages" in note.text
     refused = t.fake.take_errors()
     assert [e["code"] for e in refused] == [50013], refused
     assert t.public_since(0) == []
@@ -135,10 +133,10 @@ async def test_bot_restarted_between_turns_resumes_cleanly(runner: BotRunner) ->
     assert t.fake.sync_count == syncs, "unchanged commands must not be synced again"
     who = SEATS[game.to_move]
     ix, reply = await t.click(who, turn_msg, "end")
-    assert reply.content == "Your turn is over.", reply.content
+    assert reply.text == "Your turn is over.", reply.text
     game.play("end")
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
-    assert f"Next: {t.user(SEATS[game.to_move]).mention}" in post.content
+    assert f"Next: {t.user(SEATS[game.to_move]).mention}" in post.text
 
 
 async def test_personal_deck_keep_stays_private(runner: BotRunner) -> None:
@@ -156,7 +154,7 @@ async def test_personal_deck_keep_stays_private(runner: BotRunner) -> None:
     assert game.stage == "draw-keep"
     revealed = game.position(viewer=colour)["turn"]["revealed"]
     _, hand = await t.slash(who, "hand")
-    assert all(engine_name(c) in hand.content for c in revealed), hand.content
+    assert all(engine_name(c) in hand.text for c in revealed), hand.text
     keep = next(a for a in game.legal() if a.startswith("keep"))
     kept = keep.split()[1]
     _, reply = await t.slash(who, "play", actions=keep)
@@ -164,9 +162,9 @@ async def test_personal_deck_keep_stays_private(runner: BotRunner) -> None:
     ix, reply = await t.slash(who, "play", actions="end")
     game.play("end")
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
-    assert "draw" in post.content
-    assert kept not in post.content and engine_name(kept) not in post.content, (
-        f"the public turn message reveals the kept card {kept!r}: {post.content!r}"
+    assert "draw" in post.text
+    assert kept not in post.text and engine_name(kept) not in post.text, (
+        f"the public turn message reveals the kept card {kept!r}: {post.text!r}"
     )
 
 
@@ -181,14 +179,14 @@ async def test_a_second_game_in_a_thread(runner: BotRunner) -> None:
     main, side = Table(runner, "games"), Table(runner, "games-2")
     await open_game(main)
     _, reply = await main.slash("carol", "new")
-    assert "thread" in reply.content, reply.content
+    assert "thread" in reply.text, reply.text
     _, reply = await side.slash("carol", "new")
-    assert "You opened game #" in reply.content, reply.content
+    assert "You opened game #" in reply.text, reply.text
     await side.slash("dana", "join")
     ix, reply = await side.slash("carol", "start")
-    assert "started" in reply.content, reply.content
+    assert "started" in reply.text, reply.text
     start = await side.public_after(ix, "the thread's start message", lambda m: bool(m.attachments))
-    assert start.channel_id == side.channel.id and side.user("carol").mention in start.content
+    assert start.channel_id == side.channel.id and side.user("carol").mention in start.text
 
     red = Game.new(players=2, names=list(SEATS), variant="common", seed=SEED).legal()[0]
     ix_main = await main.fake.slash("alice", main.channel, "torres", "play", actions=red)
@@ -197,9 +195,9 @@ async def test_a_second_game_in_a_thread(runner: BotRunner) -> None:
         await ix.reply(TIMEOUT)
         post = await table.public_after(ix, "the turn message", lambda m: bool(m.attachments))
         assert post.channel_id == table.channel.id
-        assert post.pinged_ids == [table.user(nxt).id], post.content
+        assert post.pinged_ids == [table.user(nxt).id], post.text
     _, reply = await main.slash("dana", "play", actions="end")
-    assert "not playing" in reply.content.lower(), reply.content
+    assert "not playing" in reply.text.lower(), reply.text
 
 
 async def test_gateway_reconnects_mid_game(runner: BotRunner) -> None:
@@ -214,7 +212,7 @@ async def test_gateway_reconnects_mid_game(runner: BotRunner) -> None:
     await fake.wait_until(lambda: fake.resume_count > resumes and fake.connected, 30, "a RESUME")
     [action] = some_actions(game, 1)
     _, reply = await t.slash(SEATS[game.to_move], "play", actions=action)
-    assert reply.content.startswith(f"Done: `{action}`"), reply.content
+    assert reply.text.startswith(f"Done: `{action}`"), reply.text
     game.play(action)
     try:
         await fake.reconnect_gateway(resume=False)
@@ -224,9 +222,9 @@ async def test_gateway_reconnects_mid_game(runner: BotRunner) -> None:
     finally:
         fake.allow_resume = True
     ix, reply = await t.click(SEATS[game.to_move], turn_msg, "end")
-    assert reply.content == "Your turn is over.", reply.content
+    assert reply.text == "Your turn is over.", reply.text
     post = await t.public_after(ix, "the turn message", lambda m: bool(m.attachments))
-    assert f"played `{action}; end`" in post.content, post.content
+    assert f"played `{action}; end`" in post.text, post.text
 
 
 async def test_turn_committed_just_before_a_crash_is_still_announced(runner: BotRunner) -> None:
@@ -267,7 +265,7 @@ async def test_turn_committed_just_before_a_crash_is_still_announced(runner: Bot
         what="the turn message of the decision committed before the crash",
     )
     nxt = t.user(SEATS[game.to_move])
-    assert f"Next: {nxt.mention}" in post.content and post.pinged_ids == [nxt.id], post.content
+    assert f"Next: {nxt.mention}" in post.text and post.pinged_ids == [nxt.id], post.text
 
 
 async def test_oversized_and_odd_input_gets_a_short_private_answer(runner: BotRunner) -> None:
@@ -298,8 +296,8 @@ async def test_oversized_and_odd_input_gets_a_short_private_answer(runner: BotRu
             continue
         reply = done[0]
         wanted = ("Nothing was changed", "at least one action")
-        if not reply.ephemeral or not any(w in reply.content for w in wanted):
-            failures.append(f"{text[:30]!r}: unexpected answer {reply.content[:200]!r}")
+        if not reply.ephemeral or not any(w in reply.text for w in wanted):
+            failures.append(f"{text[:30]!r}: unexpected answer {reply.text[:200]!r}")
     if failures:  # leave the fixture's own checks to this assertion
         runner.abandoned |= set(t.fake.interactions)
         runner.expected_log_errors.append("could not tell user")
@@ -360,7 +358,7 @@ async def test_a_game_in_a_thread_opened_after_start(runner: BotRunner, announce
     start = await t.fake.wait_for_message(
         lambda m: bool(m.attachments), channel=thread, public=True, timeout=TIMEOUT
     )
-    assert start.channel_id == thread.id and t.user("alice").mention in start.content
+    assert start.channel_id == thread.id and t.user("alice").mention in start.text
 
 
 @pytest.mark.parametrize(
@@ -408,7 +406,7 @@ async def test_turn_message_accepted_just_before_a_crash_is_not_posted_twice(
     await runner.start()
     nxt = t.user(SEATS[game.to_move])
     await t.fake.wait_for_message(
-        lambda m: "it's your move" in m.content and nxt.id in m.pinged_ids,
+        lambda m: "it's your move" in m.text and nxt.id in m.pinged_ids,
         channel=t.channel,
         public=True,
         after=restart_seq,

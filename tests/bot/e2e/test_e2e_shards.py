@@ -75,7 +75,7 @@ async def _human_turn(fake: FakeDiscord, store: GameStore, shard: int, rng: rand
     text = "; ".join(_random_decision(game, rng))
     ix = await fake.slash(HUMANS[shard], CHANNELS[shard], "torres", "play", actions=text)
     reply = await ix.reply(TIMEOUT)
-    return reply.content
+    return reply.text
 
 
 async def _computer_done(fake: FakeDiscord, store: GameStore, shard: int) -> None:
@@ -110,12 +110,14 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
         await fake.wait_synced(20, names=["torres"])
         for s in (0, 1):
             _channel_id[s] = fake.channels[CHANNELS[s]].id
-            ix = await fake.slash(HUMANS[s], CHANNELS[s], "torres", "new", players=2, bots=1)
-            m = re.search(r"game #(\d+)", (await ix.reply(TIMEOUT)).content)
+            ix = await fake.slash(
+                HUMANS[s], CHANNELS[s], "torres", "new", players=2, bots=1, thread=False
+            )
+            m = re.search(r"game #(\d+)", (await ix.reply(TIMEOUT)).text)
             assert m is not None
             _game_id[s] = int(m.group(1))
             ix = await fake.slash(HUMANS[s], CHANNELS[s], "torres", "start")
-            assert "started" in (await ix.reply(TIMEOUT)).content
+            assert "started" in (await ix.reply(TIMEOUT)).text
         for _ in range(3):
             for s in (0, 1):
                 await _computer_done(fake, store, s)
@@ -204,12 +206,12 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_kill(tmp_path,
             announced = [
                 action
                 for m in sorted(pictures, key=lambda m: m.seq)
-                for played in re.findall(r"played `([^`]*)`", m.content)
+                for played in re.findall(r"played `([^`]*)`", m.text)
                 for action in split(played)
             ]
             logged = [action for a in actions for action in split(a.action)]
             assert announced == logged, (s, Counter(announced) - Counter(logged))
-            assert len({m.content for m in pictures}) == len(pictures)
+            assert len({m.text for m in pictures}) == len(pictures)
             assert await _all_unsent(store) == []
         assert fake.sync_count == 1, "only shard 0's process syncs the commands"
         assert fake.nonce_hits == 0, "a post was sent twice (Discord's nonce caught it)"

@@ -33,7 +33,7 @@ async def test_a_swapped_database_stops_the_bot_with_one_line(
     os.replace(backup, runner.db)  # someone restores the older backup while the bot runs
     runner.expected_log_errors.append("was replaced by another file while the bot was running")
     _, reply = await t.slash(SEATS[game.to_move], "play", actions="end")
-    assert "replaced while the bot was running, so nothing was changed" in reply.content
+    assert "replaced while the bot was running, so nothing was changed" in reply.text
     assert runner.proc is not None
     await runner.fake.wait_until(lambda: not runner.proc.running, 30, "the bot to stop")
     assert runner.proc.proc.returncode == 1
@@ -49,4 +49,4 @@ async def test_a_swapped_database_stops_the_bot_with_one_line(
     await runner.start()
     fresh = Game.new(players=2, names=list(SEATS), variant="common", seed=SEED)
     _, reply = await t.slash(SEATS[fresh.to_move], "play", actions=fresh.legal()[0])
-    assert reply.content == "Your turn is over.", reply.content
+    assert reply.text == "Your turn is over.", reply.text

@@ -53,3 +53,47 @@ def test_a_castle_is_named_by_its_first_square_and_counts_the_best_knight_once()
         "red": [("c3", 3, 2), ("f6", 1, 3)],  # highest points first
         "blue": [("c3", 3, 1)],
     }
+
+
+@pytest.mark.parametrize("seed", [4, 9])  # random games where some markers leap-frog
+def test_leap_frog_is_explained_exactly_where_it_happened(seed: int):
+    """A marker that would stop on a taken space moves on (docs/rules.md §4): the summary
+    says so in one line for that player, and for nobody whose marker landed where earned."""
+    names = ["red", "blue"]
+    rng = random.Random(seed)
+    game = Game.new(2, names=names, seed=seed)
+    seen = {True: 0, False: 0}
+    while game.stage != "over":
+        for action in _random_decision(game, rng):
+            prior = dict(game.scores)
+            for event in game.play(action) or []:
+                if event.get("type") != "phase_scored":
+                    continue
+                text = phase_summary(event, _seats(names), game.position(), prior=prior)
+                lines = text.splitlines()
+                for i, name in enumerate(names):
+                    earned = sum(event["points"][name].values())
+                    jumped = bool(earned) and event["scores"][name] != prior[name] + earned
+                    seen[jumped] += 1
+                    start = next(k for k, x in enumerate(lines) if f"(P{i}): +" in x)
+                    mine = lines[start : start + 3]
+                    said = [x for x in mine if x.startswith("↳ Leap-frog")]
+                    assert bool(said) == jumped, (name, prior, event, text)
+                    if jumped:
+                        space = prior[name] + earned
+                        assert said[0] == (
+                            f"↳ Leap-frog: space {space} was taken, so the marker moved on "
+                            f"to {event['scores'][name]}."
+                        )
+    assert seen[False] and seen[True], seen  # both cases happen
+
+
+def test_leap_frog_line_in_each_language():
+    event = {
+        "phase": 1,
+        "points": {"red": {"castles": 4}, "blue": {"castles": 4}},
+        "scores": {"red": 4, "blue": 5},
+    }
+    for lang, word in (("en", "Leap-frog"), ("de", "Bockspringen"), ("nl", "Haasje-over")):
+        text = phase_summary(event, _seats(["red", "blue"]), None, lang, {"red": 0, "blue": 0})
+        assert text.count(word) == 1, text

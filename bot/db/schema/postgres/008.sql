@@ -1,15 +1,8 @@
--- 8: the tutorial (/torres learn, bot.core.learn): one per user, its game as the
--- seed and the log of actions played (JSON), the lessons shown and tried (JSON lists),
--- and a version that each change raises (a tap on an older picture changes nothing).
+-- 8: a game in a thread of its own (issue 35): the channel its lobby card is in (NULL: the
+-- game plays in its channel, ``channel_id``) and that card's message, edited through the game.
 
-CREATE TABLE tutorials (
-    user_id    BIGINT PRIMARY KEY,
-    seed_text  TEXT NOT NULL,
-    log        TEXT NOT NULL,
-    shown      TEXT NOT NULL,
-    tried      TEXT NOT NULL,
-    version    INTEGER NOT NULL,
-    finished   BOOLEAN NOT NULL DEFAULT FALSE,
-    created_at DOUBLE PRECISION NOT NULL,
-    updated_at DOUBLE PRECISION NOT NULL
-);
+ALTER TABLE games ADD COLUMN lobby_channel_id BIGINT;
+
+ALTER TABLE games ADD COLUMN lobby_message_id BIGINT;
+
+CREATE INDEX games_lobby ON games (lobby_channel_id) WHERE status IN ('open', 'running');
