@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.client.cog import TorresGroup
 from bot.client.delivery import Delivery
 from bot.client.home_cog import add_home_commands
+from bot.client.learn_views import LearnButton, LearnSelect, add_learn_command
 from bot.client.lobby import LobbyButton, LobbyCards
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
 from bot.client.pictures import Renderer
@@ -33,6 +34,7 @@ from bot.core.batch import merge_posts
 from bot.core.config import BotConfig
 from bot.core.errors import Busy, Unavailable
 from bot.core.home import HomeService
+from bot.core.learning import LearnService
 from bot.core.outbox import Poster
 from bot.core.review import Reviews
 from bot.core.service import GameService, Post
@@ -55,6 +57,8 @@ COMPONENTS = (
     ConfirmButton,
     ReviewButton,
     BoardButton,
+    LearnSelect,
+    LearnButton,
     LobbyButton,
 )
 
@@ -105,6 +109,8 @@ class TorresBot(Delivery):
         self.reviews = Reviews(store, workers)  # /torres review, the final chart
         group = TorresGroup(self, service)
         add_home_commands(group, self, self.home)
+        self.learn = LearnService(store, seed=service.config.seed, workers=workers)
+        add_learn_command(group, self, self.learn)
         self.tree.add_command(group)
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()  # games kicked while their computer was busy

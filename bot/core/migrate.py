@@ -29,8 +29,9 @@ _ORDER = {
     "results": "game_id",
     "result_seats": "game_id, seat",
     "user_settings": "user_id",
+    "tutorials": "user_id",
 }
-_BOOLEAN = {"is_ai", "resigned", "dm", "dm_refused"}
+_BOOLEAN = {"is_ai", "resigned", "dm", "dm_refused", "finished"}
 
 
 class MigrationError(RuntimeError):

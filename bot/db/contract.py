@@ -15,10 +15,71 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.db.rows import ActionRow, GameRow, ResultRow, SeatRow, UserSettings, is_postgres
+from bot.db.rows import (
+    ActionRow,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    TutorialRow,
+    UserSettings,
+    is_postgres,
+)
 
 
-class GameStore(Protocol):
+class HomeStore(Protocol):
+    """What the home (bot.core.home: players' games, history, results, settings, clocks)
+    and the tutorial need from a database; the stores' ``*HomeQueries`` halves."""
+
+    # players' games, history and results (bot.core.home)
+    async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
+        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
+        each with the time its current turn began (an open game: when it was opened).
+        """
+
+    async def past_games(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
+    ) -> list[GameRow]:
+        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
+
+    async def games_without_result(self) -> list[int]:
+        """Games that ended by being played out and whose result is not yet in ``results``."""
+
+    async def add_result(self, result: ResultRow) -> bool:
+        """Store a finished game's result; False if it was stored already."""
+
+    async def results_version(self, guild_id: int | None) -> tuple[int, int]:
+        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
+
+    async def results(self, guild_id: int | None) -> list[ResultRow]:
+        """A server's results in the order the games finished."""
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (the defaults if they never changed any)."""
+
+    async def set_user_settings(self, settings: UserSettings) -> None: ...
+    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
+        """Give a game a time per turn (and reminders that fit inside it)."""
+
+    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
+        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
+
+    async def turn_clock(self, game_id: int) -> float | None: ...
+    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
+        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
+
+    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
+        """Of *user_ids*, those away at *now*, with when they are back."""
+
+    async def tutorial(self, user_id: int) -> TutorialRow | None:
+        """A user's tutorial (``/torres learn``), None if they never began one."""
+
+    async def save_tutorial(self, row: TutorialRow, *, replacing: int | None) -> bool:
+        """Write *row*: over the user's tutorial only while its version is still
+        *replacing* (False, and nothing written, if it has moved on: another tap came
+        first); with *replacing* None whatever is there (a tutorial begun anew)."""
+
+
+class GameStore(HomeStore, Protocol):
     """What the service and the bot need from a database."""
 
     dialect: str
@@ -179,46 +240,6 @@ class GameStore(Protocol):
         queued: list[int] | None = None,
     ) -> bool:
         """Count one reminder as sent and queue its post, unless the game moved on meanwhile."""
-
-    # players' games, history and results (bot.core.home)
-    async def user_games(self, user_id: int) -> list[tuple[GameRow, float]]:
-        """The open and running games *user_id* holds a seat in (not resigned), oldest first,
-        each with the time its current turn began (an open game: when it was opened).
-        """
-
-    async def past_games(
-        self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
-    ) -> list[GameRow]:
-        """Ended games (over or cancelled) of a channel, else of a server; newest first."""
-
-    async def games_without_result(self) -> list[int]:
-        """Games that ended by being played out and whose result is not yet in ``results``."""
-
-    async def add_result(self, result: ResultRow) -> bool:
-        """Store a finished game's result; False if it was stored already."""
-
-    async def results_version(self, guild_id: int | None) -> tuple[int, int]:
-        """``(count, largest game id)`` of a server's results: changes whenever one is added."""
-
-    async def results(self, guild_id: int | None) -> list[ResultRow]:
-        """A server's results in the order the games finished."""
-
-    async def user_settings(self, user_id: int) -> UserSettings:
-        """A user's settings (the defaults if they never changed any)."""
-
-    async def set_user_settings(self, settings: UserSettings) -> None: ...
-    async def set_turn_clock(self, game_id: int, seconds: float, reminder_interval: float) -> None:
-        """Give a game a time per turn (and reminders that fit inside it)."""
-
-    async def clocked_games(self) -> list[tuple[GameRow, float, float]]:
-        """Running games with a time per turn: ``(game, time per turn, turn began)``."""
-
-    async def turn_clock(self, game_id: int) -> float | None: ...
-    async def set_seat_ai(self, game_id: int, name: str, is_ai: bool) -> None:
-        """Hand a seat to the computer, or back to its player (who keeps the seat)."""
-
-    async def away_users(self, user_ids: Sequence[int], now: float) -> dict[int, float]:
-        """Of *user_ids*, those away at *now*, with when they are back."""
 
 
 async def open_store(target: str, *, pool_size: int = 10) -> GameStore:

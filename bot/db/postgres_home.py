@@ -1,5 +1,5 @@
 """The PostgreSQL store's queries for the home (bot.core.home): a player's games, past
-games, results, settings, clocks and away periods."""
+games, results, settings, clocks, away periods and the tutorial."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ from collections.abc import Sequence
 
 from bot.db.postgres_base import PgBase, _count, _game
 from bot.db.rows import (
+    TABLES,
     TURN_SINCE,
     GameRow,
     ResultRow,
+    TutorialRow,
     UserSettings,
     results_of,
+    tutorial_of,
 )
 
 
@@ -172,3 +175,34 @@ class PgHomeQueries(PgBase):
             now,
         )
         return {int(r[0]): float(r[1]) for r in rows}
+
+    # -- the tutorial (bot.core.learning) ----------------------------------------------
+
+    async def tutorial(self, user_id: int) -> TutorialRow | None:
+        row = await self._pool.fetchrow(
+            f"SELECT {', '.join(TABLES['tutorials'])} FROM tutorials WHERE user_id = $1", user_id
+        )
+        return None if row is None else tutorial_of(tuple(row))
+
+    async def save_tutorial(self, row: TutorialRow, *, replacing: int | None) -> bool:
+        columns = TABLES["tutorials"]
+        values = row.values()
+        if replacing is None:
+            sets = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
+            await self._write(
+                "execute",
+                f"INSERT INTO tutorials ({', '.join(columns)})"
+                f" VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})"
+                f" ON CONFLICT (user_id) DO UPDATE SET {sets}",
+                *values,
+            )
+            return True
+        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(columns[1:], 2))
+        n = len(columns)
+        status = await self._write(
+            "execute",
+            f"UPDATE tutorials SET {sets} WHERE user_id = $1 AND version = ${n + 1}",
+            *values,
+            replacing,
+        )
+        return str(status).endswith(" 1")

@@ -8,6 +8,7 @@ other; everything they both need is here, so that a new column is spelled in
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -228,6 +229,17 @@ TABLES: dict[str, tuple[str, ...]] = {
         "rank",
     ),
     "user_settings": ("user_id", "dm", "dm_refused", "away_until"),
+    "tutorials": (
+        "user_id",
+        "seed_text",
+        "log",
+        "shown",
+        "tried",
+        "version",
+        "finished",
+        "created_at",
+        "updated_at",
+    ),
 }
 
 # The columns of ``games`` a new game starts without (their defaults, or NULL): the id,
@@ -379,3 +391,50 @@ def describe(target: str) -> str:
     scheme, _, cred = head.partition("://")
     user = cred.split(":", 1)[0]
     return repr(f"{scheme}://{user}@{tail}")
+
+
+@dataclass(frozen=True, slots=True)
+class TutorialRow:
+    """A user's tutorial (``/torres learn``, bot.core.learn): its game is the seed and
+    the actions played since (``"undo"`` takes the last one back); ``version`` rises
+    with every change."""
+
+    user_id: int
+    seed: int
+    log: tuple[str, ...] = ()
+    shown: tuple[str, ...] = ()
+    tried: tuple[str, ...] = ()
+    version: int = 0
+    finished: bool = False
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def values(self) -> tuple[Any, ...]:
+        """The row's columns in ``TABLES["tutorials"]`` order, the lists as JSON."""
+        return (
+            self.user_id,
+            str(self.seed),
+            json.dumps(list(self.log)),
+            json.dumps(list(self.shown)),
+            json.dumps(list(self.tried)),
+            self.version,
+            self.finished,
+            self.created_at,
+            self.updated_at,
+        )
+
+
+def tutorial_of(row: Sequence[Any]) -> TutorialRow:
+    """A ``tutorials`` row (its columns in ``TABLES`` order) as a :class:`TutorialRow`."""
+    user_id, seed, log, shown, tried, version, finished, created, updated = row
+    return TutorialRow(
+        int(user_id),
+        int(seed),
+        tuple(json.loads(log)),
+        tuple(json.loads(shown)),
+        tuple(json.loads(tried)),
+        int(version),
+        bool(finished),
+        float(created),
+        float(updated),
+    )

@@ -1,16 +1,20 @@
 """The SQLite store's queries for the home (bot.core.home): a player's games, past games,
-results, settings, clocks and away periods."""
+results, settings, clocks, away periods and the tutorial."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 from bot.db.rows import (
+    TABLES,
     TURN_SINCE,
     GameRow,
     ResultRow,
+    TutorialRow,
     UserSettings,
     results_of,
+    tutorial_of,
 )
 from bot.db.sqlite_base import SqliteBase, _game
 
@@ -166,3 +170,32 @@ class SqliteHomeQueries(SqliteBase):
             (*user_ids, now),
         )
         return {int(r[0]): float(r[1]) for r in rows}
+
+    # -- the tutorial (bot.core.learning) ----------------------------------------------
+
+    async def tutorial(self, user_id: int) -> TutorialRow | None:
+        row = await self._one(
+            f"SELECT {', '.join(TABLES['tutorials'])} FROM tutorials WHERE user_id = ?", (user_id,)
+        )
+        return None if row is None else tutorial_of(tuple(row))
+
+    async def save_tutorial(self, row: TutorialRow, *, replacing: int | None) -> bool:
+        columns = TABLES["tutorials"]
+        values = row.values()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            if replacing is None:
+                conn.execute(
+                    f"INSERT OR REPLACE INTO tutorials ({', '.join(columns)})"
+                    f" VALUES ({', '.join('?' for _ in columns)})",
+                    values,
+                )
+                return True
+            sets = ", ".join(f"{c} = ?" for c in columns[1:])
+            cursor = conn.execute(
+                f"UPDATE tutorials SET {sets} WHERE user_id = ? AND version = ?",
+                (*values[1:], row.user_id, replacing),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(work)

@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import replies
 from bot.client.app import COMPONENTS
+from bot.client.learn_views import LearnButton, LearnSelect
 from bot.client.lobby import LobbyButton
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect, panel_id
 from bot.client.replies import first_delivery
@@ -65,6 +66,9 @@ def test_panel_ids_carry_the_version_and_old_ones_still_match() -> None:
         "torres:board:1:\u0661:next",
         "torres:board:-1:2:prev",
         "torres:board:1:2:up",
+        "tl:\u0661:3:ok",
+        "tl:1:-3:leave",
+        "tl:1:3:4:do0",
     ],
 )
 def test_no_component_reads_digits_of_other_scripts_or_signs(custom_id: str) -> None:
@@ -84,6 +88,9 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         "torres:review:1:red:2:next",
         "torres:board:1:0:first",
         "torres:board:1:7:last",
+        "tl:12:3:what",
+        "tl:12:3:do2",
+        "tl:12:3:leave",
     ):
         readers = [cls for cls in COMPONENTS if match(cls, custom_id)]
         assert len(readers) == 1, (custom_id, readers)
@@ -95,6 +102,8 @@ def test_each_id_the_bot_posts_has_exactly_one_reader() -> None:
         ReviewButton,
         LobbyButton,
         BoardButton,
+        LearnSelect,
+        LearnButton,
     } == set(COMPONENTS)
     assert match(LobbyButton, "torres:lobby:١:join") is None  # ASCII digits only
 

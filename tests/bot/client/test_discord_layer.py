@@ -69,10 +69,14 @@ def test_command_contract(bot: TorresBot):
         "away",
         # bot.client.review_views (issue 36)
         "review",
+        # the tutorial (issue 36)
+        "learn",
     }
     review = _options(payload, "review")
     assert review["game"]["type"] == 4 and review["player"]["type"] == 6  # integer, user
     assert not any(o.get("required") for o in review.values())
+    learn = _options(payload, "learn")
+    assert learn["restart"]["type"] == 5 and not learn["restart"].get("required")
     assert payload[0].get("contexts") == [0] or payload[0].get("dm_permission") is False
     new = _options(payload, "new")
     assert (new["players"]["min_value"], new["players"]["max_value"]) == (2, 4)

@@ -11,6 +11,7 @@ import pytest
 from bot.core.migrate import MigrationError, migrate
 from bot.core.service import GameService, ServiceConfig, User, _random_decision
 from bot.db.contract import GameStore, open_store
+from bot.db.rows import TutorialRow
 from tests.bot.conftest import random_ai
 
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -41,6 +42,8 @@ async def _fill(store: GameStore) -> None:
     wide = GameService(store, ServiceConfig(seed=2**128 - 3), choose_actions=random_ai)
     await wide.new(guild_id=2, channel_id=13, user=BOB, players=2, bots=1)
     await wide.start(channel_id=13, user=BOB)  # a 128-bit seed, in the rows and positions
+    tutorial = TutorialRow(1, 2**128 - 5, ("place c3",), ("place",), (), 2, True, 1.5, 2.5)
+    await store.save_tutorial(tutorial, replacing=None)  # /torres learn's table moves too
 
 
 async def _dump(store: GameStore) -> list[tuple]:

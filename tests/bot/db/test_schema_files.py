@@ -37,7 +37,7 @@ def _shape(step: list[str]) -> set[tuple[str, ...]]:
 
 def test_both_dialects_have_the_same_steps_with_the_same_tables_columns_and_indexes():
     sqlite, postgres = migrations("sqlite"), migrations("postgres")
-    assert len(sqlite) == len(postgres) == 8
+    assert len(sqlite) == len(postgres) == 9
     for version, (a, b) in enumerate(zip(sqlite, postgres, strict=True), 1):
         assert _shape(a) == _shape(b), f"schema step {version} differs"
         assert _shape(a), f"schema step {version} makes nothing"
