@@ -102,6 +102,7 @@ class Reads(GameCore):
         """Reminder posts for players who have been idle too long; each is counted as sent."""
         now = self._clock()
         posts = []
+        clocks: dict[int, tuple[float, float]] | None = None  # game -> (time per turn, turn began)
         for row in await self._store.games_with_status("running"):
             if row.reminders_sent >= row.reminder_limit or row.position is None:
                 continue
@@ -116,7 +117,14 @@ class Reads(GameCore):
                 continue
             if await self._store.away_users([seat.user_id], now):  # /torres away: paused
                 continue
-            text = texts.reminder(row, seat, row.reminders_sent + 1, now)
+            if clocks is None:
+                clocks = {r.id: (sec, since) for r, sec, since in await self._store.clocked_games()}
+            ends = None
+            if row.id in clocks:  # the computer plays the turn then (bot.core.clocks.due_clocks)
+                seconds, since = clocks[row.id]
+                back = (await self._store.user_settings(seat.user_id)).away_until or 0.0
+                ends = max(since, back) + seconds
+            text = texts.reminder(row, seat, row.reminders_sent + 1, now, clock_ends=ends)
             post = Post(
                 row.channel_id, row.id, text, mentions=(seat.user_id,), language=row.language
             )

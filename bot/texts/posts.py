@@ -435,8 +435,11 @@ def master_card_line(card: str | None, lang: str = DEFAULT) -> str:
     )
 
 
-def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
-    """A public reminder, in the game's language."""
+def reminder(
+    row: GameRow, seat: SeatRow, sent: int, now: float, *, clock_ends: float | None = None
+) -> str:
+    """A public reminder, in the game's language; in a game with a clock, when the
+    computer plays the turn for its player (*clock_ends*), not when it may be cancelled."""
     lang = row.language
     text = t(
         lang,
@@ -446,10 +449,23 @@ def reminder(row: GameRow, seat: SeatRow, sent: int, now: float) -> str:
         player=colour(seat.name, lang),
         since=timestamp(row.last_activity),
     )
-    if sent < row.reminder_limit:
-        nxt = int(row.last_activity + row.reminder_interval * (sent + 1))
+    nxt = int(row.last_activity + row.reminder_interval * (sent + 1))
+    last = sent >= row.reminder_limit or (clock_ends is not None and nxt >= clock_ends)
+    if not last:
         text += " " + t(lang, "Next reminder {time}.", time=timestamp(nxt))
-    else:
+    if clock_ends is not None:
+        if last:
+            ends = t(
+                lang,
+                "This is the last reminder: the computer plays this turn for you {time}.",
+                time=timestamp(clock_ends),
+            )
+        else:
+            ends = t(
+                lang, "⏰ The computer plays this turn for you {time}.", time=timestamp(clock_ends)
+            )
+        text += " " + ends
+    elif last:
         cancel_at = int(row.last_activity + row.idle_cancel_after)
         text += " " + t(
             lang,
