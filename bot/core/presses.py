@@ -16,6 +16,7 @@ from bot.db.rows import GameRow, SeatRow
 from bot.texts import posts as texts
 from bot.texts.i18n import t
 from bot.texts.markup import (
+    channel_link,
     shorten,
 )
 from engine import Game, changed_squares
@@ -149,12 +150,22 @@ class Presses(Turns, Hints):
             or row.turn_no != turn
         ):
             played = "; ".join([*before_actions, *split_actions(action)])
-            text = t(
-                lang,
-                "**{reply}** You played `{actions}`; the turn message is in the channel.",
-                reply=outcome.reply or t(lang, "Done."),
-                actions=shorten(played, 1500),
-            )
+            reply, actions = outcome.reply or t(lang, "Done."), shorten(played, 1500)
+            if row.lobby_message_id is not None:  # the game plays in a thread of its own
+                text = t(
+                    lang,
+                    "**{reply}** You played `{actions}`; the turn message is in {thread}.",
+                    reply=reply,
+                    actions=actions,
+                    thread=channel_link(row.channel_id),
+                )
+            else:
+                text = t(
+                    lang,
+                    "**{reply}** You played `{actions}`; the turn message is in the channel.",
+                    reply=reply,
+                    actions=actions,
+                )
             return PanelState(panels.closed_model(text), outcome=outcome)
         after = await self._load(row)
         words = panels.done_words(action, game, after, panel=True, lang=lang)
