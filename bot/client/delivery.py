@@ -15,7 +15,7 @@ import aiohttp
 import discord
 
 from bot.client.cards import disabled_copy, post_card
-from bot.client.lobby import LobbyCards
+from bot.client.lobby import ARCHIVED, LobbyCards
 from bot.client.pictures import Renderer
 from bot.client.replies import (
     answer_in_time,
@@ -204,8 +204,9 @@ class Delivery(discord.Client):
             await asyncio.sleep(delay)
             delay = min(delay * 2, RETRY_MAX)
 
-    async def send_post(self, post: Post, late: bool = False) -> str:
-        """One attempt at a public post in the game's channel.
+    async def send_post(self, post: Post, late: bool = False, *, reopened: bool = False) -> str:
+        """One attempt at a public post in the game's channel (a second one after bringing
+        the game's locked thread back from the archive, unless *reopened* already).
 
         Returns ``POSTED``, ``FORBIDDEN`` (403/404: the bot may not post there),
         ``REJECTED`` (another 4xx: Discord will never take this message) or
@@ -291,6 +292,13 @@ class Delivery(discord.Client):
             if _transient(exc.status):
                 log.warning("could not post %s yet: Discord answered %s; will retry", where, exc)
                 return RETRY
+            if exc.code == ARCHIVED and not reopened:  # a locked thread: the post alone can't
+                try:
+                    await self.lobby.reopen(post.channel_id)
+                except discord.HTTPException as again:
+                    log.warning("could not reopen the thread %s: %s", where, again)
+                else:
+                    return await self.send_post(post, late, reopened=True)
             await self.lobby.after_post(post, None)  # e.g. the game's thread was deleted
             if exc.status in (403, 404):
                 log.error("could not post %s: Discord refused: %s", where, exc)

@@ -315,7 +315,13 @@ class LobbyCards:
             except discord.HTTPException as exc:
                 if exc.code != ARCHIVED:
                     raise
-                await self.bot.http.edit_channel(thread_id, archived=False)
+                await self.reopen(thread_id)
                 await self.bot.http.add_user_to_thread(thread_id, user_id)
             known.add(user_id)
         self._members[thread_id] = known
+
+    async def reopen(self, thread_id: int) -> None:
+        """Bring a game's thread back from the archive (Discord's 50083 on a post, an edit
+        or a new member). A post alone does that, except in a locked thread: reopening
+        one takes Manage Threads, and Discord's refusal is raised as it comes."""
+        await self.bot.http.edit_channel(thread_id, archived=False)

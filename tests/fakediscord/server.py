@@ -429,6 +429,7 @@ class FakeDiscord:
         # Permissions the bot's role lacks in a channel (channel id -> bits), e.g.
         # ``fake.deny_bot("games", CREATE_PUBLIC_THREADS)``; a thread inherits its parent's.
         self.bot_denied: dict[int, int] = {}
+        self.bot_granted: dict[int, int] = {}  # channel -> bits a server gave the bot there
         self.thread_unarchives = 0  # threads brought back from the archive (by the bot's acts)
         # Direct messages: POST /users/@me/channels opens one channel per user; posts there
         # are refused with 50007 for the users named in ``dms_closed`` (their DMs are off).
@@ -1331,10 +1332,19 @@ class FakeDiscord:
         ch = self.channel(channel)
         self.bot_denied[ch.id] = self.bot_denied.get(ch.id, 0) | permissions
 
+    def grant_bot(self, channel: FakeChannel | str, permissions: int) -> None:
+        """Give the bot ``permissions`` (bits) in ``channel`` (and its threads) beyond its
+        role, as a server may (e.g. Manage Threads)."""
+        ch = self.channel(channel)
+        self.bot_granted[ch.id] = self.bot_granted.get(ch.id, 0) | permissions
+
     def bot_permissions(self, channel: FakeChannel) -> int:
         """What the bot may do in ``channel``: its role, less what is denied there
         (a thread takes its parent's permissions; a muted channel lacks Send Messages)."""
         perms = BOT_PERMISSIONS
+        for cid in (channel.id, channel.parent_id):
+            if cid is not None:
+                perms |= self.bot_granted.get(cid, 0)
         for cid in (channel.id, channel.parent_id):
             if cid is not None:
                 perms &= ~self.bot_denied.get(cid, 0)
@@ -2140,6 +2150,10 @@ class FakeDiscord:
                 raise FormError("", "Thread is locked", code=50083, status=400)
             ch.archived = False
             self.thread_unarchives += 1
+        if ch.is_thread and ch.locked and not self.bot_permissions(ch) & MANAGE_THREADS:
+            raise FormError(
+                "", "Missing Permissions (the thread is locked)", code=50013, status=403
+            )
 
     def _check_not_archived(self, ch: FakeChannel) -> None:
         if ch.is_thread and ch.archived:
@@ -2251,7 +2265,8 @@ class FakeDiscord:
         unknown = set(body) - {"archived", "locked", "name", "auto_archive_duration"}
         if unknown:
             raise FormError(sorted(unknown)[0], "not faked for threads")
-        if ch.locked and body.get("archived") is False and body.get("locked") is not False:
+        may = bool(self.bot_permissions(ch) & MANAGE_THREADS)  # unarchives a locked thread
+        if ch.locked and body.get("archived") is False and not may:
             raise FormError(
                 "", "Missing Permissions (the thread is locked)", code=50013, status=403
             )

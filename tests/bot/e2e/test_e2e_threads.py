@@ -15,8 +15,8 @@ import re
 from engine import Game
 from renderer._model import PLAYER_COLOURS
 from tests.bot.e2e._harness import SEED, TIMEOUT, BotRunner, PanelDriver, Table
-from tests.fakediscord import FakeDiscord, FakeMessage
-from tests.fakediscord._model import CREATE_PUBLIC_THREADS
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.fakediscord._model import CREATE_PUBLIC_THREADS, MANAGE_THREADS
 
 
 def new_threads(fake: FakeDiscord) -> list[object]:
@@ -266,3 +266,56 @@ async def test_archived_thread_comes_back_and_deleted_one_can_be_cancelled(
     assert [e["code"] for e in fake.take_errors()] == [10003]
     status = runner.db_row("SELECT status FROM games WHERE id = ?", game_id)
     assert status == ("cancelled",) or status == "cancelled", status
+
+
+async def _locked_lobby(runner: BotRunner) -> tuple[FakeMessage, FakeChannel]:
+    """Alice opens a 3-player game; a moderator locks its thread, which archives it."""
+    await Table(runner).slash("alice", "new", players=3)
+    (card,) = cards(runner.fake)
+    thread = runner.fake.thread_of(card)
+    assert thread is not None
+    await runner.fake.archive_thread(thread, locked=True)
+    return card, thread
+
+
+async def test_a_locked_archived_thread_is_reopened_by_the_bot(runner: BotRunner) -> None:
+    """A locked archived thread refuses the bot's post (Discord's 50083): no post brings it
+    back, so the bot's own unarchive runs (it may: Manage Threads), and the post follows."""
+    fake = runner.fake
+    fake.grant_bot("games", MANAGE_THREADS)
+    card, thread = await _locked_lobby(runner)
+    seq = fake.last_seq
+    await tap_card(fake, "bob", card, "join")
+    note = await fake.wait_for_message(
+        lambda m: "joined game" in m.text,
+        channel=thread,
+        after=seq,
+        public=True,
+        timeout=TIMEOUT,
+        what="the join note in the thread",
+    )
+    assert note.channel_id == thread.id
+    await fake.wait_until(
+        lambda: fake.users["bob"].id in thread.members or None, TIMEOUT, "bob in the thread"
+    )
+    assert not thread.archived and thread.locked  # back, and still locked as the moderator left it
+    assert fake.thread_unarchives == 1
+    # The one refusal: the first try of the post, before the bot reopened the thread.
+    assert [e["code"] for e in fake.take_errors()] == [50083]
+
+
+async def test_a_locked_thread_the_bot_may_not_reopen_leaves_the_game_going(
+    runner: BotRunner,
+) -> None:
+    """Without Manage Threads the bot can't reopen a locked thread: its post there is lost
+    (and logged), the game and its card go on."""
+    fake = runner.fake
+    card, thread = await _locked_lobby(runner)
+    reply = await tap_card(fake, "bob", card, "join")
+    assert "You joined game" in reply.text, reply.text
+    await fake.wait_until(lambda: "bob" in card.text.lower() or None, TIMEOUT, "bob on the card")
+    # Both the post and the new member were refused, and so was each try to reopen.
+    await fake.wait_until(lambda: len(fake.errors) >= 4 or None, TIMEOUT, "the refusals")
+    assert sorted(e["code"] for e in fake.take_errors()) == [50013, 50013, 50083, 50083]
+    assert thread.archived and thread.locked and fake.users["bob"].id not in thread.members
+    runner.expected_log_errors.append("Thread is locked")
