@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.client.panel_views import button_label
 from bot.client.replies import (
     APOLOGY,
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     edit_in_place,
     lang_of,
@@ -56,7 +56,7 @@ def learn_id(user: int, version: int, op: str) -> str:
 
 
 class LearnSelect(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
+    BoundItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
     """A select of the tutorial: ``what`` (a group) or ``doN`` (an action)."""
 
@@ -81,12 +81,6 @@ class LearnSelect(
         )
         self.user, self.version, self.op = user, version, op
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> LearnSelect:
-        return cls(int(match["user"]), int(match["version"]), match["op"])
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
         values = data.get("values") or []
@@ -96,7 +90,7 @@ class LearnSelect(
 
 
 class LearnButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+    BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
 ):
     """A button of the tutorial: Undo, End turn, Got it, Leave."""
 
@@ -121,12 +115,6 @@ class LearnButton(
             )
         )
         self.user, self.version, self.op = user, version, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> LearnButton:
-        return cls(int(match["user"]), int(match["version"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_learn(interaction, self.user, self.version, self.op, "")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.client.replies import (
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     partial_defer,
     report_error,
@@ -57,9 +57,7 @@ def label(op: str, lang: str = DEFAULT) -> str:
     return labels[op]
 
 
-class LobbyButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
-):
+class LobbyButton(BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     """A button on a lobby card; its custom_id is ``torres:lobby:GAME:OP``."""
 
     def __init__(self, game_id: int, op: str, lang: str = DEFAULT) -> None:
@@ -70,12 +68,6 @@ class LobbyButton(
         )
         self.game_id = game_id
         self.op = op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> LobbyButton:
-        return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press(interaction, self.game_id, self.op)

@@ -16,13 +16,13 @@ matches other scripts' digits that ``int`` reads).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
 
 from bot.client.replies import (
     APOLOGY,
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     edit_in_place,
     lang_of,
@@ -82,8 +82,18 @@ def _bound(match: Any) -> tuple[int, int, str]:
     return int(match["game"]), int(match["turn"]), match["op"]
 
 
+class _PanelItem(BoundItem):
+    """A panel component: its custom id's version (absent on an old panel) is a keyword."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cast("Self", cast("Any", cls)(*_bound(match), version=_version(match)))
+
+
 class PanelSelect(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
+    _PanelItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
     """A select of the panel: ``what`` (a group) or ``doN`` (an action)."""
 
@@ -116,12 +126,6 @@ class PanelSelect(
         )
         self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> PanelSelect:
-        return cls(*_bound(match), version=_version(match))
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
         values = [str(v) for v in data.get("values") or []]
@@ -133,7 +137,7 @@ class PanelSelect(
 
 
 class PanelButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+    _PanelItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
 ):
     """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
 
@@ -160,12 +164,6 @@ class PanelButton(
             )
         )
         self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> PanelButton:
-        return cls(*_bound(match), version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_panel(interaction, self.game_id, self.turn, self.op, "", self.version)
@@ -319,7 +317,7 @@ async def press_panel(
 
 
 class ConfirmButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE
+    BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE
 ):
     """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
 
@@ -347,12 +345,6 @@ class ConfirmButton(
         self.game_id = game_id
         self.turn = turn
         self.answer = answer
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ConfirmButton:
-        return cls(match["what"], int(match["game"]), int(match["turn"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await confirmed(interaction, self.what, self.game_id, self.turn, self.answer == "yes")

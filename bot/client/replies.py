@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -230,3 +231,20 @@ class OncePerInteraction:
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return first_delivery(interaction)
+
+
+def bound(match: re.Match[str]) -> list[Any]:
+    """A custom id's fields in its template's order: ASCII digits as numbers, the rest as
+    text, a missing optional field as None."""
+    return [v if v is None or not (v.isascii() and v.isdigit()) else int(v) for v in match.groups()]
+
+
+class BoundItem(OncePerInteraction):
+    """A mixin for the ``DynamicItem``s: one rebuilt after a restart takes its custom id's
+    fields, in the template's order, as its constructor's first arguments."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cast("Self", cast("Any", cls)(*bound(match)))

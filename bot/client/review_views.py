@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.client.replies import (
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     edit_in_place,
     game_number,
@@ -118,7 +118,7 @@ def sent(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _StepButton(OncePerInteraction):
+class _StepButton(BoundItem):
     """What the review's and the board's step buttons share: a press shows another
     page of a private message, edited in place (acknowledged first when slow)."""
 
@@ -156,12 +156,6 @@ class ReviewButton(
         self.game_id = game_id
         self.seat = seat
         self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ReviewButton:
-        return cls(int(match["game"]), match["seat"], int(match["page"]), match["dir"])
 
     async def message(
         self, bot: TorresBot, interaction: discord.Interaction, lang: str
@@ -203,12 +197,6 @@ class BoardButton(
         self.game_id = game_id
         self.decision = decision
         self.to = to
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> BoardButton:
-        return cls(int(match["game"]), int(match["decision"]), match["to"])
 
     async def message(
         self, bot: TorresBot, interaction: discord.Interaction, lang: str
