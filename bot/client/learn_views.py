@@ -23,9 +23,8 @@ from bot.client.replies import (
     answer_in_time,
     edit_in_place,
     lang_of,
-    partial_defer,
     report_error,
-    respond_private,
+    respond_in_time,
     user_of,
 )
 from bot.core.learning import LearnService, LearnView
@@ -196,13 +195,6 @@ def add_learn_command(group: app_commands.Group, bot: TorresBot, service: LearnS
             state = await service.begin(user_of(interaction), restart=restart)
             return await _message(bot, state, lang)
 
-        try:
-            message = await answer_in_time(interaction, work(), partial_defer(interaction))
-            files = message.pop("attachments", [])
-            if files:
-                message["files"] = files
-            await respond_private(interaction, **message)
-        except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
-            await report_error(interaction, exc)
+        await respond_in_time(interaction, work())
 
     group.add_command(learn)

@@ -26,8 +26,8 @@ from bot.client.replies import (
     answer_in_time,
     edit_in_place,
     lang_of,
-    partial_defer,
     report_error,
+    respond_in_time,
     respond_private,
     send_private,
     user_of,
@@ -247,14 +247,7 @@ async def open_panel(
         )
         return await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
 
-    try:
-        kwargs = await answer_in_time(interaction, work(), partial_defer(interaction))
-        files = kwargs.pop("attachments", [])
-        if files:
-            kwargs["files"] = files
-        await respond_private(interaction, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
-        await report_error(interaction, exc)
+    await respond_in_time(interaction, work())
 
 
 async def press_panel(

@@ -153,6 +153,22 @@ async def respond_private(
         await interaction.response.send_message(content, ephemeral=True, **message)
 
 
+async def respond_in_time(
+    interaction: discord.Interaction, message: Awaitable[dict[str, Any]]
+) -> None:
+    """Answer privately with *message* once it is ready (acknowledged first when slow),
+    a message built for an edit (``attachments``) sent as a new one takes it (``files``);
+    what goes wrong is reported to the user."""
+    try:
+        kwargs = await answer_in_time(interaction, message, partial_defer(interaction))
+        files = kwargs.pop("attachments", [])
+        if files:
+            kwargs["files"] = files
+        await respond_private(interaction, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
+        await report_error(interaction, exc)
+
+
 async def edit_in_place(interaction: discord.Interaction, **message: Any) -> None:
     """Answer a button or menu by editing its message: with the response itself when
     quick, or after the deferred update (``answer_in_time``)."""
