@@ -11,12 +11,12 @@ the tutorial again where it was left.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.client.panel_views import button_label
+from bot.client.panel_views import button_label, chosen, select_options
 from bot.client.replies import (
     APOLOGY,
     BoundItem,
@@ -62,28 +62,19 @@ class LearnSelect(
     def __init__(
         self, user: int, version: int, op: str, select: Select | None = None, row: int = 0
     ) -> None:
-        options = []
-        if select is not None:
-            options = [
-                discord.SelectOption(
-                    label=o.label, value=o.value, description=o.description, default=o.default
-                )
-                for o in select.options
-            ]
         super().__init__(
             discord.ui.Select(
                 custom_id=learn_id(user, version, op),
                 placeholder=select.placeholder if select else None,
-                options=options,
+                options=select_options(select),
                 row=row,
             )
         )
         self.user, self.version, self.op = user, version, op
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
-        values = data.get("values") or []
-        value = str(values[0]) if values else ""
+        values = chosen(interaction)
+        value = values[0] if values else ""
         op = "what" if self.op == "what" else "do"
         await press_learn(interaction, self.user, self.version, op, value)
 

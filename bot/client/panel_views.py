@@ -73,6 +73,25 @@ def panel_id(game_id: int, turn: int, version: int | None, op: str) -> str:
     return f"tp:{game_id}:{turn}:{version}:{op}"
 
 
+def select_options(select: Select | None) -> list[discord.SelectOption]:
+    """A select's options as Discord takes them (none on one rebuilt from its custom id:
+    a press needs only the values chosen)."""
+    if select is None:
+        return []
+    return [
+        discord.SelectOption(
+            label=o.label, value=o.value, description=o.description, default=o.default
+        )
+        for o in select.options
+    ]
+
+
+def chosen(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a press on a select chose."""
+    data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
+    return [str(v) for v in data.get("values") or []]
+
+
 def _version(match: Any) -> int | None:
     return None if match["version"] is None else int(match["version"])
 
@@ -107,19 +126,11 @@ class PanelSelect(
         *,
         version: int | None = None,
     ) -> None:
-        options = []
-        if select is not None:
-            options = [
-                discord.SelectOption(
-                    label=o.label, value=o.value, description=o.description, default=o.default
-                )
-                for o in select.options
-            ]
         super().__init__(
             discord.ui.Select(
                 custom_id=panel_id(game_id, turn, version, op),
                 placeholder=select.placeholder if select else None,
-                options=options,
+                options=select_options(select),
                 max_values=select.max_values if select else 1,
                 row=row,
             )
@@ -127,8 +138,7 @@ class PanelSelect(
         self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
-        values = [str(v) for v in data.get("values") or []]
+        values = chosen(interaction)
         value = values[0] if values else ""
         op = "what" if self.op == "what" else "do"
         await press_panel(
