@@ -367,6 +367,39 @@ class ResultRow:
     seats: tuple[ResultSeat, ...]
 
 
+def result_values(result: ResultRow) -> tuple[Any, ...]:
+    """A ``results`` row's values in the order both stores insert them (game_id,
+    guild_id, channel_id, variant, started_at, finished_at)."""
+    return (
+        result.game_id,
+        result.guild_id,
+        result.channel_id,
+        result.variant,
+        result.started_at,
+        result.finished_at,
+    )
+
+
+def result_seat_values(result: ResultRow) -> list[tuple[Any, ...]]:
+    """Its ``result_seats`` rows' values (game_id, seat, name, user_id, display,
+    ai_level, score, rank), one a seat."""
+    return [
+        (result.game_id, s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank)
+        for s in result.seats
+    ]
+
+
+def clocked(
+    data: dict[str, Any], game: Callable[[dict[str, Any]], GameRow]
+) -> tuple[GameRow, float, float]:
+    """A row of ``games`` with ``turn_since`` (:data:`TURN_SINCE`) read as a clocked
+    game: the game (*game*: the store's decoder), its seconds a turn, since when the
+    turn runs."""
+    since = float(data.pop("turn_since") or data["created_at"])
+    seconds = float(data.pop("turn_seconds"))
+    return game(data), seconds, since
+
+
 def results_of(rows: Sequence[Sequence[Any]]) -> list[ResultRow]:
     """Group joined ``results`` x ``result_seats`` rows (ordered by game) into results."""
     out: list[ResultRow] = []
