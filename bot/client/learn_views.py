@@ -23,6 +23,7 @@ from bot.client.replies import (
     answer_in_time,
     edit_in_place,
     lang_of,
+    picture_file,
     report_error,
     respond_in_time,
     user_of,
@@ -132,13 +133,15 @@ async def _message(bot: TorresBot, state: LearnView, lang: str) -> dict[str, Any
     message: dict[str, Any] = {"content": shorten(state.text), "view": learn_view(state, lang)}
     if state.position is not None:
         try:
-            picture = await bot.board_file(
-                state.position,
-                "blue",
-                state.highlight,
-                state.note,
-                state.labels,
-                language=lang,
+            picture = picture_file(
+                await bot.renderer.picture(
+                    state.position,
+                    "blue",
+                    state.highlight,
+                    state.note,
+                    state.labels,
+                    language=lang,
+                )
             )
             message["attachments"] = [picture]
         except Exception:  # the tutorial works without its picture

@@ -26,6 +26,7 @@ from bot.client.replies import (
     answer_in_time,
     edit_in_place,
     lang_of,
+    picture_file,
     report_error,
     respond_in_time,
     respond_private,
@@ -230,13 +231,15 @@ async def _message_kwargs(
     if state.position is not None and (shown is None or shown != state.version):
         try:
             kwargs["attachments"] = [
-                await bot.board_file(
-                    state.position,
-                    state.viewer,
-                    state.highlight,
-                    state.note,
-                    state.labels,
-                    language=lang,
+                picture_file(
+                    await bot.renderer.picture(
+                        state.position,
+                        state.viewer,
+                        state.highlight,
+                        state.note,
+                        state.labels,
+                        language=lang,
+                    )
                 )
             ]
         except Exception:  # the panel works without its picture

@@ -106,7 +106,9 @@ class Renderer:
         labels: dict[str, str] | None = None,
         language: str = DEFAULT,
     ) -> tuple[bytes, str | None]:
-        """The PNG and its description (``alt_text``, None if that failed), both drawn off
+        """The PNG and its description (``alt_text``, None if that failed): *labels* name
+        the seats as the players know each other (display names); *language* is the
+        game's for a public picture, the asker's for a private one. Both are drawn off
         the event loop in one job (one hand-off a picture), in a render process or a
         thread. (The description in a thread beside the process held the interpreter
         lock against the loop: handing it over cost the loop ~5% at 200 games.)"""

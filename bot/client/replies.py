@@ -9,6 +9,7 @@ answered within 3 s, and may deliver one twice; both are handled here.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 import time
@@ -167,6 +168,13 @@ async def respond_in_time(
         await respond_private(interaction, **kwargs)
     except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
         await report_error(interaction, exc)
+
+
+def picture_file(picture: tuple[bytes, str | None]) -> discord.File:
+    """A board picture (``Renderer.picture``: the PNG and its description, the position
+    in words) as an attachment."""
+    png, alt = picture
+    return discord.File(io.BytesIO(png), filename="board.png", description=alt)
 
 
 async def edit_in_place(interaction: discord.Interaction, **message: Any) -> None:

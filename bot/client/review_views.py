@@ -27,6 +27,7 @@ from bot.client.replies import (
     edit_in_place,
     game_number,
     lang_of,
+    picture_file,
     report_error,
     respond_private,
 )
@@ -97,8 +98,10 @@ async def review_message(bot: TorresBot, page: ReviewPage, lang: str) -> dict[st
     """The message of a review page: its text, its pictures, its ◀ ▶."""
     files = []
     for i, pic in enumerate(page.pictures):
-        file = await bot.board_file(
-            pic.position, None, pic.highlight, pic.note, pic.labels, language=lang
+        file = picture_file(
+            await bot.renderer.picture(
+                pic.position, None, pic.highlight, pic.note, pic.labels, language=lang
+            )
         )
         file.filename = "played.png" if i == 0 else "expert.png"
         files.append(file)
@@ -214,8 +217,15 @@ class BoardButton(
 
 async def board_message(bot: TorresBot, view: BoardView, lang: str) -> dict[str, Any]:
     """``/torres board``'s answer as a message: text, picture, and its steps if any."""
-    file = await bot.board_file(
-        view.position, view.viewer, view.highlight, view.highlight_note, view.labels, language=lang
+    file = picture_file(
+        await bot.renderer.picture(
+            view.position,
+            view.viewer,
+            view.highlight,
+            view.highlight_note,
+            view.labels,
+            language=lang,
+        )
     )
     out: dict[str, Any] = {"content": shorten(view.text), "attachments": [file]}
     steps = board_steps(view)

@@ -50,7 +50,7 @@ _CHART = "chart.png"
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A board picture for the client to draw (``TorresBot.board_file``)."""
+    """A board picture for the client to draw (``bot.client.replies.picture_file``)."""
 
     position: dict[str, Any]
     highlight: frozenset[str]
