@@ -81,17 +81,35 @@ def add_review_commands(group: app_commands.Group) -> None:
             )
             await interaction.followup.send(shorten(summary.text), file=file, ephemeral=True)
             return
-        page = await client.reviews.page(
-            channel_id=channel_id,
-            guild_id=interaction.guild_id,
-            game_id=number,
-            user_id=player.id,
-            lang=lang,
-            asker=interaction.user.id,
-        )
-        await respond_private(interaction, **sent(await review_message(client, page, lang)))
+        message = await page_message(client, interaction, number, lang, user_id=player.id)
+        await respond_private(interaction, **sent(message))
 
     group.add_command(review)
+
+
+async def page_message(
+    bot: TorresBot,
+    interaction: discord.Interaction,
+    game_id: int | None,
+    lang: str,
+    *,
+    user_id: int | None = None,
+    seat: str | None = None,
+    page: int = 0,
+) -> dict[str, Any]:
+    """Page *page* of a player's review (by *user_id* or *seat*) of a game of this
+    server (``/torres review player:``, and its ◀ ▶)."""
+    shown = await bot.reviews.page(
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        game_id=game_id,
+        user_id=user_id,
+        seat=seat,
+        page=page,
+        lang=lang,
+        asker=interaction.user.id,
+    )
+    return await review_message(bot, shown, lang)
 
 
 async def review_message(bot: TorresBot, page: ReviewPage, lang: str) -> dict[str, Any]:
@@ -163,16 +181,9 @@ class ReviewButton(
     async def message(
         self, bot: TorresBot, interaction: discord.Interaction, lang: str
     ) -> dict[str, Any]:
-        page = await bot.reviews.page(
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            game_id=self.game_id,
-            seat=self.seat,
-            page=self.page,
-            lang=lang,
-            asker=interaction.user.id,
+        return await page_message(
+            bot, interaction, self.game_id, lang, seat=self.seat, page=self.page
         )
-        return await review_message(bot, page, lang)
 
 
 def board_steps(view: BoardView) -> discord.ui.View | None:
@@ -204,15 +215,28 @@ class BoardButton(
     async def message(
         self, bot: TorresBot, interaction: discord.Interaction, lang: str
     ) -> dict[str, Any]:
-        view = await bot.home.past_board(
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            user_id=interaction.user.id,
-            game_id=self.game_id,
-            decision=None if self.to == "last" else self.decision,
-            lang=lang,
-        )
-        return await board_message(bot, view, lang)
+        decision = None if self.to == "last" else self.decision
+        return await past_board_message(bot, interaction, self.game_id, decision, lang)
+
+
+async def past_board_message(
+    bot: TorresBot,
+    interaction: discord.Interaction,
+    game_id: int | None,
+    decision: int | None,
+    lang: str,
+) -> dict[str, Any]:
+    """A decision (None: the latest) of a game of this server, as the asker may see it
+    (``/torres board game: decision:``, and its ⏮ ◀ ▶ ⏭)."""
+    view = await bot.home.past_board(
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        user_id=interaction.user.id,
+        game_id=game_id,
+        decision=decision,
+        lang=lang,
+    )
+    return await board_message(bot, view, lang)
 
 
 async def board_message(bot: TorresBot, view: BoardView, lang: str) -> dict[str, Any]:
