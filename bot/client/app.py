@@ -20,6 +20,7 @@ from bot.client.home_cog import add_home_commands
 from bot.client.learn_views import LearnButton, LearnSelect, add_learn_command
 from bot.client.lobby import LobbyButton, LobbyCards
 from bot.client.panel_views import ConfirmButton, PanelButton, PanelSelect
+from bot.client.per_game import PerGame
 from bot.client.pictures import Renderer
 from bot.client.replies import (
     first_delivery,
@@ -112,8 +113,7 @@ class TorresBot(Delivery):
         self.learn = LearnService(store, seed=service.config.seed, workers=workers)
         add_learn_command(group, self, self.learn)
         self.tree.add_command(group)
-        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._ai_again: set[int] = set()  # games kicked while their computer was busy
+        self._ai = PerGame(self._ai_burst, "torres-ai")  # a game's computers, one task
         self._background: asyncio.Task[None] | None = None
         self._ready_note: asyncio.Task[None] | None = None
         self.renderer = Renderer(config.render_threads, workers, config.render_processes)
@@ -140,7 +140,7 @@ class TorresBot(Delivery):
 
     async def close(self) -> None:
         tasks = [t for t in (self._background, self._ready_note) if t is not None]
-        tasks += self._ai_tasks.values()
+        tasks += self._ai.tasks.values()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -256,24 +256,7 @@ class TorresBot(Delivery):
 
     def kick_ai(self, game_id: int) -> None:
         """Let the computer players of a game move, unless they are already at it."""
-        task = self._ai_tasks.get(game_id)
-        if task is not None and not task.done():
-            # It may be past its last look at the game (posting): have it look again.
-            self._ai_again.add(game_id)
-            return
-        self._ai_tasks[game_id] = asyncio.create_task(
-            self._run_ai(game_id), name=f"torres-ai-{game_id}"
-        )
-
-    async def _run_ai(self, game_id: int) -> None:
-        try:
-            while True:
-                self._ai_again.discard(game_id)
-                await self._ai_burst(game_id)
-                if game_id not in self._ai_again:
-                    return
-        finally:
-            self._ai_tasks.pop(game_id, None)
+        self._ai.kick(game_id)
 
     async def _ai_burst(self, game_id: int) -> None:
         # Consecutive computer decisions go out as one message (one picture); their
@@ -304,7 +287,7 @@ class TorresBot(Delivery):
         while not self.is_closed():
             try:
                 # Games whose computer is still moving post their decisions as one message.
-                await self.poster.resume(skip=set(self._ai_tasks), mine=self.service.owns_game)
+                await self.poster.resume(skip=set(self._ai.tasks), mine=self.service.owns_game)
                 for game_id in await self.service.games_awaiting_ai():
                     self.kick_ai(game_id)
                 for post in await self.service.due_reminders():

@@ -244,26 +244,20 @@ class TorresGroup(app_commands.Group, name="torres", description="Play Torres, t
     ) -> dict[str, Any]:
         """The message ``board`` answers with: text, picture, and a recorded decision's
         ⏮ ◀ ▶ ⏭ (bot.client.review_views)."""
-        from bot.client.review_views import board_message, sent
+        from bot.client.review_views import board_message, past_board_message, sent
 
-        view = None
+        lang = lang_of(interaction)  # a private picture: the asker's language
         if game is None and decision is None:
             # No game running here: bot.core.home shows the channel's last finished one.
+            view = None
             with contextlib.suppress(NoGame):
                 view = await self.service.board(
                     channel_id=_channel(interaction), user=user_of(interaction)
                 )
-        if view is None:  # a chosen game or decision, or a finished game
-            view = await self.bot.home.past_board(
-                channel_id=_channel(interaction),
-                guild_id=interaction.guild_id,
-                user_id=interaction.user.id,
-                game_id=game,
-                decision=decision,
-                lang=lang_of(interaction),
-            )
-        # A private picture: the asker's language.
-        return sent(await board_message(self.bot, view, lang_of(interaction)))
+            if view is not None:
+                return sent(await board_message(self.bot, view, lang))
+        # A chosen game or decision, or a finished game.
+        return sent(await past_board_message(self.bot, interaction, game, decision, lang))
 
     @app_commands.command(description="Show your cards (only to you)")
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -8,7 +8,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -21,6 +21,7 @@ from bot.client.replies import (
     answer_in_time,
     lang_of,
     partial_defer,
+    picture_file,
     send_private,
 )
 from bot.client.review_views import NO_CHART, final_summary
@@ -102,22 +103,6 @@ class Delivery(discord.Client):
     _record_results: Callable[[], Awaitable[None]]
 
     # -- sending ----------------------------------------------------------------------
-
-    async def board_file(
-        self,
-        position: dict[str, Any],
-        viewer: str | None,
-        highlight: Iterable[str],
-        note: str | None = None,
-        labels: dict[str, str] | None = None,
-        *,
-        language: str = DEFAULT,
-    ) -> discord.File:
-        """The board picture as an attachment, its description the position in words;
-        *labels* name the seats as the players know each other (display names).
-        *language* is the game's for a public picture, the asker's for a private one."""
-        png, alt = await self.renderer.picture(position, viewer, highlight, note, labels, language)
-        return discord.File(io.BytesIO(png), filename="board.png", description=alt)
 
     async def publish(self, outcome: Outcome) -> bool:
         """Send an outcome's public posts and let computers move.
@@ -323,13 +308,15 @@ class Delivery(discord.Client):
     async def _post_picture(self, post: Post) -> discord.File:
         """A public post's picture, as everyone may see it, in the game's language."""
         assert post.position is not None
-        return await self.board_file(
-            post.position,
-            None,
-            post.highlight,
-            post.highlight_note,
-            post.labels,
-            language=language(post.language),
+        return picture_file(
+            await self.renderer.picture(
+                post.position,
+                None,
+                post.highlight,
+                post.highlight_note,
+                post.labels,
+                language=language(post.language),
+            )
         )
 
     async def _retire_turn_message(

@@ -11,21 +11,21 @@ the tutorial again where it was left.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.client.panel_views import button_label
+from bot.client.panel_views import button_label, chosen, select_options
 from bot.client.replies import (
     APOLOGY,
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     edit_in_place,
     lang_of,
-    partial_defer,
+    picture_file,
     report_error,
-    respond_private,
+    respond_in_time,
     user_of,
 )
 from bot.core.learning import LearnService, LearnView
@@ -56,47 +56,32 @@ def learn_id(user: int, version: int, op: str) -> str:
 
 
 class LearnSelect(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
+    BoundItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
     """A select of the tutorial: ``what`` (a group) or ``doN`` (an action)."""
 
     def __init__(
         self, user: int, version: int, op: str, select: Select | None = None, row: int = 0
     ) -> None:
-        options = []
-        if select is not None:
-            options = [
-                discord.SelectOption(
-                    label=o.label, value=o.value, description=o.description, default=o.default
-                )
-                for o in select.options
-            ]
         super().__init__(
             discord.ui.Select(
                 custom_id=learn_id(user, version, op),
                 placeholder=select.placeholder if select else None,
-                options=options,
+                options=select_options(select),
                 row=row,
             )
         )
         self.user, self.version, self.op = user, version, op
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> LearnSelect:
-        return cls(int(match["user"]), int(match["version"]), match["op"])
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
-        values = data.get("values") or []
-        value = str(values[0]) if values else ""
+        values = chosen(interaction)
+        value = values[0] if values else ""
         op = "what" if self.op == "what" else "do"
         await press_learn(interaction, self.user, self.version, op, value)
 
 
 class LearnButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+    BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
 ):
     """A button of the tutorial: Undo, End turn, Got it, Leave."""
 
@@ -121,12 +106,6 @@ class LearnButton(
             )
         )
         self.user, self.version, self.op = user, version, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> LearnButton:
-        return cls(int(match["user"]), int(match["version"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_learn(interaction, self.user, self.version, self.op, "")
@@ -154,13 +133,15 @@ async def _message(bot: TorresBot, state: LearnView, lang: str) -> dict[str, Any
     message: dict[str, Any] = {"content": shorten(state.text), "view": learn_view(state, lang)}
     if state.position is not None:
         try:
-            picture = await bot.board_file(
-                state.position,
-                "blue",
-                state.highlight,
-                state.note,
-                state.labels,
-                language=lang,
+            picture = picture_file(
+                await bot.renderer.picture(
+                    state.position,
+                    "blue",
+                    state.highlight,
+                    state.note,
+                    state.labels,
+                    language=lang,
+                )
             )
             message["attachments"] = [picture]
         except Exception:  # the tutorial works without its picture
@@ -208,13 +189,6 @@ def add_learn_command(group: app_commands.Group, bot: TorresBot, service: LearnS
             state = await service.begin(user_of(interaction), restart=restart)
             return await _message(bot, state, lang)
 
-        try:
-            message = await answer_in_time(interaction, work(), partial_defer(interaction))
-            files = message.pop("attachments", [])
-            if files:
-                message["files"] = files
-            await respond_private(interaction, **message)
-        except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
-            await report_error(interaction, exc)
+        await respond_in_time(interaction, work())
 
     group.add_command(learn)

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.client.per_game import PerGame
 from bot.client.replies import (
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     partial_defer,
     report_error,
@@ -57,9 +58,7 @@ def label(op: str, lang: str = DEFAULT) -> str:
     return labels[op]
 
 
-class LobbyButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
-):
+class LobbyButton(BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     """A button on a lobby card; its custom_id is ``torres:lobby:GAME:OP``."""
 
     def __init__(self, game_id: int, op: str, lang: str = DEFAULT) -> None:
@@ -70,12 +69,6 @@ class LobbyButton(
         )
         self.game_id = game_id
         self.op = op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> LobbyButton:
-        return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press(interaction, self.game_id, self.op)
@@ -234,9 +227,7 @@ class LobbyCards:
         self.bot = bot
         self._carded: Lru[int, bool] = Lru(_KNOWN)  # game -> whether it has a card
         self._members: Lru[int, set[int]] = Lru(_KNOWN)  # thread -> users added by us
-        # game -> its card's update in the background, and whether another is due after it
-        self._updating: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
+        self._updates = PerGame(self.refresh, "torres-card")  # a game's card, one task
 
     async def after_post(self, post: Post, message: discord.Message | None) -> None:
         """After a game's post went out (or could not): its card is brought up to date in
@@ -249,28 +240,11 @@ class LobbyCards:
                 await self.bot.store.set_meta(f"replay_message:{post.game_id}", message.jump_url)
             except Exception as exc:  # noqa: BLE001 - the card then shows no replay link
                 log.warning("could not keep the replay link of game %s: %r", post.game_id, exc)
-        game_id = post.game_id
-        task = self._updating.get(game_id)
-        if task is not None and not task.done():
-            self._again.add(game_id)
-            return
-        self._updating[game_id] = asyncio.create_task(
-            self._update(game_id), name=f"torres-card-{game_id}"
-        )
-
-    async def _update(self, game_id: int) -> None:
-        try:
-            while True:
-                self._again.discard(game_id)
-                await self.refresh(game_id)
-                if game_id not in self._again:
-                    return
-        finally:
-            self._updating.pop(game_id, None)
+        self._updates.kick(post.game_id)
 
     async def close(self) -> None:
         """Stop the card updates under way (the next post of each game redoes them)."""
-        tasks = list(self._updating.values())
+        tasks = list(self._updates.tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

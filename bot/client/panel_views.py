@@ -16,18 +16,19 @@ matches other scripts' digits that ``int`` reads).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
 
 from bot.client.replies import (
     APOLOGY,
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     edit_in_place,
     lang_of,
-    partial_defer,
+    picture_file,
     report_error,
+    respond_in_time,
     respond_private,
     send_private,
     user_of,
@@ -73,6 +74,25 @@ def panel_id(game_id: int, turn: int, version: int | None, op: str) -> str:
     return f"tp:{game_id}:{turn}:{version}:{op}"
 
 
+def select_options(select: Select | None) -> list[discord.SelectOption]:
+    """A select's options as Discord takes them (none on one rebuilt from its custom id:
+    a press needs only the values chosen)."""
+    if select is None:
+        return []
+    return [
+        discord.SelectOption(
+            label=o.label, value=o.value, description=o.description, default=o.default
+        )
+        for o in select.options
+    ]
+
+
+def chosen(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a press on a select chose."""
+    data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
+    return [str(v) for v in data.get("values") or []]
+
+
 def _version(match: Any) -> int | None:
     return None if match["version"] is None else int(match["version"])
 
@@ -82,8 +102,18 @@ def _bound(match: Any) -> tuple[int, int, str]:
     return int(match["game"]), int(match["turn"]), match["op"]
 
 
+class _PanelItem(BoundItem):
+    """A panel component: its custom id's version (absent on an old panel) is a keyword."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cast("Self", cast("Any", cls)(*_bound(match), version=_version(match)))
+
+
 class PanelSelect(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
+    _PanelItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE
 ):
     """A select of the panel: ``what`` (a group) or ``doN`` (an action)."""
 
@@ -97,34 +127,19 @@ class PanelSelect(
         *,
         version: int | None = None,
     ) -> None:
-        options = []
-        if select is not None:
-            options = [
-                discord.SelectOption(
-                    label=o.label, value=o.value, description=o.description, default=o.default
-                )
-                for o in select.options
-            ]
         super().__init__(
             discord.ui.Select(
                 custom_id=panel_id(game_id, turn, version, op),
                 placeholder=select.placeholder if select else None,
-                options=options,
+                options=select_options(select),
                 max_values=select.max_values if select else 1,
                 row=row,
             )
         )
         self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> PanelSelect:
-        return cls(*_bound(match), version=_version(match))
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast("dict[str, Any]", interaction.data or {})  # a select's: its values
-        values = [str(v) for v in data.get("values") or []]
+        values = chosen(interaction)
         value = values[0] if values else ""
         op = "what" if self.op == "what" else "do"
         await press_panel(
@@ -133,7 +148,7 @@ class PanelSelect(
 
 
 class PanelButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
+    _PanelItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE
 ):
     """A button of the panel: Undo, 💡, End turn, and the end confirmation's two."""
 
@@ -160,12 +175,6 @@ class PanelButton(
             )
         )
         self.game_id, self.turn, self.op, self.version = game_id, turn, op, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> PanelButton:
-        return cls(*_bound(match), version=_version(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await press_panel(interaction, self.game_id, self.turn, self.op, "", self.version)
@@ -222,13 +231,15 @@ async def _message_kwargs(
     if state.position is not None and (shown is None or shown != state.version):
         try:
             kwargs["attachments"] = [
-                await bot.board_file(
-                    state.position,
-                    state.viewer,
-                    state.highlight,
-                    state.note,
-                    state.labels,
-                    language=lang,
+                picture_file(
+                    await bot.renderer.picture(
+                        state.position,
+                        state.viewer,
+                        state.highlight,
+                        state.note,
+                        state.labels,
+                        language=lang,
+                    )
                 )
             ]
         except Exception:  # the panel works without its picture
@@ -249,14 +260,7 @@ async def open_panel(
         )
         return await _message_kwargs(bot, game_id, turn, state, lang_of(interaction))
 
-    try:
-        kwargs = await answer_in_time(interaction, work(), partial_defer(interaction))
-        files = kwargs.pop("attachments", [])
-        if files:
-            kwargs["files"] = files
-        await respond_private(interaction, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
-        await report_error(interaction, exc)
+    await respond_in_time(interaction, work())
 
 
 async def press_panel(
@@ -319,7 +323,7 @@ async def press_panel(
 
 
 class ConfirmButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE
+    BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE
 ):
     """Confirm / Keep playing under a question (End turn with AP left, resign, cancel)."""
 
@@ -347,12 +351,6 @@ class ConfirmButton(
         self.game_id = game_id
         self.turn = turn
         self.answer = answer
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ConfirmButton:
-        return cls(match["what"], int(match["game"]), int(match["turn"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await confirmed(interaction, self.what, self.game_id, self.turn, self.answer == "yes")

@@ -21,22 +21,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _view(
-    position: dict[str, Any],
-    viewer: str | None,
-    highlight: list[str],
-    note: str | None = None,
-    labels: dict[str, str] | None = None,
-    language: str = DEFAULT,
-) -> BoardView:
-    """The position read through the engine once, for a picture and its description."""
-    from renderer import read_view
-
-    return read_view(
-        position, viewer, highlight, highlight_note=note, labels=labels, language=language
-    )
-
-
 def _alt_or_none(view: BoardView) -> str | None:
     """The picture's description for screen readers, cut to the 1,024 characters
     Discord allows; None if it could not be made (the picture goes without it)."""
@@ -58,10 +42,13 @@ def _png_and_alt(
     labels: dict[str, str] | None,
     language: str,
 ) -> tuple[bytes, str | None]:
-    """The PNG and ``_alt_or_none``, with the position read once for both."""
-    from renderer import view_png
+    """The PNG and ``_alt_or_none``, with the position read through the engine once
+    for both."""
+    from renderer import read_view, view_png
 
-    view = _view(position, viewer, highlight, note, labels, language)
+    view = read_view(
+        position, viewer, highlight, highlight_note=note, labels=labels, language=language
+    )
     return view_png(view), _alt_or_none(view)
 
 
@@ -119,7 +106,9 @@ class Renderer:
         labels: dict[str, str] | None = None,
         language: str = DEFAULT,
     ) -> tuple[bytes, str | None]:
-        """The PNG and its description (``alt_text``, None if that failed), both drawn off
+        """The PNG and its description (``alt_text``, None if that failed): *labels* name
+        the seats as the players know each other (display names); *language* is the
+        game's for a public picture, the asker's for a private one. Both are drawn off
         the event loop in one job (one hand-off a picture), in a render process or a
         thread. (The description in a thread beside the process held the interpreter
         lock against the loop: handing it over cost the loop ~5% at 200 games.)"""

@@ -9,11 +9,13 @@ answered within 3 s, and may deliver one twice; both are handled here.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -152,6 +154,29 @@ async def respond_private(
         await interaction.response.send_message(content, ephemeral=True, **message)
 
 
+async def respond_in_time(
+    interaction: discord.Interaction, message: Awaitable[dict[str, Any]]
+) -> None:
+    """Answer privately with *message* once it is ready (acknowledged first when slow),
+    a message built for an edit (``attachments``) sent as a new one takes it (``files``);
+    what goes wrong is reported to the user."""
+    try:
+        kwargs = await answer_in_time(interaction, message, partial_defer(interaction))
+        files = kwargs.pop("attachments", [])
+        if files:
+            kwargs["files"] = files
+        await respond_private(interaction, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - every error is reported to the user here
+        await report_error(interaction, exc)
+
+
+def picture_file(picture: tuple[bytes, str | None]) -> discord.File:
+    """A board picture (``Renderer.picture``: the PNG and its description, the position
+    in words) as an attachment."""
+    png, alt = picture
+    return discord.File(io.BytesIO(png), filename="board.png", description=alt)
+
+
 async def edit_in_place(interaction: discord.Interaction, **message: Any) -> None:
     """Answer a button or menu by editing its message: with the response itself when
     quick, or after the deferred update (``answer_in_time``)."""
@@ -230,3 +255,20 @@ class OncePerInteraction:
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return first_delivery(interaction)
+
+
+def bound(match: re.Match[str]) -> list[Any]:
+    """A custom id's fields in its template's order: ASCII digits as numbers, the rest as
+    text, a missing optional field as None."""
+    return [v if v is None or not (v.isascii() and v.isdigit()) else int(v) for v in match.groups()]
+
+
+class BoundItem(OncePerInteraction):
+    """A mixin for the ``DynamicItem``s: one rebuilt after a restart takes its custom id's
+    fields, in the template's order, as its constructor's first arguments."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
+    ) -> Self:
+        return cast("Self", cast("Any", cls)(*bound(match)))

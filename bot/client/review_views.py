@@ -22,11 +22,12 @@ import discord
 from discord import app_commands
 
 from bot.client.replies import (
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     edit_in_place,
     game_number,
     lang_of,
+    picture_file,
     report_error,
     respond_private,
 )
@@ -80,25 +81,45 @@ def add_review_commands(group: app_commands.Group) -> None:
             )
             await interaction.followup.send(shorten(summary.text), file=file, ephemeral=True)
             return
-        page = await client.reviews.page(
-            channel_id=channel_id,
-            guild_id=interaction.guild_id,
-            game_id=number,
-            user_id=player.id,
-            lang=lang,
-            asker=interaction.user.id,
-        )
-        await respond_private(interaction, **sent(await review_message(client, page, lang)))
+        message = await page_message(client, interaction, number, lang, user_id=player.id)
+        await respond_private(interaction, **sent(message))
 
     group.add_command(review)
+
+
+async def page_message(
+    bot: TorresBot,
+    interaction: discord.Interaction,
+    game_id: int | None,
+    lang: str,
+    *,
+    user_id: int | None = None,
+    seat: str | None = None,
+    page: int = 0,
+) -> dict[str, Any]:
+    """Page *page* of a player's review (by *user_id* or *seat*) of a game of this
+    server (``/torres review player:``, and its ◀ ▶)."""
+    shown = await bot.reviews.page(
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        game_id=game_id,
+        user_id=user_id,
+        seat=seat,
+        page=page,
+        lang=lang,
+        asker=interaction.user.id,
+    )
+    return await review_message(bot, shown, lang)
 
 
 async def review_message(bot: TorresBot, page: ReviewPage, lang: str) -> dict[str, Any]:
     """The message of a review page: its text, its pictures, its ◀ ▶."""
     files = []
     for i, pic in enumerate(page.pictures):
-        file = await bot.board_file(
-            pic.position, None, pic.highlight, pic.note, pic.labels, language=lang
+        file = picture_file(
+            await bot.renderer.picture(
+                pic.position, None, pic.highlight, pic.note, pic.labels, language=lang
+            )
         )
         file.filename = "played.png" if i == 0 else "expert.png"
         files.append(file)
@@ -118,7 +139,7 @@ def sent(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _StepButton(OncePerInteraction):
+class _StepButton(BoundItem):
     """What the review's and the board's step buttons share: a press shows another
     page of a private message, edited in place (acknowledged first when slow)."""
 
@@ -157,25 +178,12 @@ class ReviewButton(
         self.seat = seat
         self.page = page
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> ReviewButton:
-        return cls(int(match["game"]), match["seat"], int(match["page"]), match["dir"])
-
     async def message(
         self, bot: TorresBot, interaction: discord.Interaction, lang: str
     ) -> dict[str, Any]:
-        page = await bot.reviews.page(
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            game_id=self.game_id,
-            seat=self.seat,
-            page=self.page,
-            lang=lang,
-            asker=interaction.user.id,
+        return await page_message(
+            bot, interaction, self.game_id, lang, seat=self.seat, page=self.page
         )
-        return await review_message(bot, page, lang)
 
 
 def board_steps(view: BoardView) -> discord.ui.View | None:
@@ -204,30 +212,44 @@ class BoardButton(
         self.decision = decision
         self.to = to
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> BoardButton:
-        return cls(int(match["game"]), int(match["decision"]), match["to"])
-
     async def message(
         self, bot: TorresBot, interaction: discord.Interaction, lang: str
     ) -> dict[str, Any]:
-        view = await bot.home.past_board(
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            user_id=interaction.user.id,
-            game_id=self.game_id,
-            decision=None if self.to == "last" else self.decision,
-            lang=lang,
-        )
-        return await board_message(bot, view, lang)
+        decision = None if self.to == "last" else self.decision
+        return await past_board_message(bot, interaction, self.game_id, decision, lang)
+
+
+async def past_board_message(
+    bot: TorresBot,
+    interaction: discord.Interaction,
+    game_id: int | None,
+    decision: int | None,
+    lang: str,
+) -> dict[str, Any]:
+    """A decision (None: the latest) of a game of this server, as the asker may see it
+    (``/torres board game: decision:``, and its ⏮ ◀ ▶ ⏭)."""
+    view = await bot.home.past_board(
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        user_id=interaction.user.id,
+        game_id=game_id,
+        decision=decision,
+        lang=lang,
+    )
+    return await board_message(bot, view, lang)
 
 
 async def board_message(bot: TorresBot, view: BoardView, lang: str) -> dict[str, Any]:
     """``/torres board``'s answer as a message: text, picture, and its steps if any."""
-    file = await bot.board_file(
-        view.position, view.viewer, view.highlight, view.highlight_note, view.labels, language=lang
+    file = picture_file(
+        await bot.renderer.picture(
+            view.position,
+            view.viewer,
+            view.highlight,
+            view.highlight_note,
+            view.labels,
+            language=lang,
+        )
     )
     out: dict[str, Any] = {"content": shorten(view.text), "attachments": [file]}
     steps = board_steps(view)

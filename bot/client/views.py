@@ -16,7 +16,7 @@ import discord
 
 from bot.client.panel_views import ask, open_panel
 from bot.client.replies import (
-    OncePerInteraction,
+    BoundItem,
     answer_in_time,
     answer_private,
     partial_defer,
@@ -57,9 +57,7 @@ def label(action: str, lang: str = DEFAULT) -> str:
     return labels[action]
 
 
-class TurnButton(
-    OncePerInteraction, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
-):
+class TurnButton(BoundItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     """One button of a turn message; its custom_id is ``torres:GAME:TURN:ACTION``."""
 
     def __init__(self, game_id: int, turn: int, action: str, lang: str = DEFAULT) -> None:
@@ -73,12 +71,6 @@ class TurnButton(
         self.game_id = game_id
         self.turn = turn
         self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any, /
-    ) -> TurnButton:
-        return cls(int(match["game"]), int(match["turn"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await handle_button(interaction, self.game_id, self.turn, self.action)

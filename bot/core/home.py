@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.core.clocks import AWAY_DAYS, CLOCK_NAMES, Clocks
 from bot.core.errors import NoGame, NotAllowed
+from bot.core.past_games import server_game, stored_record
 from bot.core.ratings import PlayerStats, Ratings
 from bot.core.service import (
     BoardView,
@@ -44,7 +45,7 @@ from bot.texts.home_words import (
 from bot.texts.i18n import DEFAULT, N_, t, tn
 from bot.texts.markup import timestamp
 from engine import changed_squares
-from engine.record import Record, RecordError, format_record, record_from_log, replay
+from engine.record import Record, RecordError, format_record, replay
 
 __all__ = [
     "AWAY_DAYS",
@@ -345,26 +346,11 @@ class HomeService(Clocks, Ratings):
                     )
                 )
             return row
-        row = await self._store.game(game_id)
-        if row is None or row.guild_id != guild_id:
-            raise NoGame(
-                t(
-                    lang,
-                    "There is no game #{game} on this server (`/torres history` lists them).",
-                    game=game_id,
-                )
-            )
-        return row
+        return await server_game(self._store, lang, game_id, guild_id)
 
     async def _record(
         self, row: GameRow, seats: Sequence[SeatRow], *, headers: bool = False
     ) -> Record:
-        log = [
-            (a.kind, a.action)
-            for a in await self._store.actions(row.id)
-            if a.kind in ("play", "undo")
-        ]
-        players = [s.name for s in seats if s.name is not None]
         head: dict[str, Any] = {}
         if headers:
             started = min((s.joined_at for s in seats), default=row.created_at)
@@ -381,8 +367,6 @@ class HomeService(Clocks, Ratings):
                     head[f"Name {s.name}"] = _record_name(s, stand_ins)
             head["Result"] = _result_text(DEFAULT, row, seats)  # records stay in English
         try:
-            return record_from_log(
-                variant=row.variant, seed=row.seed, players=players, log=log, headers=head
-            )
+            return await stored_record(self._store, row, seats, head)
         except RecordError as exc:  # the log is the service's own: this is a bug
             raise RuntimeError(f"game {row.id}: its log makes no record: {exc}") from exc

@@ -3,11 +3,12 @@ draw it again; the panel's words come from bot.core.panel."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
+from typing import TypeVar
 
 from bot.core import panel as panels
 from bot.core.actions import split_actions
-from bot.core.errors import IllegalMove, NotAllowed, StaleButton
+from bot.core.errors import IllegalMove, NotAllowed, ServiceError, StaleButton
 from bot.core.games import _OutOfDate
 from bot.core.hints import Hints
 from bot.core.turns import NOTHING_TO_UNDO, Turns
@@ -20,6 +21,8 @@ from bot.texts.markup import (
     shorten,
 )
 from engine import Game, changed_squares
+
+T = TypeVar("T")
 
 
 class Presses(Turns, Hints):
@@ -112,14 +115,11 @@ class Presses(Turns, Hints):
                 row, game, None, note, lang, seats, suggestion=suggestion
             )
         elif op == "undo":
-            try:
-                took, _ = await self._undo(game_id, turn, user, None, version=version)
-            except _OutOfDate:
-                return await self._out_of_date(game_id, turn, lang)
-            except StaleButton:
-                return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
-            except NotAllowed as exc:
-                return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
+            undo = self._undo(game_id, turn, user, None, version=version)
+            undone = await self._pressed(undo, NotAllowed, row, game, seats, turn, lang)
+            if isinstance(undone, PanelState):
+                return undone
+            took, _ = undone
             row, seats = await self._fresh_seated(game_id, lang=lang)
             return await self._panel_state(row, await self._load(row), None, took, lang, seats)
         elif op in ("end", "endok"):
@@ -134,14 +134,10 @@ class Presses(Turns, Hints):
                 )
         assert action is not None
         before_actions = await self._turn_actions(row)
-        try:
-            outcome = await self._play(game_id, user, action, turn=turn, version=version)
-        except _OutOfDate:
-            return await self._out_of_date(game_id, turn, lang)
-        except StaleButton:
-            return self._closed_panel(await self._fresh(game_id, lang=lang), turn, lang)
-        except IllegalMove as exc:
-            return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
+        play = self._play(game_id, user, action, turn=turn, version=version)
+        outcome = await self._pressed(play, IllegalMove, row, game, seats, turn, lang)
+        if isinstance(outcome, PanelState):
+            return outcome
         row, seats = await self._fresh_seated(game_id, lang=lang)
         if (
             outcome.posts
@@ -203,6 +199,28 @@ class Presses(Turns, Hints):
             squares=", ".join(squares),
         )
         return await self._panel_state(row, game, "build", note, lang, seats)
+
+    async def _pressed(
+        self,
+        write: Awaitable[T],
+        refusal: type[ServiceError],
+        row: GameRow,
+        game: Game,
+        seats: Sequence[SeatRow],
+        turn: int,
+        lang: str,
+    ) -> T | PanelState:
+        """What *write* (a press's change to the game) returns, or the panel to show
+        instead: the game as it is now if it moved on meanwhile, a closed panel if the
+        turn is over, or this one saying why *refusal* refused it."""
+        try:
+            return await write
+        except _OutOfDate:
+            return await self._out_of_date(row.id, turn, lang)
+        except StaleButton:
+            return self._closed_panel(await self._fresh(row.id, lang=lang), turn, lang)
+        except refusal as exc:
+            return await self._panel_state(row, game, None, f"⚠ {exc.message}", lang, seats)
 
     async def panel_refresh(self, *, game_id: int, turn: int, user: User) -> PanelState:
         """A panel that does not say which state it shows (its custom ids predate

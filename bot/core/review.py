@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from bot.core.errors import NoGame, NotAllowed
 from bot.core.panel import describe_all
+from bot.core.past_games import server_game, stored_record
 from bot.core.service import Lru, picture_labels, public_action
 from bot.core.workers import WorkerPool
 from bot.db.contract import GameStore
@@ -38,7 +39,7 @@ from engine.ai.review import (
     review_decision,
     swings,
 )
-from engine.record import Record, record_from_log, replay
+from engine.record import Record, replay
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ _CHART = "chart.png"
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A board picture for the client to draw (``TorresBot.board_file``)."""
+    """A board picture for the client to draw (``bot.client.replies.picture_file``)."""
 
     position: dict[str, Any]
     highlight: frozenset[str]
@@ -151,7 +152,7 @@ class Reviews:
         return await self._summary(row, seats, lang)
 
     async def _summary(self, row: GameRow, seats: Sequence[SeatRow], lang: str) -> Summary:
-        record = await self._record(row, seats)
+        record = await stored_record(self._store, row, seats)
         png, best, final, scorings = await self._run(
             chart_job, record, words.chart_title(row.id, lang), picture_labels(seats, lang), lang
         )
@@ -206,26 +207,7 @@ class Reviews:
                     )
                 )
             return past[0]
-        row = await self._store.game(game_id)
-        if row is None or row.guild_id != guild_id:
-            raise NoGame(
-                t(
-                    lang,
-                    "There is no game #{game} on this server (`/torres history` lists them).",
-                    game=game_id,
-                )
-            )
-        return row
-
-    async def _record(self, row: GameRow, seats: Sequence[SeatRow]) -> Record:
-        """The game's record from its stored log (the engine replays it)."""
-        log = [
-            (a.kind, a.action)
-            for a in await self._store.actions(row.id)
-            if a.kind in ("play", "undo")
-        ]
-        players = [s.name for s in seats if s.name is not None]
-        return record_from_log(variant=row.variant, seed=row.seed, players=players, log=log)
+        return await server_game(self._store, lang, game_id, guild_id)
 
     # -- the turn review ------------------------------------------------------------
 
@@ -271,7 +253,7 @@ class Reviews:
             text = words.review_front(row.id, mine, reviews, swings(reviews), lang, own=own)
             return ReviewPage(row.id, mine.name, 0, pages, text)
         r = reviews[page - 1]
-        record = await self._record(row, seats)
+        record = await stored_record(self._store, row, seats)
         before = replay(record, r.number - 1)
         world = Game.from_position(r.world)
         text = words.review_page(
@@ -323,7 +305,7 @@ class Reviews:
     async def _review(
         self, row: GameRow, seats: Sequence[SeatRow], player: str
     ) -> list[DecisionReview]:
-        record = await self._record(row, seats)
+        record = await stored_record(self._store, row, seats)
         views = await self._run(decisions_job, record, player)
         out = []
         for number, before, after, played in views:

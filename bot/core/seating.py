@@ -13,7 +13,7 @@ from bot.core.values import COLOURS, VARIANTS, Confirmable, Outcome, Post, User
 from bot.db.rows import ChannelBusy, GameRow, SeatRow
 from bot.texts import lobby_words
 from bot.texts import posts as texts
-from bot.texts.i18n import t
+from bot.texts.i18n import N_, t
 from bot.texts.markup import (
     mention,
     shown_name,
@@ -383,27 +383,11 @@ class Seating(GameCore):
         lang = user.lang
         async with self.channel_game(channel_id, lang) as row:
             now = self._clock()
-            idle = now - row.last_activity
-            if user.id != row.author_id:
-                if not can_manage_channel:
-                    raise NotAllowed(
-                        t(
-                            lang,
-                            "Only the game's author, {author}, can cancel it.",
-                            author=mention(row.author_id),
-                        )
-                    )
-                if idle < row.idle_cancel_after:
-                    when = int(row.last_activity + row.idle_cancel_after)
-                    raise NotAllowed(
-                        t(
-                            lang,
-                            "Only the author can cancel an active game; as a channel manager you "
-                            "can cancel it once it has been idle for {duration} ({time}).",
-                            duration=texts.duration(row.idle_cancel_after, lang),
-                            time=timestamp(when),
-                        )
-                    )
+            not_idle = N_(
+                "Only the author can cancel an active game; as a channel manager you "
+                "can cancel it once it has been idle for {duration} ({time})."
+            )
+            self._may_cancel(row, user.id, can_manage_channel, now, lang, not_idle)
             scores = dict((row.position or {}).get("scores") or {})
             result = {"reason": "cancelled", "by": user.id, "scores": scores, "winners": []}
             public = row.language
@@ -469,26 +453,11 @@ class Seating(GameCore):
                     game=row.id,
                 )
             return Confirmable(row.id, question, t(lang, "Resign"))
-        if user.id != row.author_id:
-            if not can_manage_channel:
-                raise NotAllowed(
-                    t(
-                        lang,
-                        "Only the game's author, {author}, can cancel it.",
-                        author=mention(row.author_id),
-                    )
-                )
-            if self._clock() - row.last_activity < row.idle_cancel_after:
-                when = int(row.last_activity + row.idle_cancel_after)
-                raise NotAllowed(
-                    t(
-                        lang,
-                        "Only the author can cancel an active game; as a channel manager you "
-                        "can cancel it once it has been idle for {duration} ({when}).",
-                        duration=texts.duration(row.idle_cancel_after, lang),
-                        when=timestamp(when),
-                    )
-                )
+        not_idle = N_(  # worded apart from cancel's in the catalogs
+            "Only the author can cancel an active game; as a channel manager you "
+            "can cancel it once it has been idle for {duration} ({when})."
+        )
+        self._may_cancel(row, user.id, can_manage_channel, self._clock(), lang, not_idle)
         return Confirmable(
             row.id,
             t(
@@ -505,3 +474,24 @@ class Seating(GameCore):
         game = await self._load(row)
         self._mover(row, game, seats, user)
         return (game.ap or 0) if game.stage == "play" else 0
+
+    @staticmethod
+    def _may_cancel(
+        row: GameRow, user_id: int, can_manage_channel: bool, now: float, lang: str, not_idle: str
+    ) -> None:
+        """Refuse a cancel unless *user_id* is the author, or manages the channel and the
+        game has been idle long enough (*not_idle*: the refusal's wording, in *lang*)."""
+        if user_id == row.author_id:
+            return
+        if not can_manage_channel:
+            raise NotAllowed(
+                t(
+                    lang,
+                    "Only the game's author, {author}, can cancel it.",
+                    author=mention(row.author_id),
+                )
+            )
+        if now - row.last_activity < row.idle_cancel_after:
+            when = timestamp(int(row.last_activity + row.idle_cancel_after))
+            duration = texts.duration(row.idle_cancel_after, lang)
+            raise NotAllowed(t(lang, not_idle, duration=duration, time=when, when=when))

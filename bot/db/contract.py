@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from bot.db.rows import (
     ActionRow,
     GameRow,
+    NewGame,
     ResultRow,
     SeatRow,
     TutorialRow,
@@ -111,26 +112,7 @@ class GameStore(HomeStore, Protocol):
         """The game and its seats, read together (the service reads both for every command)."""
 
     async def actions(self, game_id: int, *, after_seq: int = 0) -> list[ActionRow]: ...
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        author_id: int,
-        author_display: str,
-        seats_wanted: int,
-        bots: int,
-        variant: str,
-        seed: int,
-        reminder_interval: float,
-        reminder_limit: int,
-        idle_cancel_after: float,
-        now: float | None = None,
-        language: str = "en",
-        ai_level: str | None = None,
-        lobby_channel_id: int | None = None,
-        lobby_message_id: int | None = None,
-    ) -> int:
+    async def create_game(self, **game: Unpack[NewGame]) -> int:
         """Insert an open game with its author in seat 1; a game in a thread of its own
         names the channel and message of its lobby card.
 

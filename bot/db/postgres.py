@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import asyncpg
 
@@ -38,6 +38,7 @@ from bot.db.rows import (
     ActionRow,
     ChannelBusy,
     GameRow,
+    NewGame,
     SeatRow,
     new_game,
 )
@@ -139,44 +140,8 @@ class PgStore(PgHomeQueries):
 
     # -- writes -----------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        author_id: int,
-        author_display: str,
-        seats_wanted: int,
-        bots: int,
-        variant: str,
-        seed: int,
-        reminder_interval: float,
-        reminder_limit: int,
-        idle_cancel_after: float,
-        now: float | None = None,
-        language: str = "en",
-        ai_level: str | None = None,
-        lobby_channel_id: int | None = None,
-        lobby_message_id: int | None = None,
-    ) -> int:
-        now = time.time() if now is None else now
-        values = new_game(
-            seed=seed,
-            now=now,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            author_id=author_id,
-            seats_wanted=seats_wanted,
-            bots=bots,
-            variant=variant,
-            reminder_interval=reminder_interval,
-            reminder_limit=reminder_limit,
-            idle_cancel_after=idle_cancel_after,
-            language=language,
-            ai_level=ai_level,
-            lobby_channel_id=lobby_channel_id,
-            lobby_message_id=lobby_message_id,
-        )
+    async def create_game(self, **game: Unpack[NewGame]) -> int:
+        now, values = new_game(game)
         try:
             async with self.transaction() as conn:
                 game_id = int(await conn.fetchval(_INSERT_GAME, *values))
@@ -184,13 +149,13 @@ class PgStore(PgHomeQueries):
                     "INSERT INTO seats (game_id, seat, user_id, display, joined_at)"
                     " VALUES ($1, 1, $2, $3, $4)",
                     game_id,
-                    author_id,
-                    author_display,
+                    game["author_id"],
+                    game["author_display"],
                     now,
                 )
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == "games_one_active_per_channel":
-                raise ChannelBusy(channel_id) from exc
+                raise ChannelBusy(game["channel_id"]) from exc
             raise
         return game_id
 

@@ -13,6 +13,9 @@ from bot.db.rows import (
     ResultRow,
     TutorialRow,
     UserSettings,
+    clocked,
+    result_seat_values,
+    result_values,
     results_of,
     tutorial_of,
 )
@@ -65,31 +68,14 @@ class PgHomeQueries(PgBase):
             tag = await conn.execute(
                 "INSERT INTO results (game_id, guild_id, channel_id, variant, started_at,"
                 " finished_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id) DO NOTHING",
-                result.game_id,
-                result.guild_id,
-                result.channel_id,
-                result.variant,
-                result.started_at,
-                result.finished_at,
+                *result_values(result),
             )
             if _count(tag) != 1:
                 return False
             await conn.executemany(
                 "INSERT INTO result_seats (game_id, seat, name, user_id, display, ai_level,"
                 " score, rank) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                [
-                    (
-                        result.game_id,
-                        s.seat,
-                        s.name,
-                        s.user_id,
-                        s.display,
-                        s.ai_level,
-                        s.score,
-                        s.rank,
-                    )
-                    for s in result.seats
-                ],
+                result_seat_values(result),
             )
         return True
 
@@ -146,13 +132,7 @@ class PgHomeQueries(PgBase):
             f"SELECT g.*, {TURN_SINCE} AS turn_since FROM games g"
             " WHERE g.status = 'running' AND g.turn_seconds IS NOT NULL ORDER BY g.id"
         )
-        out = []
-        for r in rows:
-            data = dict(r)
-            since = float(data.pop("turn_since") or data["created_at"])
-            seconds = float(data.pop("turn_seconds"))
-            out.append((_game(data), seconds, since))
-        return out
+        return [clocked(dict(r), _game) for r in rows]
 
     async def turn_clock(self, game_id: int) -> float | None:
         value = await self._pool.fetchval("SELECT turn_seconds FROM games WHERE id = $1", game_id)

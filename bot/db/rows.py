@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from bot.db.errors import DISK_FULL, Unavailable
 
@@ -250,10 +250,44 @@ _SET_LATER = frozenset(("id", *_PLAY, "reminders_sent", "result", "turn_seconds"
 NEW_GAME_COLUMNS = tuple(c for c in TABLES["games"] if c not in _SET_LATER)
 
 
-def new_game(*, seed: int, now: float, **given: Any) -> tuple[Any, ...]:
-    """The values of :data:`NEW_GAME_COLUMNS` for a new open game: *given* names the
-    columns ``create_game`` takes as they are; the seed and the times are derived here."""
-    seed_int, seed_text = seed_columns(seed)
+class NewGame(TypedDict):
+    """``create_game``'s keywords, typed once for the contract and both stores."""
+
+    guild_id: int | None
+    channel_id: int
+    author_id: int
+    author_display: str
+    seats_wanted: int
+    bots: int
+    variant: str
+    seed: int
+    reminder_interval: float
+    reminder_limit: int
+    idle_cancel_after: float
+    now: NotRequired[float | None]  # None: the clock's
+    language: NotRequired[str]
+    ai_level: NotRequired[str | None]
+    lobby_channel_id: NotRequired[int | None]
+    lobby_message_id: NotRequired[int | None]
+
+
+_NEW_GAME_DEFAULTS: dict[str, Any] = {
+    "language": "en",
+    "ai_level": None,
+    "lobby_channel_id": None,
+    "lobby_message_id": None,
+}
+
+
+def new_game(game: NewGame) -> tuple[float, tuple[Any, ...]]:
+    """When a new open game is created (*game*'s ``now``, else the clock's) and its
+    values of :data:`NEW_GAME_COLUMNS`: the settings *game* names as they are, the seed
+    and the times derived here (the author's seat is the store's second insert)."""
+    given: dict[str, Any] = {**_NEW_GAME_DEFAULTS, **game}
+    now = given.pop("now", None)
+    now = time.time() if now is None else now
+    del given["author_display"]
+    seed_int, seed_text = seed_columns(given.pop("seed"))
     values = {
         **given,
         "status": "open",
@@ -265,7 +299,7 @@ def new_game(*, seed: int, now: float, **given: Any) -> tuple[Any, ...]:
     }
     if values.keys() != set(NEW_GAME_COLUMNS):
         raise TypeError(f"a new game's columns are {NEW_GAME_COLUMNS}, not {tuple(values)}")
-    return tuple(values[c] for c in NEW_GAME_COLUMNS)
+    return now, tuple(values[c] for c in NEW_GAME_COLUMNS)
 
 
 class DiskFull:
@@ -331,6 +365,39 @@ class ResultRow:
     started_at: float
     finished_at: float
     seats: tuple[ResultSeat, ...]
+
+
+def result_values(result: ResultRow) -> tuple[Any, ...]:
+    """A ``results`` row's values in the order both stores insert them (game_id,
+    guild_id, channel_id, variant, started_at, finished_at)."""
+    return (
+        result.game_id,
+        result.guild_id,
+        result.channel_id,
+        result.variant,
+        result.started_at,
+        result.finished_at,
+    )
+
+
+def result_seat_values(result: ResultRow) -> list[tuple[Any, ...]]:
+    """Its ``result_seats`` rows' values (game_id, seat, name, user_id, display,
+    ai_level, score, rank), one a seat."""
+    return [
+        (result.game_id, s.seat, s.name, s.user_id, s.display, s.ai_level, s.score, s.rank)
+        for s in result.seats
+    ]
+
+
+def clocked(
+    data: dict[str, Any], game: Callable[[dict[str, Any]], GameRow]
+) -> tuple[GameRow, float, float]:
+    """A row of ``games`` with ``turn_since`` (:data:`TURN_SINCE`) read as a clocked
+    game: the game (*game*: the store's decoder), its seconds a turn, since when the
+    turn runs."""
+    since = float(data.pop("turn_since") or data["created_at"])
+    seconds = float(data.pop("turn_seconds"))
+    return game(data), seconds, since
 
 
 def results_of(rows: Sequence[Sequence[Any]]) -> list[ResultRow]:

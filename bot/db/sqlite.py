@@ -21,7 +21,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import aiosqlite
 
@@ -30,6 +30,7 @@ from bot.db.rows import (
     ActionRow,
     ChannelBusy,
     GameRow,
+    NewGame,
     SeatRow,
     new_game,
 )
@@ -142,44 +143,8 @@ class Store(SqliteHomeQueries):
 
     # -- writes -----------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        author_id: int,
-        author_display: str,
-        seats_wanted: int,
-        bots: int,
-        variant: str,
-        seed: int,
-        reminder_interval: float,
-        reminder_limit: int,
-        idle_cancel_after: float,
-        now: float | None = None,
-        language: str = "en",
-        ai_level: str | None = None,
-        lobby_channel_id: int | None = None,
-        lobby_message_id: int | None = None,
-    ) -> int:
-        now = time.time() if now is None else now
-        values = new_game(
-            seed=seed,
-            now=now,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            author_id=author_id,
-            seats_wanted=seats_wanted,
-            bots=bots,
-            variant=variant,
-            reminder_interval=reminder_interval,
-            reminder_limit=reminder_limit,
-            idle_cancel_after=idle_cancel_after,
-            language=language,
-            ai_level=ai_level,
-            lobby_channel_id=lobby_channel_id,
-            lobby_message_id=lobby_message_id,
-        )
+    async def create_game(self, **game: Unpack[NewGame]) -> int:
+        now, values = new_game(game)
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(_INSERT_GAME, values)
@@ -187,11 +152,11 @@ class Store(SqliteHomeQueries):
                 await conn.execute(
                     "INSERT INTO seats (game_id, seat, user_id, display, joined_at)"
                     " VALUES (?, 1, ?, ?, ?)",
-                    (game_id, author_id, author_display, now),
+                    (game_id, game["author_id"], game["author_display"], now),
                 )
         except aiosqlite.IntegrityError as exc:
             if "games.channel_id" in str(exc):
-                raise ChannelBusy(channel_id) from exc
+                raise ChannelBusy(game["channel_id"]) from exc
             raise
         return game_id
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.db.rows import GameRow, SeatRow
-from bot.texts.i18n import DEFAULT, t, tn
+from bot.texts.i18n import DEFAULT, N_, t, tn
 from bot.texts.markup import channel_link, mention, shorten, shown_name
 from bot.texts.posts import score_list, seat_name, variant_name
 
@@ -108,24 +108,21 @@ def result_line(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> 
 
 def start_notice(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     """The channel's one post when a game in a thread starts."""
-    return t(
-        lang,
-        "**Torres game #{game} has started** in {thread}: {players}.",
-        game=row.id,
-        thread=channel_link(row.channel_id),
-        players=", ".join(seat_name(s, lang) for s in seats),
-    )
+    players = ", ".join(seat_name(s, lang) for s in seats)
+    text = N_("**Torres game #{game} has started** in {thread}: {players}.")
+    return _thread_notice(row, lang, text, players=players)
 
 
 def result_notice(row: GameRow, seats: Sequence[SeatRow], lang: str = DEFAULT) -> str:
     """The channel's one post when a game in a thread ends."""
-    return t(
-        lang,
-        "**Torres game #{game} is over** ({thread}): {result}",
-        game=row.id,
-        thread=channel_link(row.channel_id),
-        result=result_line(row, seats, lang),
-    )
+    text = N_("**Torres game #{game} is over** ({thread}): {result}")
+    return _thread_notice(row, lang, text, result=result_line(row, seats, lang))
+
+
+def _thread_notice(row: GameRow, lang: str, text: str, **params: object) -> str:
+    """*text* (a msgid) in *lang*, naming game *row* (``{game}``) and linking the thread
+    it is played in (``{thread}``): the start and result notices the channel gets."""
+    return t(lang, text, game=row.id, thread=channel_link(row.channel_id), **params)
 
 
 def which_game(rows: Sequence[GameRow], lang: str = DEFAULT) -> str:

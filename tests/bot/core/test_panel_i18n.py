@@ -393,6 +393,7 @@ PANEL_FUNCTIONS = (
     "panel_open",
     "panel_press",
     "confirmable",
+    "_may_cancel",
     "end_needs_confirm",
     "_panel_header",
     "_closed_panel",
