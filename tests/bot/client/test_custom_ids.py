@@ -8,6 +8,7 @@ the templates take ASCII digits only, and a panel's id carries the state it show
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
@@ -137,3 +138,38 @@ def test_keystrokes_do_not_push_presses_out_of_the_duplicate_memory(
         keystroke = press(n, "autocomplete")
         assert first_delivery(keystroke) and first_delivery(keystroke)  # type: ignore[arg-type]
     assert not first_delivery(press(1))  # type: ignore[arg-type]
+
+
+FIELDS = ("game_id", "turn", "op", "version", "user", "seat", "page", "decision", "action")
+FIELDS += ("what", "answer", "to")
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        TurnButton(7, 3, "play"),
+        PanelSelect(7, 3, "what", version=12),
+        PanelSelect(7, 3, "do1", version=None),  # a panel posted before versions
+        PanelButton(7, 3, "undo", version=12),
+        PanelButton(7, 3, "endok", version=None),
+        ConfirmButton("resign", 7, 3, "yes"),
+        LobbyButton(7, "join"),
+        ReviewButton(7, "blue", 4, "next"),
+        BoardButton(7, 0, "first"),
+        LearnSelect(42, 5, "do2"),
+        LearnButton(42, 5, "leave"),
+    ],
+    ids=lambda item: item.item.custom_id,
+)
+async def test_a_component_is_rebuilt_from_its_custom_id_as_it_was_posted(item: Any) -> None:
+    """After a restart discord.py rebuilds a pressed component from its custom id alone
+    (``from_custom_id``): every field must come back, with its type, in its place."""
+    cls = type(item)
+    found = cls.__discord_ui_compiled_template__.fullmatch(item.item.custom_id)
+    assert found is not None
+    rebuilt = await cls.from_custom_id(None, None, found)  # type: ignore[arg-type]
+    assert rebuilt.item.custom_id == item.item.custom_id
+    for name in FIELDS:
+        if hasattr(item, name):
+            value = getattr(rebuilt, name)
+            assert value == getattr(item, name) and type(value) is type(getattr(item, name)), name
