@@ -18,7 +18,7 @@ import uvloop
 from bot.__main__ import _loop_factory
 from bot.client import replies
 from bot.client.app import TorresBot
-from bot.client.cards import card_buttons, card_text
+from bot.client.cards import card_buttons
 from bot.client.views import TEMPLATE, TurnButton, turn_view
 from bot.core.batch import MESSAGE_LIMIT
 from bot.core.config import BotConfig, ConfigError
@@ -27,6 +27,7 @@ from bot.core.review import Summary
 from bot.core.service import GameService, rank_actions
 from bot.texts.rules import TOPICS, rules_text
 from tests.bot.conftest import Env
+from tests.bot.recording_channel import RecordingChannel
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -229,23 +230,11 @@ def test_service_has_no_discord_import():
     assert GameService.__module__ == "bot.core.service"
 
 
-class _Channel:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict]] = []
-
-    async def send(self, text: str | None = None, **kwargs: object) -> None:
-        if text is None:  # a turn card (Components V2): its text is in its Text Display
-            view = kwargs["view"]
-            assert isinstance(view, discord.ui.LayoutView)
-            text = card_text(view)
-        self.sent.append((text, kwargs))
-
-
 async def test_a_post_goes_out_even_if_the_picture_fails(bot: TorresBot, monkeypatch):
     """The move is already saved: a drawing failure must not turn into an error for the user."""
     from bot.core.service import Post
 
-    channel = _Channel()
+    channel = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
     async def broken(*args: object) -> tuple[bytes, str | None]:
@@ -273,7 +262,7 @@ async def test_a_post_carries_board_png_and_pings_only_its_mentions(bot: TorresB
     """The picture is attached as board.png; nobody but the named users is pinged."""
     from bot.core.service import Post
 
-    channel = _Channel()
+    channel = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
     async def fake_picture(
@@ -312,7 +301,7 @@ async def test_queued_posts_carry_a_stable_nonce(bot: TorresBot, monkeypatch):
     """A repeat of a queued post uses the same nonce, so Discord does not post it twice."""
     from bot.core.service import Post
 
-    channel = _Channel()
+    channel = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
     first = Post(1, 7, "turn", outbox_id=41)
     assert await bot.send_post(first) == POSTED
@@ -331,7 +320,7 @@ async def test_the_replay_post_carries_the_animation_or_says_it_failed(
     from bot.core.outbox import replay_post
     from bot.core.service import Post
 
-    channel = _Channel()
+    channel = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
     async def fake_frames(game_id: int) -> list[dict]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import random
 
-import discord
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.client.app import TorresBot
-from bot.client.cards import card_buttons, card_text
+from bot.client.cards import card_buttons
 from bot.core.batch import merge_posts, split_message
 from bot.core.config import BotConfig
 from bot.core.outbox import POSTED
@@ -20,6 +19,7 @@ from bot.db.rows import SeatRow
 from bot.texts.posts import phase_summary, scores_line, turn_header
 from engine import Game
 from tests.bot.conftest import Env
+from tests.bot.recording_channel import RecordingChannel
 
 NAMES = ["red", "blue", "green", "yellow"]
 
@@ -27,18 +27,6 @@ NAMES = ["red", "blue", "green", "yellow"]
 @pytest.fixture
 def bot(env: Env) -> TorresBot:
     return TorresBot(config=BotConfig(token="x"), store=env.store, service=env.service)
-
-
-class _Channel:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict]] = []
-
-    async def send(self, text: str | None = None, **kwargs: object) -> None:
-        if text is None:  # a turn card (Components V2): its text is in its Text Display
-            view = kwargs["view"]
-            assert isinstance(view, discord.ui.LayoutView)
-            text = card_text(view)
-        self.sent.append((text, kwargs))
 
 
 def _computer_posts() -> list[Post]:
@@ -72,7 +60,7 @@ async def test_a_long_merged_computer_post_is_posted_whole_in_order(bot: TorresB
     merged = merge_posts(_computer_posts())
     merged.turn, merged.buttons, merged.mentions = 9, ("play", "hand"), (42,)
     assert len(merged.text) > 2000 and "**Phase 3 scoring**" in merged.text
-    channel = _Channel()
+    channel = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: channel)
 
     async def picture(*args: object, **kwargs: object) -> tuple[bytes, str | None]:
@@ -92,14 +80,14 @@ async def test_a_long_merged_computer_post_is_posted_whole_in_order(bot: TorresB
     nonces = [kwargs["nonce"] for _, kwargs in channel.sent]
     assert len(set(nonces)) == len(nonces) and all(len(n) <= 25 for n in nonces)
     # A repeat (Discord refused a later piece) sends the same pieces with the same nonces.
-    again = _Channel()
+    again = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: again)
     assert await bot.send_post(merged) == POSTED
     assert [(t, k.get("nonce")) for t, k in again.sent] == list(zip(texts, nonces, strict=True))
 
     # Resent late after a restart: the same cuts (the note goes on the first piece), so
     # the nonces of pieces Discord already has still name the same text: no line twice.
-    late = _Channel()
+    late = RecordingChannel()
     monkeypatch.setattr(bot, "get_channel", lambda _id: late)
     assert await bot.send_post(merged, late=True) == POSTED
     assert [k.get("nonce") for _, k in late.sent] == nonces
@@ -115,7 +103,7 @@ async def test_a_late_resend_cuts_the_same_pieces(bot: TorresBot, monkeypatch):
     post = Post(1, 7, "\n".join(f"line {i:03d} " + "x" * 90 for i in range(40)), outbox_id=5)
     sent: dict[bool, list[tuple[str, dict]]] = {}
     for late in (False, True):
-        channel = _Channel()
+        channel = RecordingChannel()
         monkeypatch.setattr(bot, "get_channel", lambda _id, c=channel: c)
         assert await bot.send_post(post, late=late) == POSTED
         sent[late] = channel.sent
