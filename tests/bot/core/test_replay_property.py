@@ -20,7 +20,8 @@ from bot.core.review import Reviews
 from bot.core.service import GameService, ServiceConfig, User
 from bot.db.rows import GameRow
 from bot.db.sqlite import Store
-from bot.texts.posts import seat_name
+from bot.texts import lobby_words
+from bot.texts.posts import colour, seat_name
 from engine import Game, decision_over
 from engine.record import format_record, parse_record, replay
 from engine.summary import score_track
@@ -386,6 +387,18 @@ async def _check_result(table: _Table) -> None:
     for phase, n in track.scorings:
         size = track.king_castle[n]
         assert f"Phase {phase} scored after decision {n}; the king's castle covered {size} " in alt
+    # The lobby card and the channel's result notice (a game in a thread): the engine's
+    # scores, every seat's, and its winners.
+    seats = await table.store.seats(table.game_id)
+    card = lobby_words.lobby_card(row, seats)
+    notice = lobby_words.result_notice(row, seats)
+    for text in (card, notice):
+        for seat in seats:
+            assert f"{colour(seat.name or '')} {scores[seat.name or '']}" in text, text
+    won = [seat_name(s) for s in seats if s.name in winners]
+    assert lobby_words.result_line(row, seats).startswith(
+        f"{won[0]} won." if len(won) == 1 else f"Shared victory: {', '.join(won)}."
+    )
     result_line = record.headers["Result"]
     for score in scores.values():
         assert re.search(rf"\b{score}\b", result_line), result_line
