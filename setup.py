@@ -337,7 +337,11 @@ def core_extensions() -> list:
         ext.sources = [_from_root(s) for s in ext.sources]
         ext.include_dirs = [_from_root(d) for d in ext.include_dirs]
         ext.depends = [_from_root(d) for d in ext.depends]
-    native = Extension("engine._native", ["engine/_native.c"])
+    native = Extension(
+        "engine._native",
+        sorted(str(c.relative_to(ROOT)) for c in (ROOT / "engine").glob("_native*.c")),
+        depends=["engine/_native.h"],
+    )
     return [*exts, native]
 
 

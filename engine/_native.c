@@ -8,37 +8,14 @@
  * Anything unusual (a height below 0, above MAX_LEVEL or not an int) answers None,
  * and the caller runs the Python code instead.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "_native.h"
 
-#define MAX_LEVEL 1024 /* squares._LEVELS_MAX: taller boards keep their Python tables */
-
-static uint64_t BIT[64];       /* board.BIT: square s is bit NAME_RANK[s] */
-static uint64_t ORTH_MASK[64]; /* board.ORTH_MASK */
-static int8_t ORTH[64][4];     /* board.ORTH, in its order (up, right, down, left) */
-static int8_t N_ORTH[64];
-
-/* The int objects of the lowest heights: most squares hold one of them (CPython keeps
- * one object per small int), so a height is found by its address before its value. */
-#define N_SMALL 8
-static PyObject *SMALL[N_SMALL];
-
-/* The value of the height object v, or -1 for anything not an int from 0 to max. */
-static inline long height_value(PyObject *v, long max)
-{
-    for (int k = 0; k < N_SMALL; k++)
-        if (v == SMALL[k])
-            return k <= max ? k : -1;
-    int overflow = 0;
-    long x = PyLong_CheckExact(v) ? PyLong_AsLongAndOverflow(v, &overflow) : -1;
-    if (overflow || x < 0 || x > max) {
-        PyErr_Clear();
-        return -1;
-    }
-    return x;
-}
+uint64_t BIT[64];
+uint64_t ORTH_MASK[64];
+int8_t ORTH[64][4];
+int8_t N_ORTH[64];
+int8_t BY_BIT[64];
+PyObject *SMALL[N_SMALL];
 
 static void init_tables(void)
 {
@@ -48,6 +25,7 @@ static void init_tables(void)
     for (int s = 0; s < 64; s++) {
         int f = s % 8, r = s / 8;
         BIT[s] = (uint64_t)1 << (f * 8 + r); /* names sort by file, then rank */
+        BY_BIT[f * 8 + r] = (int8_t)s;
     }
     for (int s = 0; s < 64; s++) {
         int f = s % 8, r = s / 8, n = 0;
@@ -65,7 +43,7 @@ static void init_tables(void)
 }
 
 /* A list of Python ints: the longs at ``values``, or (``masks``) the uint64_t there. */
-static PyObject *list_of(const void *values, Py_ssize_t n, int masks)
+PyObject *list_of(const void *values, Py_ssize_t n, int masks)
 {
     PyObject *out = PyList_New(n);
     if (out == NULL)
@@ -234,14 +212,8 @@ static PyObject *texts(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssiz
  * same address is the same list.  None: a board it leaves to Python (a tower above
  * MAX_TURN_LEVEL, a value not an int). */
 
-#define MAX_TURN_LEVEL 62 /* le[k] for k up to top + 1 fits in 64 */
 #define N_BOARDS 8
 
-typedef struct {
-    PyObject *key; /* the heights list, held */
-    int h[64], comp[64], area[64], height[64], start[64], squares[64];
-    uint64_t masks[64], le[MAX_TURN_LEVEL + 2], build, reach[64], have_reach;
-} Board;
 
 static Board boards[N_BOARDS];
 static int next_board;
@@ -318,13 +290,17 @@ static int fill_board(Board *b, PyObject *heights)
                 build |= b->masks[c] & b->le[b->area[c] - 1];
         }
     }
-    b->build = build | (beside & bare & ~twice);
+    uint64_t alone = bare & ~twice;
+    for (int c = 0; c < n; c++)
+        b->front[c] = nears[c] & alone;
+    b->build = build | (beside & alone);
+    b->n = n;
+    b->top = top;
     b->have_reach = 0;
     return 1;
 }
 
-/* The doors of castle c no higher than ``level`` (Castles.doors_up_to). */
-static uint64_t doors(const Board *b, int c, int level)
+uint64_t doors(const Board *b, int c, int level)
 {
     uint64_t found = 0;
     for (int i = b->start[c]; i < b->start[c] + b->area[c]; i++) {
@@ -334,8 +310,7 @@ static uint64_t doors(const Board *b, int c, int level)
     return found;
 }
 
-/* The squares a knight on a reaches, were they empty (rules.turn.move_reach). */
-static uint64_t reach(Board *b, int a)
+uint64_t reach(Board *b, int a)
 {
     if (b->have_reach & BIT[a])
         return b->reach[a];
@@ -358,7 +333,7 @@ static uint64_t reach(Board *b, int a)
     return found;
 }
 
-static Board *board_of(PyObject *heights)
+Board *board_of(PyObject *heights)
 {
     for (int i = 0; i < N_BOARDS; i++)
         if (boards[i].key == heights)

@@ -51,8 +51,9 @@ COMPILED = (
     "ai._search",
     "ai._expert",
 )
-# The C kernels the compiled modules call (engine._native, built beside them)
-NATIVE = "_native.c"
+# The C kernels the compiled modules call (engine._native, built beside them from
+# engine/_native*.c and the header they share)
+NATIVE = "_native*.[ch]"
 # Imported by the compiled modules from the reference: one IllegalAction, one Stage, ...
 SHARED = ("errors", "events", "messages", "squares")
 
@@ -68,7 +69,9 @@ def source_hash(root: Path) -> str:
         rel = name.replace(".", "/") + ("/__init__.py" if name == "rules" else ".py")
         digest.update(rel.encode())
         digest.update((root / rel).read_bytes())
-    digest.update((root / NATIVE).read_bytes())
+    for path in sorted(root.glob(NATIVE)):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
