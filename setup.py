@@ -108,6 +108,64 @@ REWRITES = [
         "from .board import BIT, SQUARE_INDEX\n",
         "from .board import BIT, SQUARE_INDEX\nfrom engine._native import heights_of as _native_heights\n",
     ),
+    # rules.turn checks a block, a move and a new knight against the kept board of the
+    # C kernels (the one turn_actions listed the actions from), and leaves the castle
+    # tables after a block to be worked out when next needed (castles(st)): the legal
+    # list and these checks read the kernel's board, so most turns never need them.
+    (
+        "rules/turn.py",
+        "from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS\n",
+        "from .tables import BASE_AP, MAX_DRAWS, MAX_KNIGHTS, MAX_STACK, ROUNDS\n"
+        "from engine._native import add_squares as _native_add_squares\n"
+        "from engine._native import block_squares as _native_block_squares\n"
+        "from engine._native import move_reach as _native_move_reach\n",
+    ),
+    (
+        "rules/turn.py",
+        "    cc = st.castles\n    reach = cc.reach.get(src) if cc is not None else None\n",
+        "    reach = _native_move_reach(st.heights, src)\n"
+        "    if reach is None:  # a board left to Python\n"
+        "        cc = st.castles\n"
+        "        reach = cc.reach.get(src) if cc is not None else None\n",
+    ),
+    (
+        "rules/turn.py",
+        "    cc = st.castles\n    m = cc.build if cc is not None else None\n    if m is None:\n",
+        "    cc = st.castles\n"
+        "    m = _native_block_squares(st.heights)\n"
+        "    if m is not None:\n"
+        "        cc = None  # the tables follow when next needed\n"
+        "    else:  # a board left to Python\n"
+        "        m = cc.build if cc is not None else None\n"
+        "    if m is None:\n",
+    ),
+    (
+        "rules/turn.py",
+        "    if cc is not None:\n        st.castles = with_block(cc, h, s)\n",
+        "    st.castles = with_block(cc, h, s) if cc is not None else None\n",
+    ),
+    (
+        "rules/turn.py",
+        "    cc = st.castles if st.castles is not None else castles(st)\n"
+        "    h, le = st.heights, cc.le\n"
+        "    m = 0  # add_targets(st, p) as a mask\n"
+        "    for k in st.knights[p]:\n"
+        "        m |= ORTH_MASK[k] & le[h[k]]\n",
+        "    native_add = _native_add_squares(st.heights, st.knights[p])\n"
+        "    if native_add is not None:\n"
+        "        m = native_add\n"
+        "    else:  # a board left to Python\n"
+        "        cc = st.castles if st.castles is not None else castles(st)\n"
+        "        h, le = st.heights, cc.le\n"
+        "        m = 0  # add_targets(st, p) as a mask\n"
+        "        for k in st.knights[p]:\n"
+        "            m |= ORTH_MASK[k] & le[h[k]]\n",
+    ),
+    (  # any() of a list is a call of the builtin; of a generator, a loop in C
+        "rules/actions.py",
+        "any(st.stacks[p])):  # turn.can_build",
+        "any(k != 0 for k in st.stacks[p])):  # turn.can_build",
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
@@ -217,10 +275,15 @@ def _loosen(text: str, name: str) -> str:
 _CONSTANT = re.compile(r"^(_?[A-Z][A-Z0-9_]*)(?:: ([^=\n]+))? = ", re.M)
 
 
-def _finals(text: str) -> str:
+def _final_names(text: str) -> set[str]:
+    """The module constants of ``text`` that ``_finals`` declares Final."""
     names = [m.group(1) for m in _CONSTANT.finditer(text)]
     aliases = {n for n in names if re.search(rf"(:|->)[^=\n]*\b{n}\b", text)}  # types
-    once = {n for n in names if names.count(n) == 1} - aliases
+    return {n for n in names if names.count(n) == 1} - aliases
+
+
+def _finals(text: str) -> str:
+    once = _final_names(text)
 
     def final(m: re.Match[str]) -> str:
         name, annotation = m.group(1), m.group(2)
@@ -231,6 +294,49 @@ def _finals(text: str) -> str:
     text = _CONSTANT.sub(final, text)
     future = "from __future__ import annotations\n"
     return text.replace(future, future + "\nfrom typing import Final\n", 1)
+
+
+# A constant imported from another compiled module (``from ..board import BIT``) is,
+# to mypyc, a global of the importing module: a dict look-up at every use.  In the
+# copy it is imported under another name and bound to a Final of the importing module
+# (a C static), as are the C kernels' functions (engine._native).
+_IMPORT = re.compile(
+    r"^from (\.+[\w.]*|engine\._native|engine\._core\.[\w.]+) import (\([^)]*\)|[^\n(]+)\n", re.M
+)
+
+
+def _module_of(rel: str, source: str) -> str:
+    """The file (as in COMPILED's paths) of the module ``source`` imported by ``rel``."""
+    if source.startswith("engine._core."):
+        name = source.removeprefix("engine._core.")
+        return name.replace(".", "/") + ("/__init__.py" if name == "rules" else ".py")
+    if not source.startswith("."):
+        return source
+    dots = len(source) - len(source.lstrip("."))
+    parts = rel.split("/")[:-1]
+    parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
+    name = source[dots:]
+    return "/".join([*parts, *name.split(".")]) + ".py" if name else ""
+
+
+def _imported_finals(rel: str, text: str, finals: dict[str, set[str]]) -> str:
+    def local(m: re.Match[str]) -> str:
+        source, body = m.group(1), m.group(2).strip("()")
+        home = _module_of(rel, source)
+        kept, bound = [], []
+        for item in filter(None, (x.strip() for x in body.replace("\n", " ").split(","))):
+            name, _, alias = item.partition(" as ")
+            alias = alias.strip() or name.strip()
+            if source == "engine._native" or name.strip() in finals.get(home, ()):
+                kept.append(f"{name.strip()} as _imported_{alias}")
+                bound.append(f"{alias}: Final = _imported_{alias}\n")
+            else:
+                kept.append(item)
+        if not bound:
+            return m.group(0)
+        return f"from {source} import ({', '.join(kept)})\n" + "".join(bound)
+
+    return _IMPORT.sub(local, text)
 
 
 # the modules both engines share (errors, events, ...) are imported from the reference
@@ -282,11 +388,22 @@ def _core_sources() -> list[str]:
         )
     (core / "ai").mkdir()
     (core / "ai" / "__init__.py").write_text('"""The computer players\' compiled modules."""\n')
+    finals = {rel: _final_names(text) for rel, text in texts.items()}
+    for name in SHARED:  # imported from the reference, constants all the same
+        finals[f"{name}.py"] = _final_names((ROOT / "engine" / f"{name}.py").read_text())
+    for _ in range(3):  # and what a module imports of them, for its own importers
+        for rel, text in texts.items():
+            for m in _IMPORT.finditer(text):
+                home = finals.get(_module_of(rel, m.group(1)), set())
+                for item in m.group(2).strip("()").replace("\n", " ").split(","):
+                    name, _, alias = item.strip().partition(" as ")
+                    if name.strip() in home:
+                        finals[rel].add(alias.strip() or name.strip())
     for rel, text in texts.items():
         out = core / rel
         out.parent.mkdir(exist_ok=True)
         if os.environ.get("TORRES_CORE_FINAL", "1") == "1":
-            text = _finals(text)
+            text = _imported_finals(rel, _finals(text), finals)
         out.write_text(_SHARED_IMPORT.sub(r"\1from engine.\2 import", text))
     (SRC / "engine" / "_native.pyi").write_text(_NATIVE_STUB)
     # strict as engine/ is, but the loosened parameters (LOOSE) may flow to a return
@@ -306,6 +423,9 @@ def turn_actions(
 ) -> list[str] | None: ...
 def set_texts(moves: list[list[str]], builds: list[str], knights: list[str]) -> None: ...
 def heights_of(d: object) -> list[int] | None: ...
+def block_squares(heights: list[int]) -> int | None: ...
+def move_reach(heights: list[int], a: int) -> int | None: ...
+def add_squares(heights: list[int], knights: list[int]) -> int | None: ...
 """
 
 

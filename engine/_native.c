@@ -419,6 +419,70 @@ static PyObject *turn_actions(PyObject *Py_UNUSED(self), PyObject *const *args, 
     return out;
 }
 
+/* ------------------------------------------------------------------ checking one action
+ *
+ * What rules.turn's do_build, do_move and do_knight check an action against, read from
+ * the kept board of the heights list (the one ``turn_actions`` just listed the actions
+ * from, as a rule): None for a board left to Python, whose tables then answer. */
+
+static Board *board_arg(PyObject *heights)
+{
+    if (!PyList_CheckExact(heights) || PyList_GET_SIZE(heights) != 64)
+        return NULL;
+    return board_of(heights);
+}
+
+/* block_squares(heights) -> Castles.build: where a block may go, pieces aside. */
+static PyObject *block_squares(PyObject *Py_UNUSED(self), PyObject *heights)
+{
+    Board *b = board_arg(heights);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(b->build);
+}
+
+/* move_reach(heights, a) -> rules.turn.move_reach: the squares a knight on a reaches. */
+static PyObject *move_reach(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "move_reach(heights, square)");
+        return NULL;
+    }
+    long a = PyLong_CheckExact(args[1]) ? PyLong_AsLong(args[1]) : -1;
+    if (a < 0 || a > 63) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Board *b = board_arg(args[0]);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(reach(b, (int)a));
+}
+
+/* add_squares(heights, mine) -> the squares next to one of the knights ``mine`` and no
+ * higher than it, pieces aside (rules.turn.do_knight's mask). */
+static PyObject *add_squares(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "add_squares(heights, knights)");
+        return NULL;
+    }
+    Board *b = board_arg(args[0]);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    uint64_t m = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args[1]); i++) {
+        PyObject *v = PyList_GET_ITEM(args[1], i);
+        long k = PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
+        if (k < 0 || k > 63) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        m |= ORTH_MASK[k] & b->le[b->h[k]];
+    }
+    return PyLong_FromUnsignedLongLong(m);
+}
+
 /* set_texts(moves, builds, knights): the action texts by bit length (rules.actions's
  * _ROWS, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH), held for the life of the process. */
 static int keep_row(PyObject *row, PyObject **into)
@@ -484,6 +548,11 @@ static PyMethodDef methods[] = {
      "The turn's actions before the cards, or None."},
     {"heights_of", heights_of, METH_O, "A position's heights as a list, or None."},
     {"set_texts", (PyCFunction)(void (*)(void))set_texts, METH_FASTCALL, "The action texts."},
+    {"block_squares", block_squares, METH_O, "Castles.build of a heights list, or None."},
+    {"move_reach", (PyCFunction)(void (*)(void))move_reach, METH_FASTCALL,
+     "The squares a knight reaches, or None."},
+    {"add_squares", (PyCFunction)(void (*)(void))add_squares, METH_FASTCALL,
+     "The squares for a new knight, pieces aside, or None."},
     {NULL, NULL, 0, NULL},
 };
 

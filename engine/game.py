@@ -17,7 +17,7 @@ from .notation import parse_actions, parse_square
 from .position import read_position, write_position
 from .rules.actions import TURN_ACTIONS, legal, step
 from .rules.setup import new_state
-from .rules.turn import do_end
+from .rules.turn import do_build, do_end, do_move
 from .state import State
 
 SEED_BITS = 128
@@ -194,7 +194,13 @@ class Game:
                 undo_len = len(undo)
                 try:  # step(st, a, events, snap), the stage and kind known
                     undo.append(snap)
-                    TURN_ACTIONS[a[0]](st, a)
+                    kind = a[0]
+                    if kind == "move":  # the most played: called directly (compiled, a C call)
+                        do_move(st, a)
+                    elif kind == "build":
+                        do_build(st, a)
+                    else:
+                        TURN_ACTIONS[kind](st, a)
                 except BaseException:
                     st.restore_turn(snap)
                     del st.undo[undo_len:]

@@ -68,7 +68,8 @@ def move_targets(st: State, a: int) -> list[int]:
 
 
 def do_move(st: State, a: Action) -> None:
-    src, dst = a[1], a[2]
+    src: int = a[1]  # typed: the compiled core indexes lists with it natively
+    dst: int = a[2]
     occ = st.occupant
     p = occ[src]
     if p != st.to_move:
@@ -126,7 +127,7 @@ def do_build(st: State, a: Action) -> None:
             raise illegal(a, "stacks_empty")
     elif st.turn_stack == 0:
         raise illegal(a, "turn_stack_empty")
-    s = a[1]
+    s: int = a[1]
     cc = st.castles
     m = cc.build if cc is not None else None
     if m is None:
@@ -192,7 +193,7 @@ def explain_add(st: State, a: Action, s: int, without: int = -1) -> None:
 
 def do_knight(st: State, a: Action) -> None:
     p = st.to_move
-    s = a[1]
+    s: int = a[1]
     if len(st.knights[p]) >= MAX_KNIGHTS:
         raise illegal(a, "all_knights_placed")
     if st.ap < 2:
