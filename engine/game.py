@@ -194,7 +194,7 @@ class Game:
                 undo_len = len(undo)
                 try:  # step(st, a, events, snap), the stage and kind known
                     undo.append(snap)
-                    kind = a[0]
+                    kind: str = a[0]
                     if kind == "move":  # the most played: called directly (compiled, a C call)
                         do_move(st, a)
                     elif kind == "build":
