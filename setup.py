@@ -268,6 +268,36 @@ def _native_turn(text: str) -> str:
     )
 
 
+_TURN_IMPORT = "from engine._native import turn_actions as _native_turn\n"  # as REWRITES put it
+_CARDS_CALL = "    if not st.played and st.hands[p]:\n        out += sorted(card_plays(st))\n"
+
+
+def _native_cards(text: str) -> str:
+    """rules/actions.py with ``_legal_play`` asking the C kernel for the card plays
+    (engine/_native_cards.c, card_plays), already sorted; ``sorted(card_plays(st))``
+    stays for what the kernel leaves to Python (None)."""
+    if text.count(_CARDS_CALL) != 1 or text.count(_TURN_IMPORT) != 1:
+        raise RuntimeError("engine/rules/actions.py changed: the core's card_plays needs updating")
+    return text.replace(
+        _CARDS_CALL,
+        "    if not st.played and st.hands[p]:\n"
+        "        native_cards = _native_cards(\n"
+        "            st.heights,\n"
+        "            st.occupant,\n"
+        "            st.pieces,\n"
+        "            mine,\n"
+        "            st.hands[p],\n"
+        "            st.drawn,\n"
+        "            st.turn_stack,\n"
+        "            st.stacks[p],\n"
+        "            st.supply,\n"
+        "        )\n"
+        "        out += sorted(card_plays(st)) if native_cards is None else native_cards\n",
+    ).replace(
+        _TURN_IMPORT, _TURN_IMPORT + "from engine._native import card_plays as _native_cards\n"
+    )
+
+
 # The functions that take what a caller of the public interface passes (engine.Game's
 # methods, split_actions, castles, changed_squares) check its type themselves and
 # refuse with a NotationError; compiled, an annotated parameter is checked on entry
@@ -418,7 +448,7 @@ def _core_sources() -> list[str]:
             raise RuntimeError(
                 f"engine/{rel} changed: the core's rewrite of {pattern!r} needs updating"
             )
-    texts["rules/actions.py"] = _native_turn(texts["rules/actions.py"])
+    texts["rules/actions.py"] = _native_cards(_native_turn(texts["rules/actions.py"]))
     for rel, names in LOOSE.items():
         for name in names:
             texts[rel] = _loosen(texts[rel], name)
@@ -469,6 +499,17 @@ def turn_actions(
     heights: list[int], pieces: int, mine: list[int], build: bool, draw: bool, add: bool
 ) -> list[str] | None: ...
 def set_texts(moves: list[list[str]], builds: list[str], knights: list[str]) -> None: ...
+def card_plays(
+    heights: list[int],
+    occupant: list[int],
+    pieces: int,
+    mine: list[int],
+    hand: list[str],
+    drawn: list[str],
+    turn_stack: int | None,
+    stacks: list[int],
+    supply: int,
+) -> list[str] | None: ...
 def heights_of(d: object) -> list[int] | None: ...
 def block_squares(heights: list[int]) -> int | None: ...
 def move_reach(heights: list[int], a: int) -> int | None: ...

@@ -297,6 +297,7 @@ static int fill_board(Board *b, PyObject *heights)
     b->n = n;
     b->top = top;
     b->have_reach = 0;
+    b->have_climb = 0;
     return 1;
 }
 
@@ -357,6 +358,27 @@ static Py_ssize_t put(PyObject *out, Py_ssize_t i, uint64_t m, PyObject **row)
     return i;
 }
 
+Py_ssize_t knights_by_name(PyObject *knights, int *mine)
+{
+    Py_ssize_t k = PyList_GET_SIZE(knights);
+    if (k > 64)
+        return -1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long a = PyLong_AsLong(PyList_GET_ITEM(knights, i));
+        if (a < 0 || a > 63) {
+            PyErr_Clear();
+            return -1;
+        }
+        Py_ssize_t j = i; /* in the order of the squares' names: by bit */
+        while (j > 0 && BIT[mine[j - 1]] > BIT[a]) {
+            mine[j] = mine[j - 1];
+            j--;
+        }
+        mine[j] = (int)a;
+    }
+    return k;
+}
+
 static PyObject *turn_actions(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 6 || !PyList_CheckExact(args[0]) || PyList_GET_SIZE(args[0]) != 64
@@ -370,22 +392,9 @@ static PyObject *turn_actions(PyObject *Py_UNUSED(self), PyObject *const *args, 
         Py_RETURN_NONE;
     }
     int mine[64];
-    Py_ssize_t k = PyList_GET_SIZE(args[2]);
-    if (k > 64)
+    Py_ssize_t k = knights_by_name(args[2], mine);
+    if (k < 0)
         Py_RETURN_NONE;
-    for (Py_ssize_t i = 0; i < k; i++) {
-        long a = PyLong_AsLong(PyList_GET_ITEM(args[2], i));
-        if (a < 0 || a > 63) {
-            PyErr_Clear();
-            Py_RETURN_NONE;
-        }
-        Py_ssize_t j = i; /* in the order of the squares' names: by bit */
-        while (j > 0 && BIT[mine[j - 1]] > BIT[a]) {
-            mine[j] = mine[j - 1];
-            j--;
-        }
-        mine[j] = (int)a;
-    }
     Board *b = board_of(args[0]);
     if (b == NULL)
         Py_RETURN_NONE;
@@ -563,5 +572,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__native(void)
 {
     init_tables();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && add_card_functions(m) < 0)
+        Py_CLEAR(m);
+    return m;
 }

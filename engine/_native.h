@@ -51,6 +51,7 @@ typedef struct {
     PyObject *key; /* the heights list, held */
     int h[64], comp[64], area[64], height[64], start[64], squares[64], n, top;
     uint64_t masks[64], front[64], le[MAX_TURN_LEVEL + 2], build, reach[64], have_reach;
+    uint64_t climb[64], have_climb; /* every door of castle c (the doorclimb card), once known */
 } Board;
 
 /* The board of a heights list (kept: the engine never changes one in place once made),
@@ -60,5 +61,12 @@ Board *board_of(PyObject *heights);
 uint64_t doors(const Board *b, int c, int level);
 /* The squares a knight on a reaches, were they empty (rules.turn.move_reach). */
 uint64_t reach(Board *b, int a);
+
+/* The knights of the list ``knights`` (a list of squares 0..63) into ``mine`` in the
+ * order of their squares' names (by bit): how many, or -1 for anything else. */
+Py_ssize_t knights_by_name(PyObject *knights, int *mine);
+
+/* engine/_native_cards.c: adds card_plays to the module (-1 on error). */
+int add_card_functions(PyObject *module);
 
 #endif

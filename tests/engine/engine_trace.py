@@ -6,7 +6,8 @@ games of every variant for 2-4 players (each decision's legal list, position, vi
 the game's properties, the events of the chosen action, undo, and refusals of actions
 tried on a copy: texts, codes and parameters), then the rules suites' positions
 (tests/engine/legal_sets, tests/renderer/positions and a few edge cases) with each of
-their legal actions played on a copy.  ``test_engines_equal.py`` runs it under both.
+their legal actions played on a copy, and random boards with the player to move holding
+cards (every card's plays, which the core makes in C).  ``test_engines_equal.py`` runs it under both.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 import engine  # noqa: E402
 from engine import Game, IllegalAction, NotationError  # noqa: E402
+from engine.cards import CARDS  # noqa: E402
 
 # Tried at every decision on a copy, with actions listed elsewhere in the game: refusals
 # of every kind (malformed, unknown, out of turn, too far, no AP, a bad card play).
@@ -197,10 +199,76 @@ def _edge_positions() -> Iterator[tuple[str, dict[str, Any], str]]:
     for tall in (62, 63, 1024, 1025):
         yield f"tower of {tall}", {**usual, "heights": {**heights, "e6": 1, "e7": tall}}, ""
     yield "high corner", {**usual, "heights": {"h8": 3, "g8": 2, "h7": 1}}, ""
+    # moveblock: a castle taller than its area with two squares as tall (one block off
+    # one of them leaves it as tall), five more castles
+    two_tall = {"c3": 3, "c4": 3, "a1": 1, "a8": 1, "h1": 1, "h8": 1, "f6": 1}
+    hands = {"a": ["moveblock", "lift"], "b": []}
+    yield "two as tall", {**usual, "heights": two_tall, "hands": hands}, ""
     yield "not a dict", [], ""  # type: ignore[misc]
     yield "no players", {**usual, "players": []}, ""
     yield "bad height", {**usual, "heights": {"c3": -1}}, ""
     yield "bad square", {**usual, "heights": {"z9": 1}}, ""
+
+
+CARD_IDS = sorted(CARDS)  # the ten action cards
+
+
+def _random_heights(rng: random.Random) -> dict[str, int]:
+    """Castles of random shapes, mostly no taller than their area, now and then a tower
+    on either side of the C kernels' limit (62)."""
+    h: dict[str, int] = {}
+    for _ in range(rng.randint(3, 11)):
+        f, r = rng.randrange(8), rng.randrange(8)
+        for _ in range(rng.choice((1, 1, 2, 3, 4, 6))):
+            h[f"{'abcdefgh'[f]}{r + 1}"] = rng.choice((1, 1, 1, 2, 2, 3, 4))
+            df, dr = rng.choice(((0, 1), (1, 0), (0, -1), (-1, 0)))
+            f, r = min(7, max(0, f + df)), min(7, max(0, r + dr))
+    if rng.random() < 0.05:
+        h[rng.choice(sorted(h))] = rng.choice((62, 63))
+    return h
+
+
+def card_positions() -> Iterator[dict[str, Any]]:
+    """Random boards with the player to move holding cards (all ten, often): every
+    card's plays in the legal list (the core makes them in C, engine/_native_cards.c),
+    with stacks of ten blocks or more, an empty supply or turn's stack, drawn cards."""
+    rng = random.Random(3737)
+    squares = [f"{f}{r}" for f in "abcdefgh" for r in range(1, 9)]
+    for i in range(400):
+        players = ["a", "b", "c"][: rng.randint(2, 3)]
+        h = _random_heights(rng)
+        taken = rng.sample(squares, 10)
+        knights = {"a": taken[: rng.randint(1, 6)], "b": taken[6 : rng.randint(6, 9)], "c": []}
+        hand = CARD_IDS if rng.random() < 0.5 else rng.sample(CARD_IDS * 2, rng.randint(1, 6))
+        drawn = rng.sample(hand, min(len(hand), rng.randint(0, 2))) if rng.random() < 0.3 else []
+        stacks = [rng.choice((0, 1, 2, 3, 9, 10, 11, 12, 25)) for _ in range(rng.randint(0, 4))]
+        position = {
+            "format": "torres-position/1",
+            "players": players,
+            "heights": h,
+            "knights": {p: knights[p] for p in players},
+            "king": taken[9] if rng.random() < 0.8 else None,
+            "hands": {p: hand if p == "a" else [] for p in players},
+            "stacks": {p: stacks if p == "a" else [3] for p in players},
+            "decks": {"common": []},
+            "supply": rng.choice((0, 0, 1, 20)),
+            "turn": {
+                "ap": rng.randint(0, 5),
+                "stack": rng.choice((None, None, 0, 1, 2)),
+                "drawn": drawn,
+                "played": False,
+                "revealed": [],
+            },
+        }
+        try:
+            game = Game.from_position(position)
+        except NotationError as exc:
+            yield {"case": f"cards {i}", "refused": [exc.code, str(exc)]}
+            continue
+        legal = game.legal()
+        plays = [a for a in legal if a.startswith("play ")]
+        tries = rng.sample(plays, min(3, len(plays)))
+        yield {"case": f"cards {i}", "legal": legal, "tries": [[t, _try(game, t)] for t in tries]}
 
 
 def _files() -> Iterator[tuple[str, dict[str, Any], str]]:
@@ -292,7 +360,7 @@ def api_misuse() -> Iterator[dict[str, Any]]:
 def main() -> None:
     out = sys.stdout
     out.write(json.dumps({"engine": engine.ENGINE}) + "\n")
-    for record in chain(random_games(), suite_positions(), api_misuse()):
+    for record in chain(random_games(), suite_positions(), card_positions(), api_misuse()):
         out.write(json.dumps(record, sort_keys=True, default=str) + "\n")
 
 
