@@ -358,6 +358,7 @@ static Py_ssize_t put(PyObject *out, Py_ssize_t i, uint64_t m, PyObject **row)
     return i;
 }
 
+/* The knights in the order of their squares' names (engine/_native.h). */
 Py_ssize_t knights_by_name(PyObject *knights, int *mine)
 {
     Py_ssize_t k = PyList_GET_SIZE(knights);
@@ -573,7 +574,7 @@ PyMODINIT_FUNC PyInit__native(void)
 {
     init_tables();
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && add_card_functions(m) < 0)
+    if (m != NULL && PyModule_AddFunctions(m, CARD_METHODS) < 0)
         Py_CLEAR(m);
     return m;
 }

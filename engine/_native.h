@@ -66,7 +66,7 @@ uint64_t reach(Board *b, int a);
  * order of their squares' names (by bit): how many, or -1 for anything else. */
 Py_ssize_t knights_by_name(PyObject *knights, int *mine);
 
-/* engine/_native_cards.c: adds card_plays to the module (-1 on error). */
-int add_card_functions(PyObject *module);
+/* engine/_native_cards.c's functions (card_plays), added to the module. */
+extern PyMethodDef CARD_METHODS[];
 
 #endif

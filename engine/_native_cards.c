@@ -604,13 +604,8 @@ static PyObject *card_plays(PyObject *Py_UNUSED(self), PyObject *const *args, Py
     return out;
 }
 
-static PyMethodDef card_methods[] = {
+PyMethodDef CARD_METHODS[] = {
     {"card_plays", (PyCFunction)(void (*)(void))card_plays, METH_FASTCALL,
      "sorted(rules.cards.card_plays(st)), or None."},
     {NULL, NULL, 0, NULL},
 };
-
-int add_card_functions(PyObject *module)
-{
-    return PyModule_AddFunctions(module, card_methods);
-}
