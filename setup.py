@@ -213,6 +213,22 @@ REWRITES = [
         "    return out\n\n\n"
         "def _legal_play(st: State) -> list[str]:\n",
     ),
+    # ``play moveblock A B`` checked against the C kernels' kept board: the Python
+    # check works out every block's targets (and their texts) for this one
+    (
+        "rules/moveblock.py",
+        "from .common import BYTE_BITS, N, add_block, castles, illegal, need_empty\n",
+        "from .common import BYTE_BITS, N, add_block, castles, illegal, need_empty\n"
+        "from engine._native import moveblock_targets as _native_moveblock\n",
+    ),
+    (
+        "rules/moveblock.py",
+        "    if not targets(st).get(src, 0) & BIT[dst]:\n",
+        "    allowed = _native_moveblock(st.heights, st.pieces, src)\n"
+        "    if allowed is None:  # a board left to Python\n"
+        "        allowed = targets(st).get(src, 0)\n"
+        "    if not allowed & BIT[dst]:\n",
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
@@ -512,6 +528,7 @@ def card_plays(
 ) -> list[str] | None: ...
 def heights_of(d: object) -> list[int] | None: ...
 def block_squares(heights: list[int]) -> int | None: ...
+def moveblock_targets(heights: list[int], pieces: int, src: int) -> int | None: ...
 def move_reach(heights: list[int], a: int) -> int | None: ...
 def add_squares(heights: list[int], knights: list[int]) -> int | None: ...
 """

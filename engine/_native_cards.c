@@ -371,8 +371,9 @@ static int is_cut(const Board *b, int a)
 /* moveblock._targets (as the texts of moveblock.plays): every block with no piece on it
  * that may move to another empty square without splitting or joining castles, leaving
  * at least five castles (six, to land on or next to one), none taller than its area
- * but the one the block goes to */
-static int moveblock_plays(Found *f, const Board *b, uint64_t free)
+ * but the one the block goes to.  With ``only`` a square (f NULL), the targets of the
+ * block on it alone, into *mask (moveblock.targets(st).get(only, 0)). */
+static int moveblock_plays(Found *f, const Board *b, uint64_t free, int only, uint64_t *mask)
 {
     const int n = b->n;
     const int top = b->top;
@@ -400,7 +401,12 @@ static int moveblock_plays(Found *f, const Board *b, uint64_t free)
     }
     uint64_t blocks = ~b->le[0];
     uint64_t fresh = b->le[0] & free & ~around(blocks); /* bare squares touching no castle */
-    for (uint64_t sources = blocks & free; sources; sources &= sources - 1) {
+    uint64_t from = blocks & free;
+    if (only >= 0) {
+        *mask = 0;
+        from &= BIT[only];
+    }
+    for (uint64_t sources = from; sources; sources &= sources - 1) {
         uint64_t low = sources & -sources;
         int a = BY_BIT[__builtin_ctzll(sources)];
         int ha = b->h[a], ca = b->comp[a];
@@ -469,10 +475,38 @@ static int moveblock_plays(Found *f, const Board *b, uint64_t free)
                 }
             }
         }
-        if (!add_pairs(f, P_MOVEBLOCK, a, targets))
+        if (only >= 0)
+            *mask = targets;
+        else if (!add_pairs(f, P_MOVEBLOCK, a, targets))
             return 0;
     }
     return 1;
+}
+
+/* moveblock_targets(heights, pieces, src) -> moveblock.targets(st).get(src, 0): where the
+ * block on src may go (the check of ``play moveblock``), or None for a board left to
+ * Python. */
+static PyObject *moveblock_targets(PyObject *Py_UNUSED(self), PyObject *const *args,
+                                   Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyList_CheckExact(args[0]) || PyList_GET_SIZE(args[0]) != 64) {
+        PyErr_SetString(PyExc_TypeError, "moveblock_targets(heights, pieces, src)");
+        return NULL;
+    }
+    if (!PyLong_CheckExact(args[1]))
+        Py_RETURN_NONE;
+    uint64_t pieces = PyLong_AsUnsignedLongLong(args[1]);
+    long src = small_int(args[2]);
+    if (PyErr_Occurred() || src < 0 || src > 63) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Board *b = board_of(args[0]);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    uint64_t mask = 0;
+    moveblock_plays(NULL, b, ~pieces, (int)src, &mask);
+    return PyLong_FromUnsignedLongLong(mask);
 }
 
 /* ------------------------------------------------------------------ the entry point */
@@ -587,7 +621,7 @@ static PyObject *card_plays(PyObject *Py_UNUSED(self), PyObject *const *args, Py
     if (ok && play[LIFT])
         ok = lift_plays(&f, b, mine, n, sizes, any_size, turn);
     if (ok && play[MOVEBLOCK])
-        ok = moveblock_plays(&f, b, free);
+        ok = moveblock_plays(&f, b, free, -1, NULL);
     if (ok && play[RELOCATE])
         ok = relocate_plays(&f, b, free, mine, n);
     if (ok && play[VAULT])
@@ -607,5 +641,7 @@ static PyObject *card_plays(PyObject *Py_UNUSED(self), PyObject *const *args, Py
 PyMethodDef CARD_METHODS[] = {
     {"card_plays", (PyCFunction)(void (*)(void))card_plays, METH_FASTCALL,
      "sorted(rules.cards.card_plays(st)), or None."},
+    {"moveblock_targets", (PyCFunction)(void (*)(void))moveblock_targets, METH_FASTCALL,
+     "moveblock.targets(st).get(src, 0), or None."},
     {NULL, NULL, 0, NULL},
 };

@@ -268,6 +268,12 @@ def card_positions() -> Iterator[dict[str, Any]]:
         legal = game.legal()
         plays = [a for a in legal if a.startswith("play ")]
         tries = rng.sample(plays, min(3, len(plays)))
+        # a block moved anywhere: the core checks ``play moveblock`` in C (mostly refusals)
+        blocks = sorted(s for s, v in h.items() if v > 0)
+        if blocks and "moveblock" in hand:
+            tries += [
+                f"play moveblock {rng.choice(blocks)} {rng.choice(squares)}" for _ in range(4)
+            ]
         yield {"case": f"cards {i}", "legal": legal, "tries": [[t, _try(game, t)] for t in tries]}
 
 
