@@ -229,6 +229,40 @@ REWRITES = [
         "        allowed = targets(st).get(src, 0)\n"
         "    if not allowed & BIT[dst]:\n",
     ),
+    # a phase's castle points and king bonuses from the C kernels' kept board: the
+    # castle tables are not worked out for them (the master cards' points still are)
+    (
+        "rules/scoring.py",
+        "from .tables import KING_BONUS\n",
+        "from .tables import KING_BONUS\nfrom engine._native import phase_points as _native_points\n",
+    ),
+    (
+        "rules/scoring.py",
+        "    cc = castles(st)\n    h = st.heights\n",
+        "    native = _native_points(st.heights, st.knights, st.king, st.phase)\n    h = st.heights\n",
+    ),
+    (
+        "rules/scoring.py",
+        "        pts = castle_points(st.knights[p], h, cc.comp, cc.area)\n",
+        "        if native is not None:\n"
+        "            pts = native[0][p]\n"
+        "        else:  # a board left to Python\n"
+        "            cc = castles(st)\n"
+        "            pts = castle_points(st.knights[p], h, cc.comp, cc.area)\n",
+    ),
+    (
+        "rules/scoring.py",
+        "        bonus = king_bonus(st.knights[p], h, cc.comp, st.king, st.phase)\n",
+        "        if native is not None:\n"
+        "            bonus = native[1][p]\n"
+        "        else:\n"
+        "            bonus = king_bonus(st.knights[p], h, castles(st).comp, st.king, st.phase)\n",
+    ),
+    (
+        "rules/scoring.py",
+        "        earned = master_points(st.master, st.phase, st.knights, h, cc.comp)\n",
+        "        earned = master_points(st.master, st.phase, st.knights, h, castles(st).comp)\n",
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
@@ -528,6 +562,9 @@ def card_plays(
 ) -> list[str] | None: ...
 def heights_of(d: object) -> list[int] | None: ...
 def block_squares(heights: list[int]) -> int | None: ...
+def phase_points(
+    heights: list[int], knights: list[list[int]], king: int | None, phase: int
+) -> tuple[list[int], list[int]] | None: ...
 def moveblock_targets(heights: list[int], pieces: int, src: int) -> int | None: ...
 def move_reach(heights: list[int], a: int) -> int | None: ...
 def add_squares(heights: list[int], knights: list[int]) -> int | None: ...

@@ -493,6 +493,55 @@ static PyObject *add_squares(PyObject *Py_UNUSED(self), PyObject *const *args, P
     return PyLong_FromUnsignedLongLong(m);
 }
 
+/* ------------------------------------------------------------------ a phase's points
+ *
+ * phase_points(heights, knights, king, phase) -> (castle points, king bonuses), a list
+ * each by seat: rules.scoring's castle_points and king_bonus of every player, on the
+ * kept board, or None for a board (or a value) left to Python. */
+static PyObject *phase_points(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    static const int KING_BONUS[3] = {5, 10, 15}; /* rules.tables.KING_BONUS */
+    if (nargs != 4 || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "phase_points(heights, knights, king, phase)");
+        return NULL;
+    }
+    long phase = PyLong_CheckExact(args[3]) ? PyLong_AsLong(args[3]) : -1;
+    long king = args[2] == Py_None ? -1 : PyLong_CheckExact(args[2]) ? PyLong_AsLong(args[2]) : -2;
+    Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    if (phase < 1 || phase > 3 || king < -1 || king > 63 || n > 64) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Board *b = board_arg(args[0]);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    long castle[64], bonus[64];
+    int king_castle = king >= 0 && b->h[king] > 0 ? b->comp[king] : -1;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        PyObject *own = PyList_GET_ITEM(args[1], p);
+        if (!PyList_CheckExact(own))
+            Py_RETURN_NONE;
+        int best[64]; /* by castle: the level of p's highest knight on it */
+        memset(best, 0, sizeof(int) * (size_t)b->n);
+        castle[p] = bonus[p] = 0;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(own); i++) {
+            long k = PyLong_AsLong(PyList_GET_ITEM(own, i));
+            if (k < 0 || k > 63) {
+                PyErr_Clear();
+                Py_RETURN_NONE;
+            }
+            int lv = b->h[k], c = b->comp[k];
+            if (lv >= 1 && lv > best[c])
+                best[c] = lv;
+            if (lv == phase && king_castle >= 0 && c == king_castle)
+                bonus[p] = KING_BONUS[phase - 1];
+        }
+        for (int c = 0; c < b->n; c++)
+            castle[p] += (long)b->area[c] * best[c];
+    }
+    return Py_BuildValue("(NN)", list_of(castle, n, 0), list_of(bonus, n, 0));
+}
+
 /* set_texts(moves, builds, knights): the action texts by bit length (rules.actions's
  * _ROWS, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH), held for the life of the process. */
 static int keep_row(PyObject *row, PyObject **into)
@@ -559,6 +608,8 @@ static PyMethodDef methods[] = {
     {"heights_of", heights_of, METH_O, "A position's heights as a list, or None."},
     {"set_texts", (PyCFunction)(void (*)(void))set_texts, METH_FASTCALL, "The action texts."},
     {"block_squares", block_squares, METH_O, "Castles.build of a heights list, or None."},
+    {"phase_points", (PyCFunction)(void (*)(void))phase_points, METH_FASTCALL,
+     "Every player's castle points and king bonus, or None."},
     {"move_reach", (PyCFunction)(void (*)(void))move_reach, METH_FASTCALL,
      "The squares a knight reaches, or None."},
     {"add_squares", (PyCFunction)(void (*)(void))add_squares, METH_FASTCALL,
