@@ -263,6 +263,48 @@ REWRITES = [
         "        earned = master_points(st.master, st.phase, st.knights, h, cc.comp)\n",
         "        earned = master_points(st.master, st.phase, st.knights, h, castles(st).comp)\n",
     ),
+    # the setup's and the king's squares from the kept board, and their texts by mask
+    # (engine._native's texts) instead of a string made and sorted per square
+    (
+        "rules/setup.py",
+        "from .common import N, add_block, castles, illegal, need_empty, put_piece\n",
+        "from .common import N, add_block, castles, illegal, need_empty, put_piece\n"
+        "from engine._native import castle_squares as _native_castle_squares\n",
+    ),
+    (
+        "rules/setup.py",
+        "    cc = castles(st)\n    comp, masks = cc.comp, cc.member_mask\n",
+        "    native = _native_castle_squares(st.heights, st.knights)\n"
+        "    if native is not None:\n"
+        "        return ALL & ~st.pieces & native\n"
+        "    cc = castles(st)\n    comp, masks = cc.comp, cc.member_mask\n",
+    ),
+    (
+        "rules/setup.py",
+        "    return ALL & ~st.pieces & ~castles(st).le[0]\n",
+        "    native = _native_castle_squares(st.heights, None)\n"
+        "    if native is not None:\n"
+        "        return ALL & ~st.pieces & native\n"
+        "    return ALL & ~st.pieces & ~castles(st).le[0]\n",
+    ),
+    (
+        "rules/actions.py",
+        '        return sorted(f"place {_N[s]}" for s in setup.place_targets(st))\n',
+        "        placing = len(st.knights[st.to_move]) < MAX_KNIGHTS  # setup.place_targets\n"
+        "        return list(_native_texts(setup._empty_castles(st) if placing else 0, _PLACE_ROW))\n",
+    ),
+    (
+        "rules/actions.py",
+        '        out = [f"king {_N[s]}" for s in setup.king_targets(st)]\n',
+        "        out = list(_native_texts(setup._king_squares(st), _KING_ROW))\n",
+    ),
+    (
+        "rules/actions.py",
+        '_KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]\n',
+        '_KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]\n'
+        '_PLACE_ROW = ["", *(f"place {_N[b]}" for b in SORTED_SQUARES)]\n'
+        '_KING_ROW = ["", *(f"king {_N[b]}" for b in SORTED_SQUARES)]\n',
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
@@ -562,6 +604,7 @@ def card_plays(
 ) -> list[str] | None: ...
 def heights_of(d: object) -> list[int] | None: ...
 def block_squares(heights: list[int]) -> int | None: ...
+def castle_squares(heights: list[int], knights: list[list[int]] | None) -> int | None: ...
 def phase_points(
     heights: list[int], knights: list[list[int]], king: int | None, phase: int
 ) -> tuple[list[int], list[int]] | None: ...

@@ -542,6 +542,41 @@ static PyObject *phase_points(PyObject *Py_UNUSED(self), PyObject *const *args, 
     return Py_BuildValue("(NN)", list_of(castle, n, 0), list_of(bonus, n, 0));
 }
 
+/* castle_squares(heights, knights) -> the squares of castles (a block or more), less
+ * those of every castle a knight of ``knights`` (a list of lists, or None) stands on:
+ * rules.setup's _king_squares and _empty_castles before the pieces; None for a board
+ * (or a value) left to Python. */
+static PyObject *castle_squares(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "castle_squares(heights, knights)");
+        return NULL;
+    }
+    Board *b = board_arg(args[0]);
+    if (b == NULL)
+        Py_RETURN_NONE;
+    uint64_t m = ~b->le[0];
+    if (args[1] != Py_None) {
+        if (!PyList_CheckExact(args[1]))
+            Py_RETURN_NONE;
+        for (Py_ssize_t p = 0; p < PyList_GET_SIZE(args[1]); p++) {
+            PyObject *own = PyList_GET_ITEM(args[1], p);
+            if (!PyList_CheckExact(own))
+                Py_RETURN_NONE;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(own); i++) {
+                long k = PyLong_AsLong(PyList_GET_ITEM(own, i));
+                if (k < 0 || k > 63) {
+                    PyErr_Clear();
+                    Py_RETURN_NONE;
+                }
+                if (b->comp[k] >= 0)
+                    m &= ~b->masks[b->comp[k]];
+            }
+        }
+    }
+    return PyLong_FromUnsignedLongLong(m);
+}
+
 /* set_texts(moves, builds, knights): the action texts by bit length (rules.actions's
  * _ROWS, _BUILD_BY_LENGTH, _KNIGHT_BY_LENGTH), held for the life of the process. */
 static int keep_row(PyObject *row, PyObject **into)
@@ -608,6 +643,8 @@ static PyMethodDef methods[] = {
     {"heights_of", heights_of, METH_O, "A position's heights as a list, or None."},
     {"set_texts", (PyCFunction)(void (*)(void))set_texts, METH_FASTCALL, "The action texts."},
     {"block_squares", block_squares, METH_O, "Castles.build of a heights list, or None."},
+    {"castle_squares", (PyCFunction)(void (*)(void))castle_squares, METH_FASTCALL,
+     "The squares of castles with no knight of those given, or None."},
     {"phase_points", (PyCFunction)(void (*)(void))phase_points, METH_FASTCALL,
      "Every player's castle points and king bonus, or None."},
     {"move_reach", (PyCFunction)(void (*)(void))move_reach, METH_FASTCALL,
