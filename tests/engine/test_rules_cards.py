@@ -136,6 +136,21 @@ def test_lift_at_level_zero_touching_two_castles_is_illegal():
     assert_illegal(game, "play lift d3", "d3")
 
 
+def test_lift_at_level_zero_next_to_one_too_tall_castle_is_illegal():
+    """§6 lift: the new square joins the one castle it touches, which must then be no
+    taller than its area; the refusal names the castle's height and its area after."""
+    game = with_card("lift").h(c4=3).knights("a", "c3").stacks("a", [3]).game()
+    msg = assert_illegal(game, "play lift c3 3", "c3", "taller (3)", "area (2)")
+    assert "join" not in msg
+
+
+def test_lift_at_level_zero_touching_one_castle_twice_is_not_called_a_join():
+    """§6 lift: two squares of one castle next to the knight are still one castle."""
+    game = with_card("lift").h(c4=5, b4=1, b3=1).knights("a", "c3").stacks("a", [3]).game()
+    msg = assert_illegal(game, "play lift c3 3", "c3", "taller (5)", "area (4)")
+    assert "join" not in msg
+
+
 def test_lift_only_under_own_knight():
     """§6 lift: under one of YOUR knights."""
     game = with_card("lift").h(c3=1, c4=1).knights("b", "c3").game()
