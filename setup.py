@@ -451,6 +451,23 @@ def _final_names(text: str) -> set[str]:
     return {n for n in names if names.count(n) == 1} - aliases
 
 
+# ``_PLAY, _OVER = Stage.PLAY, Stage.OVER``: one constant a line, so that each is Final
+_UNPACK = re.compile(
+    r"^((?:_?[A-Z][A-Z0-9_]*, )+_?[A-Z][A-Z0-9_]*) = ([^\n#]+?)(  #[^\n]*)?$", re.M
+)
+
+
+def _split_unpacking(text: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        names, values = m.group(1).split(", "), _params(m.group(2))
+        if len(values) != len(names):
+            return m.group(0)
+        lines = [f"{n} = {v.strip()}" for n, v in zip(names, values, strict=True)]
+        return "\n".join(lines) + (m.group(3) or "")
+
+    return _UNPACK.sub(one, text)
+
+
 def _finals(text: str) -> str:
     once = _final_names(text)
 
@@ -572,7 +589,7 @@ def _core_sources() -> list[str]:
         out = core / rel
         out.parent.mkdir(exist_ok=True)
         if os.environ.get("TORRES_CORE_FINAL", "1") == "1":
-            text = _imported_finals(rel, _finals(text), finals)
+            text = _imported_finals(rel, _finals(_split_unpacking(text)), finals)
         out.write_text(_SHARED_IMPORT.sub(r"\1from engine.\2 import", text))
     (SRC / "engine" / "_native.pyi").write_text(_NATIVE_STUB)
     # strict as engine/ is, but the loosened parameters (LOOSE) may flow to a return
