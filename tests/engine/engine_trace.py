@@ -268,6 +268,13 @@ def card_positions() -> Iterator[dict[str, Any]]:
         legal = game.legal()
         plays = [a for a in legal if a.startswith("play ")]
         tries = rng.sample(plays, min(3, len(plays)))
+        # the turn's other actions on these boards (towers of 62 and 63 among them, left
+        # to Python by the C checks of a block, a move and a new knight), and aimed ones
+        others = [a for a in legal if not a.startswith("play ")]
+        tries += rng.sample(others, min(3, len(others)))
+        k = rng.choice(knights["a"])
+        tries += [f"{verb} {rng.choice(squares)}" for verb in ("build", "knight")]
+        tries += [f"move {k} {rng.choice(squares)}", "end"]
         # a block moved anywhere: the core checks ``play moveblock`` in C (mostly refusals)
         blocks = sorted(s for s, v in h.items() if v > 0)
         if blocks and "moveblock" in hand:
