@@ -494,5 +494,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__native(void)
 {
     init_tables();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && add_position_functions(m) < 0) /* engine/_native_position.c */
+        Py_CLEAR(m);
+    return m;
 }

@@ -61,4 +61,7 @@ uint64_t doors(const Board *b, int c, int level);
 /* The squares a knight on a reaches, were they empty (rules.turn.move_reach). */
 uint64_t reach(Board *b, int a);
 
+/* The functions of engine/_native_position.c, added to the module by PyInit__native. */
+int add_position_functions(PyObject *module);
+
 #endif
