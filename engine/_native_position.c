@@ -21,6 +21,9 @@ enum { CASTLES, PLACE, KING, PLAY, DRAW_KEEP, OVER };
 static int ready;
 static PyObject *FORMAT, *STAGE_OF, *STAGES[N_STAGES], *VARIANTS, *ALLOTMENT[5][3];
 static PyObject *CARD_SET, *MASTER_CARDS, *BASE_AP, *ZERO;
+/* The int objects of -1 to 63 (held): squares, seats, occupants, phases, rounds. */
+static PyObject *INT_OBJ[65];
+#define INT(x) (INT_OBJ[(x) + 1])
 static long ROUNDS[5][3], MAX_KNIGHTS, TOTAL_BLOCKS;
 static PyObject *K_FORMAT, *K_PLAYERS, *K_VARIANT, *K_STAGE, *K_SEED, *K_PHASE, *K_ROUND,
     *K_PHASE_STARTER, *K_ROUND_STARTER, *K_TO_MOVE, *K_HEIGHTS, *K_KNIGHTS, *K_KING, *K_SCORES,
@@ -341,11 +344,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
                 UNUSUAL;
             occ[s] = p;
             pieces |= BIT[s];
-            PyObject *sq = PyLong_FromLong(s);
-            CHECK(sq);
-            int failed = PyList_Append(own, sq);
-            Py_DECREF(sq);
-            if (failed)
+            if (PyList_Append(own, INT(s)) < 0)
                 goto error;
         }
     }
@@ -356,7 +355,8 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
             UNUSUAL;
         occ[s] = 9; /* state.KING */
         pieces |= BIT[s];
-        CHECK(king = PyLong_FromLong(s));
+        king = INT(s);
+        Py_INCREF(king);
     }
 
     /* scores: {name: int >= 0}, in order, some or all */
@@ -521,10 +521,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
                 deal = 1;
                 continue;
             }
-            PyObject *seat = PyLong_FromLong(p);
-            CHECK(seat);
-            int put = put_deck(decks, seat, own[p]);
-            Py_DECREF(seat);
+            int put = put_deck(decks, INT(p), own[p]);
             if (put <= 0) {
                 if (put < 0)
                     goto error;
@@ -547,25 +544,16 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
         Py_INCREF(hv[s]);
         PyList_SET_ITEM(heights, s, hv[s]);
     }
-    CHECK(occupant = list_of(occ, 64, 0));
-    CHECK(pieces_obj = PyLong_FromUnsignedLongLong(pieces));
-    PyObject *ints = PyTuple_New(5);
-    CHECK(ints);
-    long small[5] = {phase, rnd, phase_starter, round_starter, to_move};
-    for (int k = 0; k < 5; k++) {
-        PyObject *i = PyLong_FromLong(small[k]);
-        if (i == NULL) {
-            Py_DECREF(ints);
-            goto error;
-        }
-        PyTuple_SET_ITEM(ints, k, i);
+    CHECK(occupant = PyList_New(64));
+    for (int s = 0; s < 64; s++) {
+        Py_INCREF(INT(occ[s]));
+        PyList_SET_ITEM(occupant, s, INT(occ[s]));
     }
-    out = PyTuple_Pack(26, names, variant, seed, stage, PyTuple_GET_ITEM(ints, 0),
-                       PyTuple_GET_ITEM(ints, 1), PyTuple_GET_ITEM(ints, 2),
-                       PyTuple_GET_ITEM(ints, 3), PyTuple_GET_ITEM(ints, 4), heights, occupant,
+    CHECK(pieces_obj = PyLong_FromUnsignedLongLong(pieces));
+    out = PyTuple_Pack(26, names, variant, seed, stage, INT(phase), INT(rnd), INT(phase_starter),
+                       INT(round_starter), INT(to_move), heights, occupant,
                        pieces_obj, knights, king == NULL ? Py_None : king, scores, stacks, hands, master, ap, turn_stack,
                        drawn, played, revealed, decks, deal ? Py_True : Py_False, supply_obj);
-    Py_DECREF(ints);
     goto done;
 
 lookup_error:
@@ -665,7 +653,7 @@ static PyObject *set_position_tables(PyObject *Py_UNUSED(self), PyObject *const 
             ROUNDS[n][ph] = table_int(args[4], n, ph);
             PyObject *k = PyLong_FromLong(n), *row = k ? PyObject_GetItem(args[5], k) : NULL;
             Py_XDECREF(k);
-            ok = ROUNDS[n][ph] >= 0 && row != NULL
+            ok = ROUNDS[n][ph] >= 0 && ROUNDS[n][ph] <= 63 && row != NULL /* INT(rnd) */
                  && keep(&ALLOTMENT[n][ph], PySequence_GetItem(row, ph))
                  && PyTuple_CheckExact(ALLOTMENT[n][ph]);
             if (ALLOTMENT[n][ph] != NULL)
@@ -674,6 +662,8 @@ static PyObject *set_position_tables(PyObject *Py_UNUSED(self), PyObject *const 
         }
     MAX_KNIGHTS = PyLong_AsLong(args[9]);
     TOTAL_BLOCKS = PyLong_AsLong(args[10]);
+    for (int k = 0; ok && k < 65; k++)
+        ok = keep(&INT(k - 1), PyLong_FromLong(k - 1)) && (Py_DECREF(INT(k - 1)), 1);
     ok = ok && !PyErr_Occurred() && keep(&ZERO, SMALL[0]) && intern(&K_FORMAT, "format")
          && intern(&K_PLAYERS, "players") && intern(&K_VARIANT, "variant")
          && intern(&K_STAGE, "stage") && intern(&K_SEED, "seed") && intern(&K_PHASE, "phase")

@@ -212,8 +212,8 @@ def _edge_positions() -> Iterator[tuple[str, dict[str, Any], str]]:
     huge = {"a": [10**25], "b": [2**62, 2**62]}  # over: no stack to choose from
     yield "huge stacks", {**usual, "stage": "over", "stacks": huge, "supply": None}, ""
     yield "bool seed", {**usual, "seed": True}, ""
-    yield "blank name", {**usual, "players": ["a", " \u2003"]}, ""
-    yield "same names", {**usual, "players": ["a", "a"]}, ""
+    yield "blank name", {**base, "players": ["a", " \u2003"]}, ""
+    yield "same names", {**base, "players": ["a", "a"]}, ""
     yield "unknown player", {**usual, "scores": {"a": 1, "c": 2}}, ""
     yield "extra keys", {**usual, "extra": [1], "turn": {**turn, "x": None}}, ""
     yield "defaults", {"format": "torres-position/1", "players": ["a", "b", "c"]}, ""

@@ -310,6 +310,8 @@ def _odd_cases(pos: dict[str, Any]) -> list[dict[str, Any]]:
         no_decks,
         {**no_decks, "variant": "personal"},
     ]
+    for players in (["a", " \u2003"], ["a", "a"], ["a", ""], ["a"], list("abcde"), ["a", 1]):
+        out.append({"format": pos["format"], "players": players})
     return out
 
 
