@@ -131,11 +131,11 @@ static PyObject *fresh_lists(int n)
     return out;
 }
 
-/* The card ids (CARD_SET's own objects): a card of a position the engine wrote is one
- * of them, found by its address before a look-up in the set. */
-#define MAX_CARDS 32
-static PyObject *CARD[MAX_CARDS];
-static int N_CARDS;
+/* The card ids (CARD_SET's own objects) by their address: a card of a position the
+ * engine wrote is one of them, found so before a look-up in the set. */
+#define CARD_SLOTS 256
+static PyObject *CARD[CARD_SLOTS];
+#define CARD_SLOT(c) ((((uintptr_t)(c)) >> 4) % CARD_SLOTS)
 
 /* v is a list of card ids, each an exact str (position_fast._card_list's test). */
 static int all_cards(PyObject *v)
@@ -144,10 +144,7 @@ static int all_cards(PyObject *v)
         return 0;
     for (Py_ssize_t i = 0, n = PyList_GET_SIZE(v); i < n; i++) {
         PyObject *c = PyList_GET_ITEM(v, i);
-        int k = 0;
-        while (k < N_CARDS && c != CARD[k])
-            k++;
-        if (k < N_CARDS)
+        if (CARD[CARD_SLOT(c)] == c)
             continue;
         if (!PyUnicode_CheckExact(c))
             return 0;
@@ -638,11 +635,11 @@ static PyObject *set_position_tables(PyObject *Py_UNUSED(self), PyObject *const 
     int ok = keep(&FORMAT, args[0]) && keep(&STAGE_OF, args[1]) && keep(&VARIANTS, args[3])
              && keep(&CARD_SET, args[6]) && keep(&MASTER_CARDS, args[7])
              && keep(&BASE_AP, args[8]);
-    N_CARDS = 0;
+    memset(CARD, 0, sizeof CARD);
     PyObject *cards = ok ? PyObject_GetIter(CARD_SET) : NULL, *card;
     while (cards != NULL && (card = PyIter_Next(cards)) != NULL) {
-        if (N_CARDS < MAX_CARDS)
-            CARD[N_CARDS++] = card; /* held by CARD_SET */
+        if (CARD[CARD_SLOT(card)] == NULL)
+            CARD[CARD_SLOT(card)] = card; /* held by CARD_SET; a clash: the set decides */
         Py_DECREF(card);
     }
     Py_XDECREF(cards);
