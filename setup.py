@@ -204,6 +204,11 @@ REWRITES = [
         "from engine._native import read_fields as _native_read\n"
         "from engine._native import set_position_tables as _native_tables\n",
     ),
+    (  # Game itself called directly (not through the class object): a native call
+        "game.py",
+        "        return cls(read_position(d))\n",
+        "        st = read_position(d)\n        return Game(st) if cls is Game else cls(st)\n",
+    ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
         '    def __init__(self, state: State) -> None:\n        """Use :meth:`new` or :meth:`from_position`."""\n',
