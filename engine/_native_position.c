@@ -199,7 +199,8 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     PyObject *names = NULL, *heights = NULL, *occupant = NULL, *knights = NULL, *scores = NULL,
              *stacks = NULL, *hands = NULL, *drawn = NULL, *revealed = NULL, *decks = NULL,
              *pieces_obj = NULL, *supply_obj = NULL, *king = NULL, *out = NULL, *v;
-    PyObject *nm[4];
+    PyObject *nm[4], *held[8]; /* what is kept of d across look-ups, which may run code */
+    int n_held = 0;
     long occ[64], total = 0, x;
     uint64_t pieces = 0;
     if (!ready || !PyDict_CheckExact(d))
@@ -213,6 +214,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
             goto lookup_error;                                                             \
     } while (0)
 #define UNUSUAL goto unusual
+#define HOLD(o) (Py_INCREF(o), held[n_held++] = (o))
 #define CHECK(made)                                                                        \
     do {                                                                                   \
         if ((made) == NULL)                                                                \
@@ -246,6 +248,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     PyObject *variant = v == NULL ? V_COMMON : v;
     if (!PyUnicode_CheckExact(variant))
         UNUSUAL;
+    HOLD(variant);
     int in = PySequence_Contains(VARIANTS, variant);
     if (in <= 0) {
         if (in < 0)
@@ -278,6 +281,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     PyObject *seed = v == NULL || v == Py_None ? ZERO : v;
     if (!PyLong_CheckExact(seed))
         UNUSUAL;
+    HOLD(seed);
 
     long phase = 1, rnd = 1;
     GET(d, K_PHASE);
@@ -305,9 +309,10 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
         to_move = -1; /* state.NOBODY */
 
     /* heights: {lower-case square name: int >= 0}, the rest 0 */
-    PyObject *hv[64];
+    CHECK(heights = PyList_New(64));
     for (int s = 0; s < 64; s++) {
-        hv[s] = ZERO;
+        Py_INCREF(ZERO);
+        PyList_SET_ITEM(heights, s, ZERO);
         occ[s] = -1; /* state.EMPTY */
     }
     GET(d, K_HEIGHTS);
@@ -320,7 +325,8 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
             int s = square_of(key);
             if (s < 0 || !whole(value, &x))
                 UNUSUAL;
-            hv[s] = value;
+            Py_INCREF(value);
+            Py_SETREF(PyList_GET_ITEM(heights, s), value);
             add(&total, x);
         }
     }
@@ -411,6 +417,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
 
     GET(d, K_MASTER_CARD);
     PyObject *master = v == NULL ? Py_None : v;
+    HOLD(master);
     if (master != Py_None) {
         if (!PyUnicode_CheckExact(master))
             UNUSUAL;
@@ -428,17 +435,20 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     turn = v == Py_None ? NULL : v;
     if (turn != NULL && !PyDict_CheckExact(turn))
         UNUSUAL;
+    if (turn != NULL)
+        HOLD(turn);
     if (in_turn) {
         ap = BASE_AP;
         if (turn != NULL) {
             GET(turn, K_AP);
             if (v != NULL && !whole((ap = v), &x))
                 UNUSUAL;
+            HOLD(ap);
             GET(turn, K_STACK);
             if (v != NULL && v != Py_None) {
                 if (!whole(v, &x))
                     UNUSUAL;
-                turn_stack = v;
+                turn_stack = HOLD(v);
                 add(&total, x);
             }
             GET(turn, K_PLAYED);
@@ -479,6 +489,8 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     PyObject *raw = v == Py_None ? NULL : v;
     if (raw != NULL && !PyDict_CheckExact(raw))
         UNUSUAL;
+    if (raw != NULL)
+        HOLD(raw);
     int some = raw != NULL && PyDict_GET_SIZE(raw) > 0;
     if (vcode == 2) {
         if (some)
@@ -536,11 +548,6 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     } else
         CHECK(supply_obj = PyLong_FromLong(total < TOTAL_BLOCKS ? TOTAL_BLOCKS - total : 0));
 
-    CHECK(heights = PyList_New(64));
-    for (int s = 0; s < 64; s++) {
-        Py_INCREF(hv[s]);
-        PyList_SET_ITEM(heights, s, hv[s]);
-    }
     CHECK(occupant = PyList_New(64));
     for (int s = 0; s < 64; s++) {
         Py_INCREF(INT(occ[s]));
@@ -560,6 +567,8 @@ unusual:
     Py_INCREF(out);
 error:
 done:
+    while (n_held > 0)
+        Py_DECREF(held[--n_held]);
     Py_XDECREF(names);
     Py_XDECREF(king);
     Py_XDECREF(heights);
@@ -576,6 +585,7 @@ done:
     return out;
 #undef GET
 #undef UNUSUAL
+#undef HOLD
 #undef CHECK
 }
 
