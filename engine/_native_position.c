@@ -86,7 +86,7 @@ static int seat_of(PyObject *v, PyObject *const *names, int n)
     return -1;
 }
 
-/* ``v == name`` for an exact str v (anything else: 0, left to Python). */
+/* ``v == name`` for an exact str v (anything else: 0, left to Python); also the format. */
 static int is_name(PyObject *v, PyObject *name)
 {
     return v == name || (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, name) == 0);
@@ -222,7 +222,7 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     } while (0)
 
     GET(d, K_FORMAT);
-    if (v == NULL || !(v == FORMAT || (PyUnicode_CheckExact(v) && PyUnicode_Compare(v, FORMAT) == 0)))
+    if (v == NULL || !is_name(v, FORMAT))
         UNUSUAL;
 
     /* players: 2 to 4 distinct exact strs, none blank */
@@ -555,9 +555,10 @@ static PyObject *read_fields(PyObject *Py_UNUSED(self), PyObject *d)
     }
     CHECK(pieces_obj = PyLong_FromUnsignedLongLong(pieces));
     out = PyTuple_Pack(26, names, variant, seed, stage, INT(phase), INT(rnd), INT(phase_starter),
-                       INT(round_starter), INT(to_move), heights, occupant,
-                       pieces_obj, knights, king == NULL ? Py_None : king, scores, stacks, hands, master, ap, turn_stack,
-                       drawn, played, revealed, decks, deal ? Py_True : Py_False, supply_obj);
+                       INT(round_starter), INT(to_move), heights, occupant, pieces_obj, knights,
+                       king == NULL ? Py_None : king, scores, stacks, hands, master, ap,
+                       turn_stack, drawn, played, revealed, decks, deal ? Py_True : Py_False,
+                       supply_obj);
     goto done;
 
 lookup_error:
