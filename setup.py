@@ -52,6 +52,63 @@ _FILLED = f"""    def _filled(self, filled: {_FILLED_TYPE}) -> None:
         self.moveblock = None
 
 """
+# The fields of a State read by the C reader of positions (engine/_native_position.c,
+# read_fields), in its order; position_fast.read_usual's copy assigns them to a State.
+_FIELDS = [
+    "names",
+    "variant",
+    "seed",
+    "stage",
+    "phase",
+    "round",
+    "phase_starter",
+    "round_starter",
+    "to_move",
+    "heights",
+    "occupant",
+    "pieces",
+    "knights",
+    "king",
+    "scores",
+    "stacks",
+    "hands",
+    "master",
+    "ap",
+    "turn_stack",
+    "drawn",
+    "played",
+    "revealed",
+    "decks",
+    "deal",
+    "supply",
+]
+_FIELDS_TYPE = (
+    "tuple[tuple[str, ...], str, int, Stage, int, int, int, int, int, list[int], list[int], "
+    "int, list[list[int]], int | None, list[int], list[list[int]], list[list[str]], "
+    "str | None, int, int | None, list[str], bool, list[str], dict[str | int, tuple[str, ...]], "
+    "bool, int]"
+)
+_FROM_FIELDS = (
+    f"def _from_fields(f: {_FIELDS_TYPE}) -> State:\n"
+    '    """The State of the fields the C reader read (read_usual on C locals)."""\n'
+    f"    ({', '.join(x if x != 'round' else 'rnd' for x in _FIELDS)}) = f\n"
+    "    st = State()\n"
+    + "".join(
+        f"    st.{x} = {x if x != 'round' else 'rnd'}\n"
+        for x in _FIELDS
+        if x not in ("deal", "decks")
+    )
+    + "    st.castles = None\n"
+    "    st.undo = []\n"
+    "    if deal:  # the decks not given, dealt from the seed as below\n"
+    "        dealt = default_decks(st, random.Random(seed))\n"
+    "        if variant == 'common':\n"
+    "            decks['common'] = dealt['common']\n"
+    "        else:\n"
+    "            decks = {p: decks[p] if p in decks else dealt[p] for p in range(len(names))}\n"
+    "    st.decks = decks\n"
+    "    return st\n\n\n"
+)
 # mypyc-only adjustments to the copy, each (file, old, new), each required to match:
 # mypyc's classes have no bare ``Cls.__new__(Cls)`` (a compiled class's __new__ runs
 # its __init__), so the copies that fill in every field themselves, pickle and
@@ -304,6 +361,50 @@ REWRITES = [
         '_KNIGHT_BY_LENGTH = ["", *(_KNIGHT[b] for b in SORTED_SQUARES)]\n'
         '_PLACE_ROW = ["", *(f"place {_N[b]}" for b in SORTED_SQUARES)]\n'
         '_KING_ROW = ["", *(f"king {_N[b]}" for b in SORTED_SQUARES)]\n',
+    ),
+    (  # a well-formed position read in C (None: read_usual's Python reads it, or not)
+        "position_fast.py",
+        "def read_usual(d: Any) -> State | None:\n",
+        _FROM_FIELDS + "def read_usual(d: Any) -> State | None:\n",
+    ),
+    (
+        "position_fast.py",
+        '    if type(d) is not dict or d.get("format") != FORMAT:\n        return None\n',
+        "    fields = _native_read(d)\n"
+        "    if fields is not None:\n"
+        "        return _from_fields(fields)\n"
+        '    if type(d) is not dict or d.get("format") != FORMAT:\n        return None\n',
+    ),
+    (
+        "position_fast.py",
+        "_NAMES_MAX = 4096\n",
+        "_NAMES_MAX = 4096\n"
+        "_native_tables(\n"
+        "    FORMAT,\n"
+        "    _STAGE_OF,\n"
+        "    (Stage.CASTLES, Stage.PLACE, Stage.KING, Stage.PLAY, Stage.DRAW_KEEP, Stage.OVER),\n"
+        "    VARIANTS,\n"
+        "    ROUNDS,\n"
+        "    ALLOTMENT,\n"
+        "    _CARD_SET,\n"
+        "    MASTER_CARDS,\n"
+        "    BASE_AP,\n"
+        "    MAX_KNIGHTS,\n"
+        "    TOTAL_BLOCKS,\n"
+        "    SQUARE_INDEX,\n"
+        ")\n",
+    ),
+    (
+        "position_fast.py",
+        "from engine._native import heights_of as _native_heights\n",
+        "from engine._native import heights_of as _native_heights\n"
+        "from engine._native import read_fields as _native_read\n"
+        "from engine._native import set_position_tables as _native_tables\n",
+    ),
+    (  # Game itself called directly (not through the class object): a native call
+        "game.py",
+        "        return cls(read_position(d))\n",
+        "        st = read_position(d)\n        return Game(st) if cls is Game else cls(st)\n",
     ),
     (  # pickle and copy.copy make a Game blank too (the computer players' worker processes)
         "game.py",
@@ -602,6 +703,8 @@ def _core_sources() -> list[str]:
 # what mypy knows of the C kernels (engine/_native.c)
 _NATIVE_STUB = f"""from collections.abc import Sequence
 
+from engine.events import Stage
+
 def castle_fill(h: Sequence[int]) -> {_FILLED_TYPE} | None: ...
 def texts(m: int, row: list[str]) -> tuple[str, ...]: ...
 def turn_actions(
@@ -628,6 +731,8 @@ def phase_points(
 def moveblock_targets(heights: list[int], pieces: int, src: int) -> int | None: ...
 def move_reach(heights: list[int], a: int) -> int | None: ...
 def add_squares(heights: list[int], knights: list[int]) -> int | None: ...
+def read_fields(d: object) -> {_FIELDS_TYPE} | None: ...
+def set_position_tables(*tables: object) -> None: ...
 """
 
 

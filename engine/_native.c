@@ -662,7 +662,9 @@ PyMODINIT_FUNC PyInit__native(void)
 {
     init_tables();
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddFunctions(m, CARD_METHODS) < 0)
+    if (m != NULL
+        && (PyModule_AddFunctions(m, CARD_METHODS) < 0 /* engine/_native_cards.c */
+            || add_position_functions(m) < 0))         /* engine/_native_position.c */
         Py_CLEAR(m);
     return m;
 }

@@ -69,4 +69,7 @@ Py_ssize_t knights_by_name(PyObject *knights, int *mine);
 /* engine/_native_cards.c's functions (card_plays), added to the module. */
 extern PyMethodDef CARD_METHODS[];
 
+/* The functions of engine/_native_position.c, added to the module by PyInit__native. */
+int add_position_functions(PyObject *module);
+
 #endif

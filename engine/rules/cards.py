@@ -344,12 +344,6 @@ def _lift(st: State, a: Action) -> None:
         if hs > 0:
             c = cc.comp[s]
             raise illegal(a, "lift_too_tall", square=N[s], level=hs + 1, area=cc.area[c])
-        touching = cc.adj[s]  # the castles next to the bare square s
-        if len(touching) == 1:  # one castle, too tall for one square more
-            c = touching[0]
-            raise illegal(
-                a, "block_castle_taller", square=N[s], height=cc.height[c], area=cc.area[c] + 1
-            )
         raise joins(st, a, s)
     if src == "turn":
         assert st.turn_stack is not None

@@ -97,8 +97,14 @@ def explain_block(st: State, a: Action, s: int) -> None:
 
 
 def joins(st: State, a: Action, s: int) -> IllegalAction:
-    """The refusal of a block on the bare square s next to two or more castles."""
+    """The refusal of a block on the bare square s next to two or more castles (next
+    to one alone: that castle would be taller than its area, one square larger)."""
     cc = castles(st)
+    touching = cc.adj[s]
+    if len(touching) == 1:
+        c = touching[0]
+        area = cc.area[c] + 1
+        return illegal(a, "block_castle_taller", square=N[s], height=cc.height[c], area=area)
     names = sorted(N[t] for t in ORTH[s] if cc.comp[t] >= 0)  # 2 to 4 squares
     squares = {f"s{i + 1}": name for i, name in enumerate(names)}
     return illegal(a, f"block_joins_{len(names)}", square=N[s], **squares)

@@ -279,15 +279,15 @@ def do_end(st: State, events: list[Event]) -> None:
     stacks = st.stacks[p]
     if st.turn_stack is None and stacks:
         st.turn_stack = stacks.pop(stacks.index(max(stacks)))
-    for _ in range(st.turn_stack or 0):
+    left = st.turn_stack or 0
+    room = sum(MAX_STACK - s for s in stacks if s < MAX_STACK)  # the rest: the supply
+    for _ in range(min(left, room)):  # one at a time, each to the lowest stack with room
         best = -1
         for i, s in enumerate(stacks):
             if s < MAX_STACK and (best < 0 or s < stacks[best]):
                 best = i
-        if best < 0:
-            st.supply += 1
-        else:
-            stacks[best] += 1
+        stacks[best] += 1
+    st.supply += left - min(left, room)
     st.undo.clear()
     events.append(TurnEnd(st.names[p]))
     n = len(st.names)

@@ -208,6 +208,34 @@ def _edge_positions() -> Iterator[tuple[str, dict[str, Any], str]]:
     yield "no players", {**usual, "players": []}, ""
     yield "bad height", {**usual, "heights": {"c3": -1}}, ""
     yield "bad square", {**usual, "heights": {"z9": 1}}, ""
+    # the core's C reader of positions (engine/_native_position.c) and what it leaves to
+    # Python: fields missing, of the wrong type or size, unknown names, extra keys
+    no_decks = {k: v for k, v in usual.items() if k != "decks"}
+    yield "no decks", no_decks, ""
+    yield "personal, one deck", {**usual, "variant": "personal", "decks": {"b": ["jump"]}}, ""
+    yield "personal, no decks", {**no_decks, "variant": "personal"}, ""
+    yield "master", {**usual, "variant": "master", "decks": {}, "master_card": "moat"}, ""
+    yield "huge ints", {**usual, "seed": 10**40, "scores": {"a": 10**30}, "supply": 10**30}, ""
+    huge = {"a": [10**25], "b": [2**62, 2**62]}  # over: no stack to choose from
+    yield "huge stacks", {**usual, "stage": "over", "stacks": huge, "supply": None}, ""
+    yield "bool seed", {**usual, "seed": True}, ""
+    yield "blank name", {**base, "players": ["a", " \u2003"]}, ""
+    yield "same names", {**base, "players": ["a", "a"]}, ""
+    yield "unknown player", {**usual, "scores": {"a": 1, "c": 2}}, ""
+    yield "extra keys", {**usual, "extra": [1], "turn": {**turn, "x": None}}, ""
+    yield "defaults", {"format": "torres-position/1", "players": ["a", "b", "c"]}, ""
+    yield "over", {**usual, "stage": "over", "to_move": "b", "king": "d4"}, ""
+    yield (
+        "draw-keep",
+        {
+            **usual,
+            "variant": "personal",
+            "stage": "draw-keep",
+            "decks": {},
+            "turn": {**turn, "revealed": ["jump", "lift"]},
+        },
+        "",
+    )
 
 
 CARD_IDS = sorted(CARDS)  # the ten action cards

@@ -496,6 +496,17 @@ def test_end_of_turn_redistribution_three_players():
     assert pos["supply"] == 31
 
 
+def test_end_of_turn_with_a_huge_turns_stack_fills_the_stacks_and_the_rest_goes_to_the_supply():
+    """§4 end of turn: a position may hold any turn's stack; ending the turn puts what
+    fits into the stacks below 3 and the rest into the supply at once (it once handed
+    the blocks over one at a time: 2**64 of them never ended)."""
+    game = Pos(["a", "b"]).stacks("a", [1, 3]).supply(5).turn(stack=2**64).game()
+    game.play("end")
+    after = game.position()
+    assert after["stacks"]["a"] == [3, 3]
+    assert after["supply"] == 5 + 2**64 - 2
+
+
 def test_end_of_turn_redistribution_ties_go_to_the_first():
     """§4 end of turn (Ruling): ties go to the first of the lowest stacks."""
     # 4 players, stacks 2,2,2,2: one block built from the turn's 2-stack, 1 left -> [3,2,2]
