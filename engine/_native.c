@@ -220,6 +220,30 @@ static int next_board;
 static PyObject *MOVE[64][64], *BUILD[64], *KNIGHT[64], *DRAW, *END;
 static int texts_ready;
 
+/* The block squares (``build``) and each castle's lone neighbours (``front``) of a board
+ * whose castles are known (fill_board's last step). */
+static void board_edges(Board *b, const uint64_t *nears)
+{
+    uint64_t bare = b->le[0], once = 0, twice = 0, build = 0, beside = 0;
+    for (int c = 0; c < b->n; c++) {
+        twice |= once & nears[c];
+        once |= nears[c];
+        if (b->height[c] <= b->area[c] + 1) {
+            beside |= nears[c];
+            if (b->height[c] < b->area[c])
+                build |= b->masks[c];
+            else if (b->height[c] == b->area[c])
+                build |= b->masks[c] & b->le[b->area[c] - 1];
+        }
+    }
+    uint64_t alone = bare & ~twice;
+    for (int c = 0; c < b->n; c++)
+        b->front[c] = nears[c] & alone;
+    b->build = build | (beside & alone);
+    b->have_reach = 0;
+    b->have_climb = 0;
+}
+
 static int fill_board(Board *b, PyObject *heights)
 {
     PyObject **items = ((PyListObject *)heights)->ob_item;
@@ -278,26 +302,79 @@ static int fill_board(Board *b, PyObject *heights)
         below |= here;
     }
     b->le[top + 1] = below;
-    uint64_t once = 0, twice = 0, build = 0, beside = 0;
-    for (int c = 0; c < n; c++) {
-        twice |= once & nears[c];
-        once |= nears[c];
-        if (b->height[c] <= b->area[c] + 1) {
-            beside |= nears[c];
-            if (b->height[c] < b->area[c])
-                build |= b->masks[c];
-            else if (b->height[c] == b->area[c])
-                build |= b->masks[c] & b->le[b->area[c] - 1];
-        }
-    }
-    uint64_t alone = bare & ~twice;
-    for (int c = 0; c < n; c++)
-        b->front[c] = nears[c] & alone;
-    b->build = build | (beside & alone);
     b->n = n;
     b->top = top;
-    b->have_reach = 0;
-    b->have_climb = 0;
+    board_edges(b, nears);
+    return 1;
+}
+
+/* The square of ``heights`` that holds one block more than on the board ``from`` (its
+ * list ``from->key``), every other square the same object; -1 for any other change. */
+static int one_more(const Board *from, PyObject *heights)
+{
+    PyObject **was = ((PyListObject *)from->key)->ob_item;
+    PyObject **now = ((PyListObject *)heights)->ob_item;
+    int s = -1;
+    for (int i = 0; i < 64; i++)
+        if (was[i] != now[i]) {
+            if (s >= 0)
+                return -1;
+            s = i;
+        }
+    if (s < 0 || height_value(now[s], MAX_TURN_LEVEL) != from->h[s] + 1)
+        return -1;
+    return s;
+}
+
+/* The board ``from`` with one block more on s (a build, the extra or lift card: the
+ * usual change between two boards of a game), worked out from it instead of filled
+ * anew: the castle on s grows taller, the one it touches larger, or a new one starts.
+ * 0 (b untouched) for a block beside two castles, which no rule places. */
+static int grow_board(Board *b, const Board *from, int s)
+{
+    int level = from->h[s] + 1, c = from->comp[s], join = -1;
+    if (c < 0)
+        for (int j = 0; j < N_ORTH[s]; j++) {
+            int t = from->comp[ORTH[s][j]];
+            if (t >= 0 && join >= 0 && t != join)
+                return 0;
+            if (t >= 0)
+                join = t;
+        }
+    PyObject *key = b->key;
+    memcpy(b, from, sizeof(Board));
+    b->key = key; /* board_of sets it */
+    b->h[s] = level;
+    b->le[level - 1] &= ~BIT[s];
+    if (level > from->top) { /* the new top: every square is no taller than it */
+        b->top = level;
+        b->le[level + 1] = b->le[level];
+    }
+    if (c >= 0) { /* on a castle: taller, perhaps */
+        if (level > b->height[c])
+            b->height[c] = level;
+    } else if (join < 0) { /* a castle of its own */
+        c = b->n++;
+        b->start[c] = c ? b->start[c - 1] + b->area[c - 1] : 0;
+        b->squares[b->start[c]] = s;
+        b->area[c] = b->height[c] = 1;
+        b->masks[c] = BIT[s];
+        b->comp[s] = c;
+    } else { /* the one castle it touches, one square larger: s at the end of its squares */
+        c = join;
+        int at = b->start[c] + b->area[c], used = b->start[b->n - 1] + b->area[b->n - 1];
+        memmove(&b->squares[at + 1], &b->squares[at], sizeof(int) * (size_t)(used - at));
+        b->squares[at] = s;
+        for (int d = c + 1; d < b->n; d++)
+            b->start[d]++;
+        b->area[c]++;
+        b->masks[c] |= BIT[s];
+        b->comp[s] = c;
+    }
+    uint64_t nears[64];
+    for (int d = 0; d < b->n; d++)
+        nears[d] = around(b->masks[d]);
+    board_edges(b, nears);
     return 1;
 }
 
@@ -334,14 +411,23 @@ uint64_t reach(Board *b, int a)
     return found;
 }
 
+static int last_board = -1; /* the board board_of gave last */
+
 Board *board_of(PyObject *heights)
 {
     for (int i = 0; i < N_BOARDS; i++)
-        if (boards[i].key == heights)
+        if (boards[i].key == heights) {
+            last_board = i;
             return &boards[i];
+        }
     Board *b = &boards[next_board];
-    if (!fill_board(b, heights))
+    const Board *from = last_board >= 0 ? &boards[last_board] : NULL;
+    int s = from != NULL && from != b && from->key != NULL ? one_more(from, heights) : -1;
+    if (!(s >= 0 && grow_board(b, from, s)) && !fill_board(b, heights)) {
+        Py_CLEAR(b->key); /* half filled: no longer the board of its list */
         return NULL;
+    }
+    last_board = next_board;
     next_board = (next_board + 1) % N_BOARDS;
     Py_INCREF(heights);
     Py_XSETREF(b->key, heights);
@@ -365,11 +451,9 @@ Py_ssize_t knights_by_name(PyObject *knights, int *mine)
     if (k > 64)
         return -1;
     for (Py_ssize_t i = 0; i < k; i++) {
-        long a = PyLong_AsLong(PyList_GET_ITEM(knights, i));
-        if (a < 0 || a > 63) {
-            PyErr_Clear();
+        long a = height_value(PyList_GET_ITEM(knights, i), 63); /* exact ints: no code runs */
+        if (a < 0)
             return -1;
-        }
         Py_ssize_t j = i; /* in the order of the squares' names: by bit */
         while (j > 0 && BIT[mine[j - 1]] > BIT[a]) {
             mine[j] = mine[j - 1];
@@ -387,6 +471,11 @@ static PyObject *turn_actions(PyObject *Py_UNUSED(self), PyObject *const *args, 
         PyErr_SetString(PyExc_TypeError, "turn_actions(heights, pieces, mine, build, draw, add)");
         return NULL;
     }
+    /* the conditions first: a __bool__ may run Python code (and fail) */
+    int want_build = PyObject_IsTrue(args[3]), draw = PyObject_IsTrue(args[4]);
+    int want_add = PyObject_IsTrue(args[5]);
+    if (want_build < 0 || draw < 0 || want_add < 0)
+        return NULL;
     uint64_t pieces = PyLong_AsUnsignedLongLong(args[1]);
     if (pieces == (uint64_t)-1 && PyErr_Occurred()) {
         PyErr_Clear();
@@ -400,10 +489,9 @@ static PyObject *turn_actions(PyObject *Py_UNUSED(self), PyObject *const *args, 
     if (b == NULL)
         Py_RETURN_NONE;
     uint64_t free = ~pieces, builds = 0, adds = 0, moves[64];
-    if (PyObject_IsTrue(args[3]))
+    if (want_build)
         builds = b->build & free;
-    int draw = PyObject_IsTrue(args[4]);
-    if (PyObject_IsTrue(args[5])) {
+    if (want_add) {
         for (Py_ssize_t i = 0; i < k; i++)
             adds |= ORTH_MASK[mine[i]] & b->le[b->h[mine[i]]];
         adds &= free;
@@ -458,11 +546,9 @@ static PyObject *move_reach(PyObject *Py_UNUSED(self), PyObject *const *args, Py
         PyErr_SetString(PyExc_TypeError, "move_reach(heights, square)");
         return NULL;
     }
-    long a = PyLong_CheckExact(args[1]) ? PyLong_AsLong(args[1]) : -1;
-    if (a < 0 || a > 63) {
-        PyErr_Clear();
+    long a = height_value(args[1], 63);
+    if (a < 0)
         Py_RETURN_NONE;
-    }
     Board *b = board_arg(args[0]);
     if (b == NULL)
         Py_RETURN_NONE;
@@ -483,11 +569,9 @@ static PyObject *add_squares(PyObject *Py_UNUSED(self), PyObject *const *args, P
     uint64_t m = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(args[1]); i++) {
         PyObject *v = PyList_GET_ITEM(args[1], i);
-        long k = PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
-        if (k < 0 || k > 63) {
-            PyErr_Clear();
+        long k = height_value(v, 63);
+        if (k < 0)
             Py_RETURN_NONE;
-        }
         m |= ORTH_MASK[k] & b->le[b->h[k]];
     }
     return PyLong_FromUnsignedLongLong(m);
@@ -505,13 +589,11 @@ static PyObject *phase_points(PyObject *Py_UNUSED(self), PyObject *const *args, 
         PyErr_SetString(PyExc_TypeError, "phase_points(heights, knights, king, phase)");
         return NULL;
     }
-    long phase = PyLong_CheckExact(args[3]) ? PyLong_AsLong(args[3]) : -1;
-    long king = args[2] == Py_None ? -1 : PyLong_CheckExact(args[2]) ? PyLong_AsLong(args[2]) : -2;
+    long phase = height_value(args[3], 3); /* exact ints only: no code runs, no error */
+    long king = args[2] == Py_None ? -1 : height_value(args[2], 63);
     Py_ssize_t n = PyList_GET_SIZE(args[1]);
-    if (phase < 1 || phase > 3 || king < -1 || king > 63 || n > 64) {
-        PyErr_Clear();
+    if (phase < 1 || (king < 0 && args[2] != Py_None) || n > 64)
         Py_RETURN_NONE;
-    }
     Board *b = board_arg(args[0]);
     if (b == NULL)
         Py_RETURN_NONE;
@@ -525,11 +607,9 @@ static PyObject *phase_points(PyObject *Py_UNUSED(self), PyObject *const *args, 
         memset(best, 0, sizeof(int) * (size_t)b->n);
         castle[p] = bonus[p] = 0;
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(own); i++) {
-            long k = PyLong_AsLong(PyList_GET_ITEM(own, i));
-            if (k < 0 || k > 63) {
-                PyErr_Clear();
+            long k = height_value(PyList_GET_ITEM(own, i), 63);
+            if (k < 0)
                 Py_RETURN_NONE;
-            }
             int lv = b->h[k], c = b->comp[k];
             if (lv >= 1 && lv > best[c])
                 best[c] = lv;
@@ -564,11 +644,9 @@ static PyObject *castle_squares(PyObject *Py_UNUSED(self), PyObject *const *args
             if (!PyList_CheckExact(own))
                 Py_RETURN_NONE;
             for (Py_ssize_t i = 0; i < PyList_GET_SIZE(own); i++) {
-                long k = PyLong_AsLong(PyList_GET_ITEM(own, i));
-                if (k < 0 || k > 63) {
-                    PyErr_Clear();
+                long k = height_value(PyList_GET_ITEM(own, i), 63);
+                if (k < 0)
                     Py_RETURN_NONE;
-                }
                 if (b->comp[k] >= 0)
                     m &= ~b->masks[b->comp[k]];
             }
@@ -583,10 +661,8 @@ static int keep_row(PyObject *row, PyObject **into)
 {
     if (!PyList_CheckExact(row) || PyList_GET_SIZE(row) != 65)
         return 0;
-    for (int i = 0; i < 64; i++) {
-        into[i] = PyList_GET_ITEM(row, i + 1);
-        Py_INCREF(into[i]);
-    }
+    for (int i = 0; i < 64; i++) /* a call that failed part way may have kept some */
+        Py_XSETREF(into[i], Py_NewRef(PyList_GET_ITEM(row, i + 1)));
     return 1;
 }
 

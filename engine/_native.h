@@ -39,6 +39,15 @@ static inline long height_value(PyObject *v, long max)
     return x;
 }
 
+#define NOT_TOP (~0x8080808080808080ULL)    /* squares._NOT_TOP: no rank 8 */
+#define NOT_BOTTOM (~0x0101010101010101ULL) /* squares._NOT_BOTTOM: no rank 1 */
+
+/* squares.around: the squares next to a square of m */
+static inline uint64_t around(uint64_t m)
+{
+    return ((m & NOT_TOP) << 1) | ((m & NOT_BOTTOM) >> 1) | (m << 8) | (m >> 8);
+}
+
 /* A list of Python ints: the longs at ``values``, or (``masks``) the uint64_t there. */
 PyObject *list_of(const void *values, Py_ssize_t n, int masks);
 

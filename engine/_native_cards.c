@@ -38,15 +38,6 @@ static int BY_TEXT[MAX_STACK]; /* the stack sizes 1..MAX_STACK in the order of t
 static uint64_t DIAG_MASK[64];                 /* board.DIAG, as masks */
 static int8_t VAULT_OVER[64][4], VAULT_LAND[64][4], N_VAULT[64]; /* board.VAULTS */
 
-#define NOT_TOP (~0x8080808080808080ULL)    /* squares._NOT_TOP: no rank 8 */
-#define NOT_BOTTOM (~0x0101010101010101ULL) /* squares._NOT_BOTTOM: no rank 1 */
-
-/* squares.around: the squares next to a square of m */
-static inline uint64_t around(uint64_t m)
-{
-    return ((m & NOT_TOP) << 1) | ((m & NOT_BOTTOM) >> 1) | (m << 8) | (m >> 8);
-}
-
 static int tables_ready;
 
 static int init_cards(void)
@@ -496,11 +487,13 @@ static PyObject *moveblock_targets(PyObject *Py_UNUSED(self), PyObject *const *a
     if (!PyLong_CheckExact(args[1]))
         Py_RETURN_NONE;
     uint64_t pieces = PyLong_AsUnsignedLongLong(args[1]);
-    long src = small_int(args[2]);
-    if (PyErr_Occurred() || src < 0 || src > 63) {
+    if (pieces == (uint64_t)-1 && PyErr_Occurred()) { /* negative, or past 64 bits */
         PyErr_Clear();
         Py_RETURN_NONE;
     }
+    long src = small_int(args[2]);
+    if (src < 0 || src > 63)
+        Py_RETURN_NONE;
     Board *b = board_of(args[0]);
     if (b == NULL)
         Py_RETURN_NONE;

@@ -638,11 +638,13 @@ static PyObject *set_position_tables(PyObject *Py_UNUSED(self), PyObject *const 
     ready = 0;
     PyObject *key, *value;
     Py_ssize_t pos = 0;
-    while (PyDict_Next(args[11], &pos, &key, &value))
-        if (square_of(key) < 0 || PyLong_AsLong(value) != square_of(key)) {
+    while (PyDict_Next(args[11], &pos, &key, &value)) {
+        int s = square_of(key); /* an exact int's value: no code runs while key is borrowed */
+        if (s < 0 || !PyLong_CheckExact(value) || PyLong_AsLong(value) != s) {
             PyErr_SetString(PyExc_ValueError, "set_position_tables: SQUARE_INDEX has changed");
             return NULL;
         }
+    }
     int ok = keep(&FORMAT, args[0]) && keep(&STAGE_OF, args[1]) && keep(&VARIANTS, args[3])
              && keep(&CARD_SET, args[6]) && keep(&MASTER_CARDS, args[7])
              && keep(&BASE_AP, args[8]);
@@ -661,11 +663,10 @@ static PyObject *set_position_tables(PyObject *Py_UNUSED(self), PyObject *const 
             ROUNDS[n][ph] = table_int(args[4], n, ph);
             PyObject *k = PyLong_FromLong(n), *row = k ? PyObject_GetItem(args[5], k) : NULL;
             Py_XDECREF(k);
-            ok = ROUNDS[n][ph] >= 0 && ROUNDS[n][ph] <= 63 && row != NULL /* INT(rnd) */
-                 && keep(&ALLOTMENT[n][ph], PySequence_GetItem(row, ph))
-                 && PyTuple_CheckExact(ALLOTMENT[n][ph]);
-            if (ALLOTMENT[n][ph] != NULL)
-                Py_DECREF(ALLOTMENT[n][ph]); /* PySequence_GetItem's reference */
+            PyObject *item = row != NULL ? PySequence_GetItem(row, ph) : NULL;
+            ok = ROUNDS[n][ph] >= 0 && ROUNDS[n][ph] <= 63 /* INT(rnd) */
+                 && item != NULL && PyTuple_CheckExact(item) && keep(&ALLOTMENT[n][ph], item);
+            Py_XDECREF(item); /* PySequence_GetItem's reference (keep holds its own) */
             Py_XDECREF(row);
         }
     MAX_KNIGHTS = PyLong_AsLong(args[9]);
