@@ -126,7 +126,9 @@ def _player(v: Any, names: tuple[str, ...], key: str) -> int:
     return names.index(v)
 
 
-def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
+def _obj(d: dict[str, Any], key: str) -> dict[Any, Any]:
+    """``d[key]``, a dict whose keys are yet to be checked (not typed str: the compiled
+    core would refuse another key with a TypeError before the reader's own refusal)."""
     v = d.get(key)
     if v is None:
         return {}

@@ -378,6 +378,7 @@ def api_misuse() -> Iterator[dict[str, Any]]:
     """The public interface called with values of the wrong type (engine.Game's
     methods, split_actions, castles, changed_squares): the same refusal either way."""
     game = Game.new(3, seed=1)
+    start = game.position()
     odd = [None, 5, 2.5, True, "x", "", ["a", "b"], ("a", "b"), [1, 2], {"a": 1}, "3"]
     for value in odd:
         calls = {
@@ -394,6 +395,13 @@ def api_misuse() -> Iterator[dict[str, Any]]:
             "castles": lambda: sorted(map(sorted, engine.castles({value: 1}))),  # noqa: B023
             "castles height": lambda: sorted(map(sorted, engine.castles({"c3": value}))),  # noqa: B023
             "changed_squares": lambda: engine.changed_squares(game.position(), value),  # noqa: B023
+            # a position's objects keyed by what JSON cannot make (a Python caller can)
+            **{
+                f"position {key} keyed": lambda key=key, value=value: Game.from_position(
+                    {**start, key: {value: 1 if key in ("heights", "scores") else []}}
+                ).position()
+                for key in ("heights", "knights", "scores", "stacks", "hands")
+            },
         }
         yield {"case": f"misuse {value!r}", "calls": {k: _outcome(c) for k, c in calls.items()}}
 
