@@ -389,15 +389,22 @@ def result_seat_values(result: ResultRow) -> list[tuple[Any, ...]]:
     ]
 
 
+def waiting(
+    data: dict[str, Any], game: Callable[[dict[str, Any]], GameRow]
+) -> tuple[GameRow, float]:
+    """A row of ``games`` with ``turn_since`` (:data:`TURN_SINCE`): the game (*game*:
+    the store's decoder) and since when its turn runs (its creation, before a turn)."""
+    since = float(data.pop("turn_since") or data["created_at"])
+    return game(data), since
+
+
 def clocked(
     data: dict[str, Any], game: Callable[[dict[str, Any]], GameRow]
 ) -> tuple[GameRow, float, float]:
-    """A row of ``games`` with ``turn_since`` (:data:`TURN_SINCE`) read as a clocked
-    game: the game (*game*: the store's decoder), its seconds a turn, since when the
-    turn runs."""
-    since = float(data.pop("turn_since") or data["created_at"])
+    """:func:`waiting` of a clocked game's row, with its seconds a turn between."""
     seconds = float(data.pop("turn_seconds"))
-    return game(data), seconds, since
+    row, since = waiting(data, game)
+    return row, seconds, since
 
 
 def results_of(rows: Sequence[Sequence[Any]]) -> list[ResultRow]:

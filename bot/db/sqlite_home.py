@@ -18,6 +18,7 @@ from bot.db.rows import (
     result_values,
     results_of,
     tutorial_of,
+    waiting,
 )
 from bot.db.sqlite_base import SqliteBase, _game
 
@@ -35,12 +36,7 @@ class SqliteHomeQueries(SqliteBase):
             " ORDER BY g.id",
             (user_id,),
         )
-        out = []
-        for r in rows:
-            data = dict(r)
-            since = float(data.pop("turn_since") or data["created_at"])
-            out.append((_game(data), since))
-        return out
+        return [waiting(dict(r), _game) for r in rows]
 
     async def past_games(
         self, *, channel_id: int | None = None, guild_id: int | None = None, limit: int = 10
