@@ -606,19 +606,27 @@ def _module_of(rel: str, source: str) -> str:
     return "/".join([*parts, *name.split(".")]) + ".py" if name else ""
 
 
+def _names(m: re.Match[str]) -> list[tuple[str, str]]:
+    """The (name, local name) pairs an import statement matched by ``_IMPORT`` binds."""
+    out = []
+    for item in m.group(2).strip("()").replace("\n", " ").split(","):
+        name, _, alias = item.strip().partition(" as ")
+        if name.strip():
+            out.append((name.strip(), alias.strip() or name.strip()))
+    return out
+
+
 def _imported_finals(rel: str, text: str, finals: dict[str, set[str]]) -> str:
     def local(m: re.Match[str]) -> str:
-        source, body = m.group(1), m.group(2).strip("()")
-        home = _module_of(rel, source)
+        source = m.group(1)
+        home = finals.get(_module_of(rel, source), set())
         kept, bound = [], []
-        for item in filter(None, (x.strip() for x in body.replace("\n", " ").split(","))):
-            name, _, alias = item.partition(" as ")
-            alias = alias.strip() or name.strip()
-            if source == "engine._native" or name.strip() in finals.get(home, ()):
-                kept.append(f"{name.strip()} as _imported_{alias}")
+        for name, alias in _names(m):
+            if source == "engine._native" or name in home:
+                kept.append(f"{name} as _imported_{alias}")
                 bound.append(f"{alias}: Final = _imported_{alias}\n")
             else:
-                kept.append(item)
+                kept.append(name if alias == name else f"{name} as {alias}")
         if not bound:
             return m.group(0)
         return f"from {source} import ({', '.join(kept)})\n" + "".join(bound)
@@ -678,14 +686,15 @@ def _core_sources() -> list[str]:
     finals = {rel: _final_names(text) for rel, text in texts.items()}
     for name in SHARED:  # imported from the reference, constants all the same
         finals[f"{name}.py"] = _final_names((ROOT / "engine" / f"{name}.py").read_text())
-    for _ in range(3):  # and what a module imports of them, for its own importers
+    grown = True
+    while grown:  # and what a module imports of them, for its own importers (re-exports)
+        grown = False
         for rel, text in texts.items():
             for m in _IMPORT.finditer(text):
                 home = finals.get(_module_of(rel, m.group(1)), set())
-                for item in m.group(2).strip("()").replace("\n", " ").split(","):
-                    name, _, alias = item.strip().partition(" as ")
-                    if name.strip() in home:
-                        finals[rel].add(alias.strip() or name.strip())
+                new = {alias for name, alias in _names(m) if name in home} - finals[rel]
+                finals[rel] |= new
+                grown = grown or bool(new)
     for rel, text in texts.items():
         out = core / rel
         out.parent.mkdir(exist_ok=True)
