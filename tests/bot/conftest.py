@@ -77,3 +77,15 @@ def postgres() -> Iterator[TempPostgres]:
     """A throw-away PostgreSQL server (tests/pgserver.py); each test makes its own database."""
     with TempPostgres() as pg:
         yield pg
+
+
+def random_position(seed: int, steps: int, variant: str = "common") -> Game:
+    """A game some random actions in (setup included)."""
+    rng = random.Random(seed)
+    game = Game.new(players=rng.choice((2, 3, 4)), variant=variant, seed=seed)
+    for _ in range(steps):
+        legal = game.legal()
+        if not legal:
+            break
+        game.play(rng.choice(legal))
+    return game

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,18 +23,7 @@ from bot.core.panel import (
 )
 from bot.core.service import Post
 from engine import Game
-
-
-def random_position(seed: int, steps: int, variant: str = "common") -> Game:
-    """A game some random actions in (setup included)."""
-    rng = random.Random(seed)
-    game = Game.new(players=rng.choice((2, 3, 4)), variant=variant, seed=seed)
-    for _ in range(steps):
-        legal = game.legal()
-        if not legal:
-            break
-        game.play(rng.choice(legal))
-    return game
+from tests.bot.conftest import random_position
 
 
 def reachable(game: Game) -> set[str]:

@@ -34,7 +34,7 @@ from bot.texts.i18n import CATALOGS, LANGUAGES, t
 from engine import Game
 from renderer.i18n import KEYWORDS
 from renderer.i18n import card_name as renderer_card_name
-from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env
+from tests.bot.conftest import ANN, BOB, CHANNEL, GUILD, Env, random_position
 
 BOT = Path(bot.__file__).parent
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -103,13 +103,7 @@ def check_limits(panel: PanelModel) -> None:
 def test_discord_limits_hold_in_every_language(seed: int, steps: int, variant: str) -> None:
     """Random positions: each panel and sub-panel fits Discord in English, German and Dutch,
     offers the same values in each, and no label is truncated to fit."""
-    rng = random.Random(seed)
-    game = Game.new(players=rng.choice((2, 3, 4)), variant=variant, seed=seed)
-    for _ in range(steps):
-        legal = game.legal()
-        if not legal:
-            break
-        game.play(rng.choice(legal))
+    game = random_position(seed, steps, variant)
     if game.stage == "over":
         return
     values: dict[str, list[list[str]]] = {}
